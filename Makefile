@@ -1,0 +1,38 @@
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+
+.PHONY: install run test lint typecheck cfn bench simulate clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(PY) -m handlers.local
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(VENV)/.installed
+	$(VENV)/bin/mypy
+
+cfn: $(VENV)/.installed
+	$(VENV)/bin/cfn-lint template.yaml
+
+test: $(VENV)/.installed lint typecheck cfn
+	$(VENV)/bin/pytest -n 2
+
+simulate: $(VENV)/.installed
+	$(PY) -m engine.simulate --games 5000 --players 3-10 --seed 1 --json
+
+bench: $(VENV)/.installed
+	$(PY) -m handlers.bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,83 @@
+"""Small ports the service depends on; adapters live beside this module.
+
+Every stored thing is a *document*: a JSON-serializable dict under a string key with an integer
+version. A write names the version it read (``None`` = must not exist yet) and the whole batch
+commits atomically or not at all, together with the marker of the Telegram update it applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class VersionConflict(Exception):
+    """Another writer changed a document since it was read; reload and retry the command."""
+
+
+class DuplicateUpdate(Exception):
+    """The Telegram update was already applied; nothing must change and nothing be sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class Versioned:
+    key: str
+    version: int
+    doc: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Put:
+    key: str
+    doc: dict[str, Any]
+    expected_version: int | None  # the version read; None when the document must be new
+    ttl_seconds: int | None = None  # expire the document this long after the write
+
+
+@dataclass(frozen=True, slots=True)
+class Delete:
+    key: str
+    expected_version: int
+
+
+@dataclass(slots=True)
+class StoreStats:
+    reads: int = 0
+    writes: int = 0
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+class DocumentStore(Protocol):
+    stats: StoreStats
+
+    def get(self, key: str) -> Versioned | None: ...
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, Versioned]: ...
+
+    def seen_update(self, update_id: int) -> bool: ...
+
+    def commit(
+        self, writes: Sequence[Put | Delete], update_id: int | None = None
+    ) -> dict[str, int]:
+        """Apply all writes atomically; returns the new version per written key.
+
+        Raises VersionConflict if any expected version does not match, DuplicateUpdate if
+        ``update_id`` was already committed (the marker lives at least 24 h).
+        """
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRequest:
+    game_key: str
+    decision: int
+    due_at: float  # unix seconds
+
+
+class Timers(Protocol):
+    def schedule(self, request: TimerRequest) -> None: ...
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
