@@ -1,0 +1,49 @@
+"""Coach Ride to Devil's Castle, pure and deterministic: state and action in, state and events out."""
+
+from engine.actions import (
+    TIMEOUT,
+    Action,
+    Event,
+    GameOver,
+    Illegal,
+    NotYourTurn,
+    Rejected,
+    Stale,
+)
+from engine.api import (
+    Awaiting,
+    apply,
+    awaiting,
+    default_action,
+    legal_actions,
+    new_game,
+    timeout_action,
+)
+from engine.setup import DEFAULT_OPTIONS, SetupError
+from engine.state import Pending, Player, State
+from engine.views import public_view, view
+
+__all__ = [
+    "DEFAULT_OPTIONS",
+    "TIMEOUT",
+    "Action",
+    "Awaiting",
+    "Event",
+    "GameOver",
+    "Illegal",
+    "NotYourTurn",
+    "Pending",
+    "Player",
+    "Rejected",
+    "SetupError",
+    "Stale",
+    "State",
+    "apply",
+    "awaiting",
+    "default_action",
+    "legal_actions",
+    "new_game",
+    "public_view",
+    "timeout_action",
+    "view",
+]

@@ -1,0 +1,85 @@
+"""Actions players (or the clock) take, events the engine emits, and typed rejections."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# The seat None acts only through TIMEOUT: a deadline passed, or a window nobody can still use
+# reached its end. Every other action names the seat taking it.
+TIMEOUT = "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str
+    seat: int | None
+    decision: int  # the id of the pending decision this answers; a stale id is rejected
+    target: int | None = None  # another seat
+    card: str | None = None  # an item card id, an occupation id, or a named item kind
+    choice: str | None = None  # a side, a direction, a position, …
+    cards: tuple[str, ...] = ()
+    seats: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "decision": self.decision}
+        if self.target is not None:
+            d["target"] = self.target
+        if self.card is not None:
+            d["card"] = self.card
+        if self.choice is not None:
+            d["choice"] = self.choice
+        if self.cards:
+            d["cards"] = list(self.cards)
+        if self.seats:
+            d["seats"] = list(self.seats)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Action:
+        return cls(
+            kind=d["kind"],
+            seat=d["seat"],
+            decision=d["decision"],
+            target=d.get("target"),
+            card=d.get("card"),
+            choice=d.get("choice"),
+            cards=tuple(d.get("cards", ())),
+            seats=tuple(d.get("seats", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``to`` is None for the whole table, else the seats told."""
+
+    kind: str
+    to: tuple[int, ...] | None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "to": None if self.to is None else list(self.to), **self.data}
+
+
+class Rejected(Exception):
+    """The action was not applied; the state is unchanged."""
+
+
+class GameOver(Rejected):
+    pass
+
+
+class Stale(Rejected):
+    """The action answers a decision that is no longer pending."""
+
+
+class NotYourTurn(Rejected):
+    """The seat is not among those who may act on the pending decision."""
+
+
+class Illegal(Rejected):
+    """The seat may act, but not this way."""

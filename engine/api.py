@@ -1,0 +1,172 @@
+"""The engine's contract (after OpenSpiel's ``State``): new_game, awaiting, legal_actions, apply,
+view, public_view, timeout_action, default_action.
+
+``apply`` validates first and changes nothing when it rejects. It works on a copy unless the
+caller passes ``inplace=True`` (the simulator and the service, which own their state object).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Importing the mechanics registers their decision kinds and frame steps.
+from engine import fight, handlimit, looks, trade, turn  # noqa: F401
+from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTurn, Stale
+from engine.core import KINDS, Ctx, advance
+from engine.rng import Rng
+from engine.setup import new_game as _setup
+from engine.state import State
+
+CLAIM_KINDS = ("claim", "claim_other")
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """What the game waits for now. ``seats`` are those who may still act (private for windows);
+    when a window has nobody left to ask, ``closable`` is set and only its end is awaited."""
+
+    decision: int
+    kind: str
+    seats: tuple[int, ...]
+    deadline: str
+    window: bool
+    closable: bool
+
+
+def new_game(
+    names: list[str], seed: int, options: dict[str, object] | None = None
+) -> tuple[State, list[Event]]:
+    st, events = _setup(names, seed, options)
+    ctx = Ctx(st)
+    ctx.events = events
+    advance(ctx)
+    st.rng = ctx.rng.state
+    return st, ctx.events
+
+
+def awaiting(st: State) -> Awaiting | None:
+    p = st.pending
+    if p is None or st.result is not None:
+        return None
+    return Awaiting(p.id, p.kind, tuple(p.actors), p.deadline, p.window, p.window and not p.actors)
+
+
+def legal_actions(st: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now. A team claim is listed once; its allies are any set of
+    distinct other seats, given in ``Action.seats``."""
+    p = st.pending
+    if p is None or st.result is not None or seat not in p.actors:
+        return []
+    return KINDS[p.kind].legal(st, p, seat)
+
+
+def timeout_action(st: State) -> Action:
+    """The deadline passed: everyone still asked takes their default, a window closes."""
+    if st.pending is None:
+        raise GameOver("the game is over")
+    return Action(TIMEOUT, None, st.pending.id)
+
+
+def default_action(st: State, seat: int) -> Action:
+    """What ``seat`` does by default on the pending decision (§8), e.g. for an away player."""
+    p = st.pending
+    if p is None:
+        raise GameOver("the game is over")
+    if seat not in p.actors:
+        raise NotYourTurn(f"seat {seat} is not asked")
+    return KINDS[p.kind].default(st, p, seat, Rng(st.rng))
+
+
+def validate(st: State, action: Action) -> None:
+    p = st.pending
+    if st.result is not None or p is None:
+        raise GameOver("the game is over")
+    if action.decision != p.id:
+        raise Stale(f"decision {action.decision} is no longer pending (now {p.id})")
+    if action.kind == TIMEOUT:
+        if action.seat is not None and action.seat not in p.actors:
+            raise NotYourTurn(f"seat {action.seat} is not asked")
+        return
+    if action.seat is None or action.seat not in p.actors:
+        raise NotYourTurn(f"seat {action.seat} may not act on {p.kind}")
+    legal = KINDS[p.kind].legal(st, p, action.seat)
+    if action.kind in CLAIM_KINDS:
+        probe = Action(action.kind, action.seat, action.decision)
+        seats = action.seats
+        if probe not in legal:
+            raise Illegal(f"{action.kind} is not allowed now")
+        if len(set(seats)) != len(seats) or any(
+            s == action.seat or not 0 <= s < st.n for s in seats
+        ):
+            raise Illegal("named players must be distinct other players")
+        return
+    if action not in legal:
+        raise Illegal(f"{action.kind} is not a legal answer to {p.kind}")
+
+
+def apply(st: State, action: Action, *, inplace: bool = False) -> tuple[State, list[Event]]:
+    validate(st, action)
+    if not inplace:
+        st = st.clone()
+    ctx = Ctx(st)
+    p = st.pending
+    assert p is not None
+    if action.kind == TIMEOUT:
+        _timeout(ctx, action.seat)
+    else:
+        assert action.seat is not None
+        _came_back(ctx, action.seat)
+        KINDS[p.kind].handle(ctx, p, action)
+    advance(ctx)
+    st.rng = ctx.rng.state
+    st.step += 1
+    return st, ctx.events
+
+
+def _timeout(ctx: Ctx, seat: int | None) -> None:
+    """§8 defaults. Outside windows a timeout counts towards being marked away (R-D2)."""
+    st = ctx.state
+    p = st.pending
+    assert p is not None
+    spec = KINDS[p.kind]
+    seats = [seat] if seat is not None else list(p.actors)
+    if seat is None:
+        ctx.public("deadline", decision=p.id, decision_kind=p.kind, window=p.window)
+    for s in seats:
+        if st.pending is not p or s not in p.actors:
+            break
+        act = spec.default(st, p, s, ctx.rng)
+        if not p.window:
+            _timed_out(ctx, s)
+        spec.handle(ctx, p, act)
+    if st.pending is p and p.window and seat is None:
+        assert spec.finish is not None
+        spec.finish(ctx, p)
+
+
+def _timed_out(ctx: Ctx, seat: int) -> None:
+    pl = ctx.state.players[seat]
+    pl.timeouts += 1
+    if pl.timeouts >= 3 and not pl.away:
+        pl.away = True
+        ctx.public("away", seat=seat)
+
+
+def _came_back(ctx: Ctx, seat: int) -> None:
+    pl = ctx.state.players[seat]
+    pl.timeouts = 0
+    if pl.away:
+        pl.away = False
+        ctx.public("back", seat=seat)
+
+
+__all__ = [
+    "Awaiting",
+    "apply",
+    "awaiting",
+    "default_action",
+    "legal_actions",
+    "new_game",
+    "timeout_action",
+    "validate",
+]

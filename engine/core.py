@@ -1,0 +1,175 @@
+"""The machinery every mechanic shares: the apply context, decisions, notes and the step loop.
+
+A mechanic module registers, per pending-decision kind, a ``Kind`` (legal actions for a seat, how
+an action is handled, the default on timeout, and for windows how they close) and, per frame type,
+a step function. ``advance`` runs frame steps until a decision is pending or the game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action, Event
+from engine.cards import BAGS, GOAL_KIND, hand_limit, item_kind
+from engine.rng import Rng
+from engine.state import Json, Pending, State
+
+
+class Ctx:
+    """One ``apply`` call: the state being changed, the events it emits and the generator."""
+
+    __slots__ = ("events", "rng", "state")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self.rng = Rng(state.rng)
+
+    # -- events and notes ------------------------------------------------------------------
+    def public(self, kind: str, **data: Any) -> None:
+        self.events.append(Event(kind, None, data))
+
+    def private(self, seats: tuple[int, ...] | list[int], kind: str, **data: Any) -> None:
+        self.events.append(Event(kind, tuple(seats), data))
+
+    def note(self, seat: int, kind: str, **data: Any) -> None:
+        """Record in ``seat``'s notebook what they just learned, with when they learned it."""
+        st = self.state
+        self.state.players[seat].notes.append(
+            {"k": kind, "turn": st.turn_no, "round": st.round, **data}
+        )
+
+    # -- decisions -------------------------------------------------------------------------
+    def open(
+        self,
+        kind: str,
+        actors: list[int],
+        deadline: str,
+        *,
+        window: bool = False,
+        **data: Any,
+    ) -> Pending:
+        st = self.state
+        p = Pending(st.next_id, kind, list(actors), deadline, window, [], dict(data))
+        st.next_id += 1
+        st.pending = p
+        return p
+
+    def close(self) -> None:
+        self.state.pending = None
+
+    # -- cards -----------------------------------------------------------------------------
+    def draw(self, seat: int, reason: str) -> str | None:
+        """The top card of the pile into ``seat``'s hand (R-T8 Bag, R-A7 tie); None if empty."""
+        st = self.state
+        if not st.pile:
+            self.public("draw_empty", seat=seat, reason=reason)
+            return None
+        card = st.pile.pop()
+        st.players[seat].items.append(card)
+        self.public("drew", seat=seat, reason=reason, pile=len(st.pile))
+        self.private((seat,), "drew_card", seat=seat, card=card)
+        self.note(seat, "drew", card=card)
+        if not st.pile:
+            self.public("bags_turned")  # R-W2: from now on the Bags are goal items
+        return card
+
+    def move_item(self, card: str, src: int, dst: int) -> None:
+        self.state.players[src].items.remove(card)
+        self.state.players[dst].items.append(card)
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    legal: Callable[[State, Pending, int], list[Action]]
+    handle: Callable[[Ctx, Pending, Action], None]
+    default: Callable[[State, Pending, int, Rng], Action]
+    finish: Callable[[Ctx, Pending], None] | None = None  # windows: what closing does
+
+
+KINDS: dict[str, Kind] = {}
+STEPS: dict[str, Callable[[Ctx, Json], None]] = {}
+
+
+def kind(name: str, spec: Kind) -> None:
+    KINDS[name] = spec
+
+
+def step(frame_type: str) -> Callable[[Callable[[Ctx, Json], None]], Callable[[Ctx, Json], None]]:
+    def register(fn: Callable[[Ctx, Json], None]) -> Callable[[Ctx, Json], None]:
+        STEPS[frame_type] = fn
+        return fn
+
+    return register
+
+
+def advance(ctx: Ctx) -> None:
+    st = ctx.state
+    while st.pending is None and st.result is None:
+        if open_gift_if_needed(ctx):
+            return
+        frame = st.frames[-1]
+        STEPS[frame["t"]](ctx, frame)
+
+
+def open_gift_if_needed(ctx: Ctx) -> bool:
+    """R-H1: a player over the hand limit gives items away at once, one decision per item."""
+    st = ctx.state
+    limit = hand_limit(st.n)
+    for offset in range(st.n):
+        seat = (st.turn + offset) % st.n
+        if len(st.players[seat].items) > limit:
+            ctx.open("gift", [seat], "choice", excess=len(st.players[seat].items) - limit)
+            return True
+    return False
+
+
+def random_legal(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    """The §8 default "a random item" (or any random legal answer) for ``seat``."""
+    legal = KINDS[p.kind].legal(st, p, seat)
+    return legal[rng.below(len(legal))]
+
+
+# -- shared rule helpers ---------------------------------------------------------------------
+def bags_are_goals(st: State) -> bool:
+    """R-W2: a Secret Bag is its goal item once the draw pile is empty."""
+    return not st.pile
+
+
+def goal_count(st: State, items: list[str], assoc: str) -> int:
+    goal = GOAL_KIND[assoc]
+    count = 0
+    for card in items:
+        kind_ = item_kind(card)
+        if kind_ == goal or (kind_ in BAGS and bags_are_goals(st) and card == f"bag_{goal}"):
+            count += 1
+    return count
+
+
+def next_seat(st: State, seat: int, direction: int = 1) -> int:
+    return (seat + direction) % st.n
+
+
+def seats_from(st: State, start: int) -> list[int]:
+    """All seats clockwise beginning at ``start``."""
+    return [(start + i) % st.n for i in range(st.n)]
+
+
+def option(st: State, name: str) -> Any:
+    return st.options.get(name)
+
+
+def occupation_ready(st: State, seat: int, occ: str) -> bool:
+    """The seat holds ``occ`` and may use it now (a once-occupation not spent)."""
+    p = st.players[seat]
+    return p.occupation == occ and not p.occ_spent
+
+
+def use_occupation(ctx: Ctx, seat: int, *, once: bool) -> None:
+    p = ctx.state.players[seat]
+    p.occ_up = True
+    if once:
+        p.occ_spent = True
+    ctx.public("occupation_used", seat=seat, occupation=p.occupation)

@@ -1,0 +1,354 @@
+"""R-A1…R-A10: attacks with the Priest, support, Hypnotist, boost and Doctor windows."""
+
+from __future__ import annotations
+
+from engine.actions import Action
+from engine.cards import (
+    BODYGUARD,
+    DOCTOR,
+    DUELIST,
+    GRAND_MASTER,
+    HYPNOTIST,
+    POISON_MIXER,
+    PRIEST,
+    THUG,
+)
+from engine.core import Ctx, Kind, kind, occupation_ready, random_legal, step, use_occupation
+from engine.looks import look_at_association
+from engine.rng import Rng
+from engine.state import Json, Pending, State
+
+ATTACKER = "attacker"
+DEFENDER = "defender"
+NEUTRAL = "neutral"
+SIDES = (ATTACKER, DEFENDER)
+
+
+@step("fight")
+def step_fight(ctx: Ctx, f: Json) -> None:
+    st = ctx.state
+    a, d = f["a"], f["d"]
+    stage = f["stage"]
+    if stage == "priest":
+        holders = [s for s in range(st.n) if s != a and occupation_ready(st, s, PRIEST)]
+        f.update(stage="support", sup={}, order=_support_order(st, a, d), si=0, hyp=None, played=[])
+        ctx.open("priest", holders, "window", window=True, attacker=a, defender=d)
+    elif stage == "priest_tribute":
+        f["stage"] = "end"
+        if len(st.players[a].items) >= 2:
+            ctx.open("priest_tribute", [a], "choice", priest=f["priest"])
+    elif stage == "support":
+        if f["si"] < len(f["order"]):
+            seat = f["order"][f["si"]]
+            f["si"] += 1
+            ctx.open("support", [seat], "support", attacker=a, defender=d)
+        else:
+            f["stage"] = "hypnotist"
+    elif stage == "hypnotist":
+        f["stage"] = "boost"
+        actors = [a] if st.players[a].occupation == HYPNOTIST else []
+        ctx.open("hypnotist", actors, "window", window=True, attacker=a, defender=d)
+    elif stage == "boost":
+        f.update(stage="result", duel=None, mixer=None)
+        actors = [s for s in range(st.n) if s != f["hyp"]]
+        ctx.open("boost", actors, "boost", window=True, attacker=a, defender=d)
+    elif stage == "result":
+        _result(ctx, f)
+        f["stage"] = "doctor"
+    elif stage == "doctor":
+        f["stage"] = "reward"
+        f["cancelled"] = False
+        holders = [s for s in range(st.n) if occupation_ready(st, s, DOCTOR)]
+        ctx.open("doctor", holders, "window", window=True, attacker=a, defender=d)
+    elif stage == "reward":
+        f["stage"] = "end"
+        if f["cancelled"]:
+            return
+        if f["winner"] is None:
+            ctx.draw(a, "tie")  # R-A7
+        else:
+            loser = d if f["winner"] == a else a
+            ctx.open("reward", [f["winner"]], "choice", loser=loser)
+    elif stage == "end":
+        st.frames.pop()
+        ctx.public("fight_over", seat=a, target=d)
+
+
+def _support_order(st: State, a: int, d: int) -> list[int]:
+    """R-A3: from the attacker's left, clockwise, every other player."""
+    return [s for s in ((a + i) % st.n for i in range(1, st.n)) if s != d]
+
+
+def strengths(st: State, f: Json) -> tuple[int, int]:
+    """R-A6: 1 + supporters + bonuses per side, with void supports counting nothing."""
+    a, d = f["a"], f["d"]
+    att = dfn = 1
+    duel = f.get("duel") is not None
+    for seat_s, side in f["sup"].items():
+        seat = int(seat_s)
+        if duel or seat == f["hyp"] or side == NEUTRAL:
+            continue
+        bonus = 1
+        p = st.players[seat]
+        if p.occupation == BODYGUARD and p.occ_up:
+            bonus += 1
+        if side == ATTACKER:
+            att += bonus
+        else:
+            dfn += bonus
+    pa, pd = st.players[a], st.players[d]
+    if pa.occupation == THUG and pa.occ_up:
+        att += 1
+    if pd.occupation == GRAND_MASTER and pd.occ_up:
+        dfn += 1
+    for seat, card, _ in f["played"]:
+        if card == "dagger":
+            att += 1
+        elif card == "gloves":
+            dfn += 1
+        elif card == "casting_knives" and not duel:
+            att += 1
+        elif card == "whip" and not duel:
+            dfn += 1
+        elif card == DUELIST:
+            if seat == a:
+                att += 1
+            else:
+                dfn += 1
+    return att, dfn
+
+
+def _result(ctx: Ctx, f: Json) -> None:
+    st = ctx.state
+    a, d = f["a"], f["d"]
+    att, dfn = strengths(st, f)
+    if f["mixer"] is not None:
+        winner = a if f["mixer"] == ATTACKER else d
+        how = "poison_mixer"
+    elif att != dfn:
+        winner = a if att > dfn else d
+        how = "strength"
+    else:
+        ring = next((s for s, c, _ in f["played"] if c == "poison_ring" and s in (a, d)), None)
+        winner, how = (ring, "poison_ring") if ring is not None else (None, "tie")
+    f["winner"] = winner
+    ctx.public("fight_result", seat=a, target=d, attack=att, defence=dfn, winner=winner, how=how)
+
+
+# -- Priest (R-A2) -----------------------------------------------------------------------------
+def _legal_use_or_pass(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("use", seat, p.id), Action("pass", seat, p.id)]
+
+
+def _window_pass(p: Pending, seat: int) -> None:
+    p.actors.remove(seat)
+    p.done.append(seat)
+
+
+def _handle_priest(ctx: Ctx, p: Pending, a: Action) -> None:
+    assert a.seat is not None
+    if a.kind == "pass":
+        _window_pass(p, a.seat)
+        return
+    ctx.close()
+    f = ctx.state.frames[-1]
+    use_occupation(ctx, a.seat, once=True)
+    ctx.public("priest_stopped", seat=a.seat, attacker=f["a"])
+    f["stage"] = "priest_tribute"
+    f["priest"] = a.seat
+
+
+def _finish_window(ctx: Ctx, p: Pending) -> None:
+    ctx.close()
+
+
+def _default_pass(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    return Action("pass", seat, p.id)
+
+
+def _legal_give(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("give", seat, p.id, card=c) for c in st.players[seat].items]
+
+
+def _handle_tribute(ctx: Ctx, p: Pending, a: Action) -> None:
+    ctx.close()
+    seat, priest = p.actors[0], p.data["priest"]
+    assert a.card is not None
+    ctx.move_item(a.card, seat, priest)
+    ctx.public("gift", seat=seat, target=priest, reason="priest")
+    ctx.private((priest,), "received", seat=priest, source=seat, card=a.card, how="priest")
+    ctx.note(priest, "got_item", about=seat, card=a.card, how="priest")
+    ctx.note(seat, "gave_item", about=priest, card=a.card, how="priest")
+
+
+# -- Support (R-A3) ----------------------------------------------------------------------------
+def _legal_support(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("support", seat, p.id, choice=c) for c in (ATTACKER, DEFENDER, NEUTRAL)]
+
+
+def _handle_support(ctx: Ctx, p: Pending, a: Action) -> None:
+    ctx.close()
+    f = ctx.state.frames[-1]
+    f["sup"][str(a.seat)] = a.choice
+    ctx.public("support", seat=a.seat, side=a.choice)
+
+
+def _default_support(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    return Action("support", seat, p.id, choice=NEUTRAL)
+
+
+# -- Hypnotist (R-A4) --------------------------------------------------------------------------
+def _legal_hypnotist(st: State, p: Pending, seat: int) -> list[Action]:
+    f = st.frames[-1]
+    return [
+        Action("hypnotize", seat, p.id, target=t) for t in range(st.n) if t not in (f["a"], f["d"])
+    ] + [Action("pass", seat, p.id)]
+
+
+def _handle_hypnotist(ctx: Ctx, p: Pending, a: Action) -> None:
+    assert a.seat is not None
+    if a.kind == "pass":
+        _window_pass(p, a.seat)
+        return
+    ctx.close()
+    f = ctx.state.frames[-1]
+    use_occupation(ctx, a.seat, once=False)
+    f["hyp"] = a.target
+    ctx.public("hypnotized", seat=a.seat, target=a.target)
+
+
+# -- Boost window (R-A5, R-A6, §6) -------------------------------------------------------------
+def _legal_boost(st: State, p: Pending, seat: int) -> list[Action]:
+    f = st.frames[-1]
+    a, d = f["a"], f["d"]
+    side = None if f.get("duel") is not None else f["sup"].get(str(seat))
+    used = {c for s, c, _ in f["played"] if s == seat}
+    acts = [Action("pass", seat, p.id)]
+    for card in st.players[seat].items:
+        if card in used:
+            continue
+        if (
+            (card == "dagger" and seat == a)
+            or (card == "gloves" and seat == d)
+            or (card == "poison_ring" and seat in (a, d))
+            or (card == "casting_knives" and side == ATTACKER)
+            or (card == "whip" and side == DEFENDER)
+        ):
+            acts.append(Action("play", seat, p.id, card=card))
+    me = st.players[seat]
+    occ = me.occupation
+    if not me.occ_up and (
+        (occ == THUG and seat == a)
+        or (occ == GRAND_MASTER and seat == d)
+        or (occ == BODYGUARD and side in SIDES)
+    ):
+        acts.append(Action("play", seat, p.id, card=occ))
+    if occupation_ready(st, seat, DUELIST) and seat in (a, d) and f.get("duel") is None:
+        acts.append(Action("play", seat, p.id, card=DUELIST))
+    if occupation_ready(st, seat, POISON_MIXER) and seat not in (a, d):
+        acts += [Action("play", seat, p.id, card=POISON_MIXER, choice=c) for c in SIDES]
+    return acts
+
+
+def _handle_boost(ctx: Ctx, p: Pending, a: Action) -> None:
+    assert (a.seat is not None and a.card is not None) or a.kind == "pass"
+    seat = a.seat
+    assert seat is not None
+    if a.kind == "pass":
+        _window_pass(p, seat)
+        return
+    st = ctx.state
+    f = st.frames[-1]
+    card = a.card
+    assert card is not None
+    f["played"].append([seat, card, a.choice])
+    if card in (THUG, GRAND_MASTER, BODYGUARD):
+        use_occupation(ctx, seat, once=False)
+    elif card in (DUELIST, POISON_MIXER):
+        use_occupation(ctx, seat, once=True)
+    ctx.public("played", seat=seat, card=card, choice=a.choice)
+    if card == DUELIST:
+        f["duel"] = seat
+    if card == POISON_MIXER:
+        f["mixer"] = a.choice
+        ctx.close()  # Decision: the Poison Mixer closes the boost window
+        return
+    # What was played may change others' minds: everyone is asked again.
+    p.actors = [s for s in range(st.n) if s != f["hyp"]]
+    p.done = []
+
+
+# -- Doctor (R-A8) -----------------------------------------------------------------------------
+def _handle_doctor(ctx: Ctx, p: Pending, a: Action) -> None:
+    assert a.seat is not None
+    if a.kind == "pass":
+        _window_pass(p, a.seat)
+        return
+    ctx.close()
+    f = ctx.state.frames[-1]
+    use_occupation(ctx, a.seat, once=True)
+    f["cancelled"] = True
+    ctx.public("doctor_cancelled", seat=a.seat)
+
+
+# -- Reward (R-A9) -----------------------------------------------------------------------------
+def _legal_reward(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("look", seat, p.id), Action("take", seat, p.id)]
+
+
+def _handle_reward(ctx: Ctx, p: Pending, a: Action) -> None:
+    st = ctx.state
+    ctx.close()
+    winner, loser = p.actors[0], p.data["loser"]
+    ctx.public("reward", seat=winner, target=loser, choice=a.kind)
+    if a.kind == "look":
+        look_at_association(ctx, winner, loser, "fight", occupation=True)
+        return
+    items = list(st.players[loser].items)
+    ctx.private((winner,), "items_seen", about=loser, cards=items, how="fight")
+    ctx.note(winner, "saw_items", about=loser, cards=items, how="fight")
+    ctx.open("reward_take", [winner], "choice", loser=loser)
+
+
+def _default_reward(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    return Action("look", seat, p.id)
+
+
+def _legal_take(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("take", seat, p.id, card=c) for c in st.players[p.data["loser"]].items]
+
+
+def _handle_take(ctx: Ctx, p: Pending, a: Action) -> None:
+    st = ctx.state
+    ctx.close()
+    winner, loser = p.actors[0], p.data["loser"]
+    assert a.card is not None
+    ctx.move_item(a.card, loser, winner)
+    ctx.public("item_taken", seat=winner, target=loser)
+    ctx.private((loser,), "item_lost", seat=loser, to=winner, card=a.card)
+    ctx.note(winner, "got_item", about=loser, card=a.card, how="fight")
+    ctx.note(loser, "gave_item", about=winner, card=a.card, how="fight")
+    if not st.players[loser].items:
+        ctx.open("giveback", [winner], "choice", loser=loser)
+
+
+def _handle_giveback(ctx: Ctx, p: Pending, a: Action) -> None:
+    ctx.close()
+    winner, loser = p.actors[0], p.data["loser"]
+    assert a.card is not None
+    ctx.move_item(a.card, winner, loser)
+    ctx.public("gift", seat=winner, target=loser, reason="giveback")
+    ctx.private((loser,), "received", seat=loser, source=winner, card=a.card, how="giveback")
+    ctx.note(loser, "got_item", about=winner, card=a.card, how="giveback")
+    ctx.note(winner, "gave_item", about=loser, card=a.card, how="giveback")
+
+
+kind("priest", Kind(_legal_use_or_pass, _handle_priest, _default_pass, _finish_window))
+kind("priest_tribute", Kind(_legal_give, _handle_tribute, random_legal))
+kind("support", Kind(_legal_support, _handle_support, _default_support))
+kind("hypnotist", Kind(_legal_hypnotist, _handle_hypnotist, _default_pass, _finish_window))
+kind("boost", Kind(_legal_boost, _handle_boost, _default_pass, _finish_window))
+kind("doctor", Kind(_legal_use_or_pass, _handle_doctor, _default_pass, _finish_window))
+kind("reward", Kind(_legal_reward, _handle_reward, _default_reward))
+kind("reward_take", Kind(_legal_take, _handle_take, random_legal))
+kind("giveback", Kind(_legal_give, _handle_giveback, random_legal))

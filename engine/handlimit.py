@@ -1,0 +1,38 @@
+"""R-H1: over the hand limit, give items of your choice to players of your choice, at once."""
+
+from __future__ import annotations
+
+from engine.actions import Action
+from engine.core import Ctx, Kind, kind
+from engine.rng import Rng
+from engine.state import Pending, State
+
+
+def _legal(st: State, p: Pending, seat: int) -> list[Action]:
+    others = [s for s in range(st.n) if s != seat]
+    return [
+        Action("gift", seat, p.id, card=c, target=t) for c in st.players[seat].items for t in others
+    ]
+
+
+def _handle(ctx: Ctx, p: Pending, a: Action) -> None:
+    ctx.close()
+    seat = p.actors[0]
+    assert a.card is not None and a.target is not None
+    ctx.move_item(a.card, seat, a.target)
+    ctx.public("gift", seat=seat, target=a.target, reason="hand_limit")
+    ctx.private((a.target,), "received", seat=a.target, source=seat, card=a.card, how="gift")
+    ctx.note(a.target, "got_item", about=seat, card=a.card, how="gift")
+    ctx.note(seat, "gave_item", about=a.target, card=a.card, how="gift")
+
+
+def _default(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    """§8: a random item, to a random other player."""
+    items = st.players[seat].items
+    others = [s for s in range(st.n) if s != seat]
+    return Action(
+        "gift", seat, p.id, card=items[rng.below(len(items))], target=others[rng.below(len(others))]
+    )
+
+
+kind("gift", Kind(_legal, _handle, _default))

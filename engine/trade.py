@@ -1,0 +1,257 @@
+"""R-T1…R-T9: trades, their refusals, and the trade effects in order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import BAGS, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
+from engine.core import Ctx, Kind, bags_are_goals, kind, random_legal, step
+from engine.looks import look_at_association
+from engine.rng import Rng
+from engine.state import Json, Pending, State
+
+
+@step("trade")
+def step_trade(ctx: Ctx, f: Json) -> None:
+    st = ctx.state
+    stage = f["stage"]
+    if stage == "offer":
+        b = f["b"]
+        ctx.private((b,), "offered", seat=f["a"], target=b, card=f["ca"])
+        ctx.note(b, "saw_item", about=f["a"], card=f["ca"], how="offer")
+        ctx.open("trade_answer", [b], "trade", seat=f["a"], card=f["ca"])
+        f["stage"] = "swap"
+    elif stage == "swap":
+        _swap(ctx, f)
+    elif stage == "smuggle":
+        _announce(ctx, f)
+    elif stage == "resolve":
+        if f["i"] < len(f["fire"]):
+            giver, card, partner = f["fire"][f["i"]]
+            f["i"] += 1
+            resolve_effect(ctx, giver, card, partner)
+        else:
+            st.frames.pop()
+
+
+def _swap(ctx: Ctx, f: Json) -> None:
+    st = ctx.state
+    a, b, ca, cb = f["a"], f["b"], f["ca"], f["cb"]
+    ctx.move_item(ca, a, b)
+    ctx.move_item(cb, b, a)
+    ctx.public("trade_done", seat=a, target=b, forced=f["forced"])
+    ctx.private((a,), "received", seat=a, source=b, card=cb, how="trade")
+    ctx.private((b,), "received", seat=b, source=a, card=ca, how="trade")
+    ctx.note(a, "got_item", about=b, card=cb, how="trade")
+    ctx.note(a, "gave_item", about=b, card=ca, how="trade")
+    ctx.note(b, "got_item", about=a, card=ca, how="trade")
+    if f["forced"]:
+        ctx.note(b, "gave_item", about=a, card=cb, how="trade")
+    fire: list[list[Any]] = []
+    if "broken_mirror" not in (ca, cb):  # R-T6: a Mirror trade is silent
+        if item_kind(ca) in TRADE_EFFECT_ITEMS:
+            fire.append([a, ca, b])
+        if item_kind(cb) in TRADE_EFFECT_ITEMS:
+            fire.append([b, cb, a])
+    f["fire"] = fire
+    f["i"] = 0
+    f["stage"] = "smuggle"
+    if st.options["smuggling"]:
+        # R-T9 with R-D1: every trade has the window, so skipping an effect is indistinguishable
+        # from having none.
+        givers = sorted({int(g) for g, _, _ in fire})
+        ctx.open("smuggle", givers, "window", window=True, skip=[])
+
+
+def _announce(ctx: Ctx, f: Json) -> None:
+    """R-T5: each receiver names the item whose effect fires; the givers resolve them in order."""
+    if f["fire"]:
+        ctx.public(
+            "effects",
+            items=[{"giver": g, "receiver": r, "item": item_kind(c)} for g, c, r in f["fire"]],
+        )
+    f["stage"] = "resolve"
+
+
+def resolve_effect(ctx: Ctx, giver: int, card: str, partner: int) -> None:
+    """R-T8 for the item ``card`` that ``giver`` traded to ``partner``."""
+    st = ctx.state
+    k = item_kind(card)
+    if k in BAGS:
+        ctx.draw(giver, "bag")
+    elif k == "privilege":
+        items = list(st.players[partner].items)
+        ctx.private((giver,), "items_seen", about=partner, cards=items, how="privilege")
+        ctx.note(giver, "saw_items", about=partner, cards=items, how="privilege")
+    elif k == "monocle":
+        look_at_association(ctx, giver, partner, "monocle", occupation=False)
+    elif k == "tome":
+        ctx.open("tome", [giver], "choice", partner=partner)
+    elif k == "coat":
+        if st.occ_deck:
+            deck = sorted(st.occ_deck)
+            ctx.private((giver,), "deck_seen", cards=deck)
+            ctx.note(giver, "saw_deck", cards=deck)
+            ctx.open("coat", [giver], "choice")
+        else:
+            ctx.public("coat_empty", seat=giver)
+    elif k == "sextant":
+        ctx.open("sextant_dir", [giver], "choice")
+
+
+# -- the answer to an offer (R-T1…R-T3) ------------------------------------------------------
+def _legal_answer(st: State, p: Pending, seat: int) -> list[Action]:
+    offered = p.data["card"]
+    no_bags = offered in BAGS and not bags_are_goals(st)  # R-T3
+    acts = [
+        Action("accept", seat, p.id, card=c)
+        for c in st.players[seat].items
+        if not (no_bags and c in BAGS)
+    ]
+    if offered not in UNREFUSABLE_ITEMS:  # R-T2
+        acts.append(Action("refuse", seat, p.id))
+    return acts
+
+
+def _handle_answer(ctx: Ctx, p: Pending, a: Action) -> None:
+    st = ctx.state
+    f = st.frames[-1]
+    ctx.close()
+    if a.kind == "refuse":
+        ctx.public("trade_refused", seat=f["a"], target=f["b"])
+        st.frames.pop()
+        return
+    f["cb"] = a.card
+    ctx.public("trade_accepted", seat=f["a"], target=f["b"])
+
+
+def _default_answer(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    if p.data["card"] not in UNREFUSABLE_ITEMS:
+        return Action("refuse", seat, p.id)
+    return random_legal(st, p, seat, rng)
+
+
+# -- Smuggling window (R-T9) -----------------------------------------------------------------
+def _legal_smuggle(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("use", seat, p.id), Action("skip", seat, p.id)]
+
+
+def _handle_smuggle(ctx: Ctx, p: Pending, a: Action) -> None:
+    assert a.seat is not None
+    if a.kind == "skip":
+        p.data["skip"].append(a.seat)
+    p.actors.remove(a.seat)
+    p.done.append(a.seat)
+
+
+def _finish_smuggle(ctx: Ctx, p: Pending) -> None:
+    f = ctx.state.frames[-1]
+    f["fire"] = [e for e in f["fire"] if e[0] not in p.data["skip"]]
+    ctx.close()
+
+
+def _default_smuggle(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    return Action("use", seat, p.id)
+
+
+# -- Tome, Coat --------------------------------------------------------------------------------
+def _legal_tome(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("swap", seat, p.id), Action("skip", seat, p.id)]
+
+
+def _handle_tome(ctx: Ctx, p: Pending, a: Action) -> None:
+    st = ctx.state
+    ctx.close()
+    giver, partner = p.actors[0], p.data["partner"]
+    if a.kind == "skip":
+        ctx.public("tome_kept", seat=giver, target=partner)
+        return
+    g, q = st.players[giver], st.players[partner]
+    g.occupation, q.occupation = q.occupation, g.occupation
+    for pl in (g, q):
+        pl.occ_up = False
+        pl.occ_spent = False
+    ctx.public("tome_swapped", seat=giver, target=partner)
+    for me, other in ((giver, partner), (partner, giver)):
+        occ = st.players[me].occupation
+        ctx.private((me,), "occupation_received", seat=me, source=other, occupation=occ)
+        ctx.note(me, "saw_occupation", about=other, occupation=occ, how="tome_had")
+
+
+def _legal_coat(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("take", seat, p.id, card=o) for o in sorted(st.occ_deck)] + [
+        Action("skip", seat, p.id)
+    ]
+
+
+def _handle_coat(ctx: Ctx, p: Pending, a: Action) -> None:
+    st = ctx.state
+    ctx.close()
+    seat = p.actors[0]
+    if a.kind == "skip" or a.card is None:
+        ctx.public("coat_kept", seat=seat)
+        return
+    me = st.players[seat]
+    st.occ_deck.remove(a.card)
+    st.occ_deck.append(me.occupation)
+    me.occupation = a.card
+    me.occ_up = False
+    me.occ_spent = False
+    ctx.public("coat_swapped", seat=seat)
+    ctx.private((seat,), "occupation_taken", seat=seat, occupation=a.card)
+
+
+def _default_skip(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    return Action("skip", seat, p.id)
+
+
+# -- Sextant -----------------------------------------------------------------------------------
+def _legal_direction(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("direction", seat, p.id, choice=c) for c in ("left", "right")]
+
+
+def _handle_direction(ctx: Ctx, p: Pending, a: Action) -> None:
+    st = ctx.state
+    ctx.close()
+    ctx.public("sextant", seat=p.actors[0], direction=a.choice)
+    ctx.open("sextant_pass", list(range(st.n)), "choice", direction=a.choice, chosen={})
+
+
+def _default_direction(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    return Action("direction", seat, p.id, choice="left")
+
+
+def _legal_pass(st: State, p: Pending, seat: int) -> list[Action]:
+    return [Action("give", seat, p.id, card=c) for c in st.players[seat].items]
+
+
+def _handle_pass(ctx: Ctx, p: Pending, a: Action) -> None:
+    """Everyone chooses at once; the passes happen together once all have chosen."""
+    assert a.seat is not None
+    st = ctx.state
+    p.data["chosen"][str(a.seat)] = a.card
+    p.actors.remove(a.seat)
+    p.done.append(a.seat)
+    if p.actors:
+        return
+    ctx.close()
+    step_ = 1 if p.data["direction"] == "left" else -1
+    chosen = {int(s): c for s, c in p.data["chosen"].items()}
+    for seat, card in chosen.items():
+        st.players[seat].items.remove(card)
+    for seat, card in chosen.items():
+        to = (seat + step_) % st.n
+        st.players[to].items.append(card)
+        ctx.private((to,), "received", seat=to, source=seat, card=card, how="sextant")
+        ctx.note(to, "got_item", about=seat, card=card, how="sextant")
+        ctx.note(seat, "gave_item", about=to, card=card, how="sextant")
+    ctx.public("sextant_passed", direction=p.data["direction"])
+
+
+kind("trade_answer", Kind(_legal_answer, _handle_answer, _default_answer))
+kind("smuggle", Kind(_legal_smuggle, _handle_smuggle, _default_smuggle, _finish_smuggle))
+kind("tome", Kind(_legal_tome, _handle_tome, _default_skip))
+kind("coat", Kind(_legal_coat, _handle_coat, _default_skip))
+kind("sextant_dir", Kind(_legal_direction, _handle_direction, _default_direction))
+kind("sextant_pass", Kind(_legal_pass, _handle_pass, random_legal))

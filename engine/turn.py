@@ -1,0 +1,240 @@
+"""§4 the turn: one action (pass, trade, attack, claim) plus the free uses Diplomat and
+Clairvoyant, before or after the action."""
+
+from __future__ import annotations
+
+from engine import victory
+from engine.actions import Action, Illegal
+from engine.cards import (
+    ALL_ITEMS,
+    BAG_NAME,
+    BAGS,
+    CLAIRVOYANT,
+    DIPLOMAT,
+    item_kind,
+)
+from engine.core import (
+    Ctx,
+    Kind,
+    bags_are_goals,
+    kind,
+    occupation_ready,
+    random_legal,
+    step,
+    use_occupation,
+)
+from engine.rng import Rng
+from engine.state import Json, Pending, State
+
+GOAL_BAG = {"key": "bag_key", "goblet": "bag_goblet"}
+
+
+@step("turn")
+def step_turn(ctx: Ctx, f: Json) -> None:
+    st = ctx.state
+    stage = f["stage"]
+    if stage == "start":
+        if all(p.away for p in st.players):
+            victory.finish(ctx, "abandoned", None, None, [])
+            return
+        if st.round > st.options["max_rounds"]:
+            victory.finish(ctx, "exhausted", None, None, [])
+            return
+        st.turn = f["seat"]
+        st.turn_no += 1
+        ctx.public("turn", seat=f["seat"], round=st.round)
+        f["stage"] = "act"
+    if f["stage"] == "act":
+        ctx.open("turn", [f["seat"]], "turn", acted=False)
+    elif f["stage"] == "after":
+        if free_uses(st, f["seat"]):
+            ctx.open("turn", [f["seat"]], "turn", acted=True)
+        else:
+            f["stage"] = "end"
+    elif f["stage"] == "end":
+        st.frames.pop()
+        st.frames.append({"t": "turn", "seat": (f["seat"] + 1) % st.n, "stage": "start"})
+
+
+def free_uses(st: State, seat: int) -> list[str]:
+    uses = []
+    if occupation_ready(st, seat, DIPLOMAT):
+        uses.append(DIPLOMAT)
+    if occupation_ready(st, seat, CLAIRVOYANT) and st.pile:
+        uses.append(CLAIRVOYANT)
+    return uses
+
+
+def diplomat_names(st: State) -> list[str]:
+    """Item names a Diplomat may ask for: kinds in this game, Bags as one name while hidden."""
+    present = {item_kind(c) for c in ALL_ITEMS if c not in st.removed}
+    names = sorted(k for k in present if k not in BAGS)
+    if not bags_are_goals(st):
+        names.append(BAG_NAME)
+    return names
+
+
+def matching_card(st: State, seat: int, name: str) -> str | None:
+    """The card ``seat`` must hand to a Diplomat asking for ``name`` (real goal items first)."""
+    items = st.players[seat].items
+    if name == BAG_NAME:
+        return next((c for c in items if c in BAGS), None)
+    exact = next((c for c in items if item_kind(c) == name), None)
+    bag = GOAL_BAG.get(name)
+    if exact is None and bag in items and bags_are_goals(st):
+        return bag
+    return exact
+
+
+def _legal_turn(st: State, p: Pending, seat: int) -> list[Action]:
+    me = st.players[seat]
+    d = p.id
+    others = [s for s in range(st.n) if s != seat]
+    acts: list[Action] = []
+    if not p.data["acted"]:
+        acts.append(Action("pass", seat, d))
+        acts += [Action("trade", seat, d, target=t, card=c) for t in others for c in me.items]
+        acts += [Action("attack", seat, d, target=t) for t in others]
+        if victory.can_claim(st, seat):
+            acts.append(Action("claim", seat, d))  # the allies are any subset of the others
+        if victory.can_claim_other(st, seat):
+            acts.append(Action("claim_other", seat, d))
+        if victory.can_claim_solo(st, seat):
+            acts.append(Action("solo", seat, d))
+    else:
+        acts.append(Action("end", seat, d))
+    uses = free_uses(st, seat)
+    if DIPLOMAT in uses:
+        only_bags = all(c in BAGS for c in me.items)
+        for name in diplomat_names(st):
+            if name == BAG_NAME and only_bags:
+                continue  # R-T3: nothing to give back for the other Bag
+            acts += [Action("diplomat", seat, d, target=t, card=name) for t in others]
+    if CLAIRVOYANT in uses:
+        acts.append(Action("clairvoyant", seat, d))
+    return acts
+
+
+def _check_claim_seats(st: State, seat: int, seats: tuple[int, ...]) -> None:
+    if len(set(seats)) != len(seats) or any(s == seat or not 0 <= s < st.n for s in seats):
+        raise Illegal("named players must be distinct other players")
+
+
+def _handle_turn(ctx: Ctx, p: Pending, a: Action) -> None:
+    st = ctx.state
+    seat = p.actors[0]
+    f = st.frames[-1]
+    ctx.close()
+    if a.kind in ("pass", "end"):
+        if a.kind == "pass":
+            ctx.public("passed", seat=seat)
+        f["stage"] = "after" if a.kind == "pass" else "end"
+    elif a.kind == "trade":
+        assert a.target is not None and a.card is not None
+        f["stage"] = "after"
+        ctx.public("trade_offered", seat=seat, target=a.target)
+        st.frames.append(
+            {
+                "t": "trade",
+                "a": seat,
+                "b": a.target,
+                "ca": a.card,
+                "cb": None,
+                "forced": False,
+                "stage": "offer",
+            }
+        )
+    elif a.kind == "attack":
+        assert a.target is not None
+        f["stage"] = "after"
+        ctx.public("attack", seat=seat, target=a.target)
+        st.frames.append({"t": "fight", "a": seat, "d": a.target, "stage": "priest"})
+    elif a.kind == "claim":
+        victory.claim(ctx, seat, list(a.seats))
+    elif a.kind == "claim_other":
+        victory.claim_other(ctx, seat, list(a.seats))
+    elif a.kind == "solo":
+        victory.claim_solo(ctx, seat)
+    elif a.kind == "diplomat":
+        _diplomat(ctx, seat, a, f)
+    elif a.kind == "clairvoyant":
+        use_occupation(ctx, seat, once=True)
+        ctx.note(seat, "saw_pile", cards=list(reversed(st.pile)))
+        ctx.private((seat,), "pile_seen", cards=list(reversed(st.pile)))
+        ctx.open("clairvoyant", [seat], "choice")
+
+
+def _diplomat(ctx: Ctx, seat: int, a: Action, f: Json) -> None:
+    st = ctx.state
+    assert a.target is not None and a.card is not None
+    use_occupation(ctx, seat, once=True)
+    ctx.public("diplomat", seat=seat, target=a.target, name=a.card)
+    card = matching_card(st, a.target, a.card)
+    if card is None:
+        items = list(st.players[a.target].items)
+        ctx.public("diplomat_missed", seat=seat, target=a.target)
+        ctx.private((seat,), "items_seen", about=a.target, cards=items, how="diplomat")
+        ctx.note(seat, "saw_items", about=a.target, cards=items, how="diplomat")
+        f["stage"] = "end"  # the turn ends at once, an action not yet taken is lost
+        return
+    ctx.open("diplomat_give", [seat], "choice", target=a.target, receive=card)
+
+
+def _default_turn(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    return Action("end" if p.data["acted"] else "pass", seat, p.id)
+
+
+def _legal_diplomat_give(st: State, p: Pending, seat: int) -> list[Action]:
+    receive = p.data["receive"]
+    no_bags = receive in BAGS and not bags_are_goals(st)  # R-T3
+    return [
+        Action("give", seat, p.id, card=c)
+        for c in st.players[seat].items
+        if not (no_bags and c in BAGS)
+    ]
+
+
+def _handle_diplomat_give(ctx: Ctx, p: Pending, a: Action) -> None:
+    ctx.close()
+    seat = p.actors[0]
+    ctx.state.frames.append(
+        {
+            "t": "trade",
+            "a": seat,
+            "b": p.data["target"],
+            "ca": a.card,
+            "cb": p.data["receive"],
+            "forced": True,
+            "stage": "swap",
+        }
+    )
+
+
+def _legal_clairvoyant(st: State, p: Pending, seat: int) -> list[Action]:
+    top_first = list(reversed(st.pile))
+    if len(top_first) == 1:
+        return [Action("order", seat, p.id, cards=(top_first[0],))]
+    return [
+        Action("order", seat, p.id, cards=(x, y)) for x in top_first for y in top_first if x != y
+    ]
+
+
+def _handle_clairvoyant(ctx: Ctx, p: Pending, a: Action) -> None:
+    """Chosen cards go on top in the chosen order (first = top); the rest are shuffled."""
+    st = ctx.state
+    ctx.close()
+    rest = [c for c in st.pile if c not in a.cards]
+    ctx.rng.shuffle(rest)
+    st.pile = rest + list(reversed(a.cards))
+    ctx.public("pile_arranged", seat=a.seat)
+    ctx.note(p.actors[0], "stacked_pile", cards=list(a.cards))
+
+
+def _default_clairvoyant(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    top_first = list(reversed(st.pile))
+    return Action("order", seat, p.id, cards=tuple(top_first[:2]))
+
+
+kind("turn", Kind(_legal_turn, _handle_turn, _default_turn))
+kind("diplomat_give", Kind(_legal_diplomat_give, _handle_diplomat_give, random_legal))
+kind("clairvoyant", Kind(_legal_clairvoyant, _handle_clairvoyant, _default_clairvoyant))
