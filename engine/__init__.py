@@ -1,4 +1,4 @@
-"""Coach Ride to Devil's Castle, pure and deterministic: state and action in, state and events out."""
+"""Coach Ride to Devil's Castle, pure: state and action in, new state and events out."""
 
 from engine.actions import (
     TIMEOUT,

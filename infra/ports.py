@@ -7,9 +7,14 @@ commits atomically or not at all, together with the marker of the Telegram updat
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+UPDATE_MARKER_PREFIX = "UPDATE#"
+# Telegram keeps redelivering an unacknowledged update for up to 24 h; keep markers longer.
+UPDATE_MARKER_TTL_SECONDS = 48 * 3600
 
 
 class VersionConflict(Exception):
@@ -43,9 +48,32 @@ class Delete:
 
 @dataclass(slots=True)
 class StoreStats:
-    reads: int = 0
-    writes: int = 0
+    reads: int = 0  # read requests (a batch read counts once)
+    writes: int = 0  # commit requests, successful or not
     extra: dict[str, int] = field(default_factory=dict)
+
+    def count(self, name: str, amount: int = 1) -> None:
+        self.extra[name] = self.extra.get(name, 0) + amount
+
+
+def check_writes(writes: Sequence[Put | Delete]) -> None:
+    """Reject batches every store would reject: one key twice, or a key in the marker space."""
+    seen: set[str] = set()
+    for write in writes:
+        if write.key in seen:
+            raise ValueError(f"key {write.key!r} written twice in one commit")
+        if write.key.startswith(UPDATE_MARKER_PREFIX):
+            raise ValueError(f"key {write.key!r} is reserved for update markers")
+        seen.add(write.key)
+
+
+def expires_at(now: float, ttl_seconds: int) -> int:
+    """Whole epoch seconds (DynamoDB's TTL unit), never earlier than asked for."""
+    return math.ceil(now + ttl_seconds)
+
+
+def is_live(expiry: float | None, now: float) -> bool:
+    return expiry is None or expiry > now
 
 
 class DocumentStore(Protocol):
