@@ -1,0 +1,46 @@
+"""Translation catalogs: flat JSON objects of dotted keys in ``handlers/locales/<lang>.json``.
+
+Texts are HTML for Telegram with named ``{placeholders}`` filled by :func:`t`. Values are
+inserted as given: escape anything a user typed (``html.escape``) before passing it in.
+A missing key or placeholder raises ``KeyError``; there is no silent fallback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from importlib import resources
+from types import MappingProxyType
+
+LANGUAGES: tuple[str, ...] = ("en", "de", "zh-Hans")
+DEFAULT_LANGUAGE = "en"
+
+
+def negotiate(language_code: str | None) -> str:
+    """The catalog for a Telegram ``language_code``: zh* -> zh-Hans, de* -> de, else en."""
+    code = (language_code or "").strip().lower().replace("_", "-")
+    base = code.split("-", 1)[0]
+    if base == "zh":
+        return "zh-Hans"
+    if base == "de":
+        return "de"
+    return DEFAULT_LANGUAGE
+
+
+@functools.cache
+def catalog(lang: str) -> Mapping[str, str]:
+    """The read-only catalog of ``lang``, loaded once per process."""
+    if lang not in LANGUAGES:
+        raise KeyError(f"no catalog for language {lang!r}; have {', '.join(LANGUAGES)}")
+    path = resources.files(__package__ or "handlers") / "locales" / f"{lang}.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    return MappingProxyType(texts)
+
+
+def t(lang: str, key: str, **params: object) -> str:
+    """The text ``key`` in ``lang`` with its ``{placeholders}`` filled from ``params``."""
+    texts = catalog(lang)
+    if key not in texts:
+        raise KeyError(f"no text {key!r} in the {lang} catalog")
+    return texts[key].format_map(params)

@@ -1,0 +1,342 @@
+"""The Telegram gateway: a thin async wrapper around ``telegram.Bot`` for the service.
+
+It speaks in chat ids, HTML texts and rows of :class:`Button`, and absorbs what the real
+Telegram does to a game bot: flood control (``RetryAfter``: wait and retry, bounded), transient
+network trouble (retry a couple of times), users who blocked the bot or never opened it (the
+chat is remembered in ``unreachable`` and ``send`` returns ``None``), edits that change nothing
+and callback queries that are too old to answer.
+
+Also here: :class:`Pacer`, which spaces messages per chat under Telegram's limits, and
+:class:`LoopRunner`, the synchronous facade the Lambdas use to run coroutines on one event loop
+per process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+import logging
+import warnings
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScope,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat,
+    BotCommandScopeDefault,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+)
+from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
+from telegram.warnings import PTBDeprecationWarning
+
+T = TypeVar("T")
+_LOG = logging.getLogger(__name__)
+
+CommandScope = Literal["default", "private", "groups"]
+
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+_UNREACHABLE = ("chat not found", "user not found", "peer_id_invalid")
+_GONE = ("message to edit not found", "message to delete not found", "message can't be")
+_STALE_QUERY = ("query is too old", "query id is invalid")
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """One inline button: a callback button (``data``, 1-64 bytes) or a link (``url``)."""
+
+    text: str
+    data: str | None = None
+    url: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.data is None) == (self.url is None):
+            raise ValueError(f"button {self.text!r} needs exactly one of data and url")
+
+
+def keyboard(buttons: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup | None:
+    """Rows of buttons as an inline keyboard; no rows, no keyboard."""
+    if not buttons:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton(b.text, callback_data=b.data, url=b.url) for b in row]
+            for row in buttons
+        ]
+    )
+
+
+def _mentions(error: Exception, fragments: Sequence[str]) -> bool:
+    text = str(error).lower()
+    return any(fragment in text for fragment in fragments)
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    """``retry_after`` in seconds, whether PTB gives an int or a timedelta."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = error.retry_after
+    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+
+
+class TelegramGateway:
+    """What the service may ask of Telegram. Every method is a coroutine.
+
+    ``sleep`` is injectable so tests need not wait; ``max_wait`` bounds a single flood-control
+    wait (a longer one is raised to the caller rather than stalling a Lambda).
+    """
+
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        flood_attempts: int = 3,
+        network_attempts: int = 3,
+        network_backoff: float = 0.5,
+        max_wait: float = 30.0,
+    ) -> None:
+        self.bot = bot
+        self.unreachable: set[int] = set()
+        self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
+        self._sleep = sleep
+        self._flood_attempts = flood_attempts
+        self._network_attempts = network_attempts
+        self._network_backoff = network_backoff
+        self._max_wait = max_wait
+
+    async def send(
+        self, chat_id: int, text: str, buttons: Sequence[Sequence[Button]] | None = None
+    ) -> int | None:
+        """Send an HTML message; its id, or None when the chat cannot be reached.
+
+        A group that became a supergroup is followed once (see ``migrated``). A timeout is
+        retried, so in rare cases Telegram may have delivered a message twice.
+        """
+        target = self.migrated.get(chat_id, chat_id)
+        try:
+            message = await self._call(
+                lambda: self.bot.send_message(
+                    chat_id=target,
+                    text=text,
+                    parse_mode=ParseMode.HTML,
+                    link_preview_options=_NO_PREVIEW,
+                    reply_markup=keyboard(buttons),
+                )
+            )
+        except ChatMigrated as moved:
+            if chat_id in self.migrated:
+                raise
+            self.migrated[chat_id] = moved.new_chat_id
+            return await self.send(chat_id, text, buttons)
+        except Forbidden as error:
+            self._lost(chat_id, error)
+            return None
+        except BadRequest as error:
+            if not _mentions(error, _UNREACHABLE):
+                raise
+            self._lost(chat_id, error)
+            return None
+        self.unreachable.discard(chat_id)
+        return message.message_id
+
+    async def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        buttons: Sequence[Sequence[Button]] | None = None,
+    ) -> bool:
+        """Replace a message's text and keyboard (no buttons: the keyboard goes).
+
+        True when the message now shows ``text`` (also when it already did); False when the
+        message is gone or the chat unreachable.
+        """
+        try:
+            await self._call(
+                lambda: self.bot.edit_message_text(
+                    text=text,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    link_preview_options=_NO_PREVIEW,
+                    reply_markup=keyboard(buttons),
+                )
+            )
+        except Forbidden as error:
+            self._lost(chat_id, error)
+            return False
+        except BadRequest as error:
+            if _mentions(error, ("message is not modified",)):
+                return True
+            if _mentions(error, _GONE):
+                return False
+            if _mentions(error, _UNREACHABLE):
+                self._lost(chat_id, error)
+                return False
+            raise
+        return True
+
+    async def answer(
+        self, callback_query_id: str, text: str | None = None, alert: bool = False
+    ) -> bool:
+        """Answer a button press (a toast, or an alert); False if the query is too old."""
+        try:
+            return await self._call(
+                lambda: self.bot.answer_callback_query(
+                    callback_query_id, text=text, show_alert=alert
+                )
+            )
+        except BadRequest as error:
+            if _mentions(error, _STALE_QUERY):
+                return False
+            raise
+
+    async def delete(self, chat_id: int, message_id: int) -> bool:
+        """Delete a message; False if it is already gone or may not be deleted."""
+        try:
+            return await self._call(lambda: self.bot.delete_message(chat_id, message_id))
+        except Forbidden as error:
+            self._lost(chat_id, error)
+            return False
+        except BadRequest as error:
+            if _mentions(error, _GONE):
+                return False
+            raise
+
+    async def set_commands(
+        self,
+        commands: Sequence[tuple[str, str]],
+        *,
+        scope: CommandScope = "default",
+        chat_id: int | None = None,
+        language_code: str | None = None,
+    ) -> None:
+        """Set the command menu: (command, description) pairs for a scope and language.
+
+        ``chat_id`` narrows the scope to one chat (a group with its own language).
+        """
+        menu = [BotCommand(command, description) for command, description in commands]
+        target = _scope(scope, chat_id)
+        await self._call(
+            lambda: self.bot.set_my_commands(menu, scope=target, language_code=language_code)
+        )
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is the group's creator or one of its administrators."""
+        member = await self._call(lambda: self.bot.get_chat_member(chat_id, user_id))
+        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+    async def _call(self, request: Callable[[], Awaitable[T]]) -> T:
+        """Run ``request``, waiting out flood control and retrying transient network errors."""
+        floods = failures = 0
+        while True:
+            try:
+                return await request()
+            except RetryAfter as error:
+                floods += 1
+                wait = retry_seconds(error)
+                if floods >= self._flood_attempts or wait > self._max_wait:
+                    raise
+                _LOG.warning("flood control: waiting %.1f s", wait)
+                await self._sleep(wait)
+            except BadRequest:
+                raise  # a NetworkError subclass, but retrying cannot fix it
+            except (TimedOut, NetworkError) as error:
+                failures += 1
+                if failures >= self._network_attempts:
+                    raise
+                _LOG.warning("transient Telegram error, retrying: %s", error)
+                await self._sleep(self._network_backoff * failures)
+
+    def _lost(self, chat_id: int, error: Exception) -> None:
+        _LOG.info("chat %s unreachable: %s", chat_id, error)
+        self.unreachable.add(chat_id)
+
+
+def _scope(scope: CommandScope, chat_id: int | None) -> BotCommandScope:
+    if chat_id is not None:
+        return BotCommandScopeChat(chat_id)
+    if scope == "private":
+        return BotCommandScopeAllPrivateChats()
+    if scope == "groups":
+        return BotCommandScopeAllGroupChats()
+    return BotCommandScopeDefault()
+
+
+class Pacer:
+    """Spaces messages per chat: at least ``per_chat_interval`` seconds apart in every chat and
+    at most ``group_per_minute`` in any 60 s in a group (Telegram's ~1/s and ~20/min).
+
+    ``delay_for`` returns how long to wait before sending now *and books that slot*, so call it
+    once per message actually sent. Pure bookkeeping on ``clock()`` seconds; no sleeping here.
+    """
+
+    WINDOW = 60.0
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        *,
+        per_chat_interval: float = 1.0,
+        group_per_minute: int = 20,
+    ) -> None:
+        self._clock = clock
+        self._interval = per_chat_interval
+        self._per_minute = group_per_minute
+        self._booked: dict[int, deque[float]] = {}
+
+    def delay_for(self, chat_id: int, is_group: bool) -> float:
+        now = self._clock()
+        booked = self._booked.setdefault(chat_id, deque())
+        while booked and booked[0] <= now - self.WINDOW:
+            booked.popleft()
+        at = now
+        if booked:
+            at = max(at, booked[-1] + self._interval)
+        if is_group and len(booked) >= self._per_minute:
+            at = max(at, booked[-self._per_minute] + self.WINDOW)
+        booked.append(at)
+        return at - now
+
+
+_LOOP: asyncio.AbstractEventLoop | None = None
+
+
+def process_loop() -> asyncio.AbstractEventLoop:
+    """The process's one event loop, created on first use (and again only if closed)."""
+    global _LOOP
+    if _LOOP is None or _LOOP.is_closed():
+        _LOOP = asyncio.new_event_loop()
+        asyncio.set_event_loop(_LOOP)
+    return _LOOP
+
+
+class LoopRunner:
+    """Runs coroutines to completion on the process's single event loop.
+
+    A warm Lambda container keeps the loop, so the bot's pooled HTTP connections stay usable
+    across invocations; ``asyncio.run`` per call would close the loop under them.
+    """
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        loop = process_loop()
+        if loop.is_running():
+            coroutine.close()
+            raise RuntimeError("LoopRunner.run called from inside the running event loop")
+        return loop.run_until_complete(coroutine)

@@ -1,0 +1,233 @@
+"""The Telegram gateway against the fake Bot API: retries, unreachable chats, keyboards, pacing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+import pytest
+from telegram import Bot
+from telegram.error import RetryAfter, TimedOut
+
+from infra.telegram_gateway import Button, LoopRunner, Pacer, TelegramGateway, keyboard
+from tests.fakes import RecordingRequest
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+T = TypeVar("T")
+PLAYER, BLOCKED, GROUP = 11, 12, -100200
+
+
+class Sleeps:
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+@pytest.fixture
+def api() -> RecordingRequest:
+    return RecordingRequest(blocked_chats={BLOCKED})
+
+
+@pytest.fixture
+def sleeps() -> Sleeps:
+    return Sleeps()
+
+
+@pytest.fixture
+def gateway(api: RecordingRequest, sleeps: Sleeps) -> TelegramGateway:
+    return TelegramGateway(Bot("123:TEST", request=api, get_updates_request=api), sleep=sleeps)
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return LoopRunner().run(coroutine)
+
+
+def test_send_converts_button_rows_to_an_inline_keyboard(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    rows = [
+        [Button("🗝️ Key", data="g1:4:key1"), Button("🏆 Goblet", data="g1:4:goblet2")],
+        [Button("Join", url="https://t.me/coachride_bot?start=abc")],
+    ]
+    message_id = run(gateway.send(PLAYER, "<b>Choose</b> an item", rows))
+    assert message_id == 1
+    assert api.buttons(PLAYER, 1) == [
+        ("🗝️ Key", "g1:4:key1"),
+        ("🏆 Goblet", "g1:4:goblet2"),
+        ("Join", "https://t.me/coachride_bot?start=abc"),
+    ]
+    assert [len(row) for row in api.message(PLAYER, 1).button_rows()] == [2, 1]
+    params = api.calls_to("sendMessage")[0]
+    assert params["parse_mode"] == "HTML"
+    assert params["link_preview_options"] == {"is_disabled": True}
+    assert api.last_message(PLAYER).text == "Choose an item"
+
+
+def test_no_buttons_means_no_keyboard() -> None:
+    assert keyboard(None) is None
+    assert keyboard([]) is None
+
+
+def test_button_needs_exactly_one_of_data_and_url() -> None:
+    with pytest.raises(ValueError, match="exactly one"):
+        Button("x")
+    with pytest.raises(ValueError, match="exactly one"):
+        Button("x", data="a", url="https://t.me/x")
+
+
+def test_send_waits_out_one_flood_control_answer_and_retries(
+    api: RecordingRequest, gateway: TelegramGateway, sleeps: Sleeps
+) -> None:
+    api.inject_retry_after("sendMessage", 3)
+    assert run(gateway.send(GROUP, "story")) == 1
+    assert sleeps.waits == [3.0]
+    assert api.count_by_method() == {"sendMessage": 2}
+    assert len(api.messages_in(GROUP)) == 1
+
+
+def test_flood_control_gives_up_after_bounded_attempts(
+    api: RecordingRequest, gateway: TelegramGateway, sleeps: Sleeps
+) -> None:
+    api.inject_retry_after("sendMessage", 2, times=5)
+    with pytest.raises(RetryAfter):
+        run(gateway.send(GROUP, "story"))
+    assert sleeps.waits == [2.0, 2.0]
+    assert api.count_by_method() == {"sendMessage": 3}
+
+
+def test_a_flood_wait_longer_than_max_wait_is_not_slept(
+    api: RecordingRequest, gateway: TelegramGateway, sleeps: Sleeps
+) -> None:
+    api.inject_retry_after(None, 600)
+    with pytest.raises(RetryAfter):
+        run(gateway.send(GROUP, "story"))
+    assert sleeps.waits == []
+
+
+def test_timeouts_are_retried_a_couple_of_times(
+    api: RecordingRequest, gateway: TelegramGateway, sleeps: Sleeps
+) -> None:
+    api.inject_timeout("sendMessage", times=2)
+    assert run(gateway.send(PLAYER, "hello")) == 1
+    assert len(sleeps.waits) == 2
+    api.inject_timeout("sendMessage", times=3)
+    with pytest.raises(TimedOut):
+        run(gateway.send(PLAYER, "hello"))
+
+
+def test_blocked_and_unknown_chats_are_unreachable_not_errors(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    api.missing_chats.add(13)
+    assert run(gateway.send(BLOCKED, "your dossier")) is None
+    assert run(gateway.send(13, "your dossier")) is None
+    assert gateway.unreachable == {BLOCKED, 13}
+    api.blocked_chats.clear()
+    assert run(gateway.send(BLOCKED, "welcome back")) == 1
+    assert gateway.unreachable == {13}
+
+
+def test_send_follows_a_group_that_became_a_supergroup(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    api.migrated_chats[-5] = GROUP
+    assert run(gateway.send(-5, "lobby")) == 1
+    assert run(gateway.send(-5, "again")) == 2
+    assert [m.text for m in api.messages_in(GROUP)] == ["lobby", "again"]
+    assert gateway.migrated == {-5: GROUP}
+
+
+def test_edit_replaces_text_and_buttons_and_tolerates_no_change(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    message_id = run(gateway.send(PLAYER, "Trade?", [[Button("Accept", data="a")]]))
+    assert message_id is not None
+    assert run(gateway.edit(PLAYER, message_id, "Trade?", [[Button("Accept", data="a")]]))
+    method, code, description = api.errors[-1]
+    assert (method, code) == ("editMessageText", 400) and "not modified" in description
+    assert run(gateway.edit(PLAYER, message_id, "Trade? <i>accepted</i>"))
+    assert api.message(PLAYER, message_id).text == "Trade? accepted"
+    assert api.buttons(PLAYER, message_id) == []
+    assert run(gateway.edit(PLAYER, 99, "gone")) is False
+
+
+def test_answer_delete_commands_and_admin_check(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    assert run(gateway.answer("q1", "Too late", alert=True)) is True
+    assert api.calls_to("answerCallbackQuery")[0] == {
+        "callback_query_id": "q1",
+        "text": "Too late",
+        "show_alert": True,
+    }
+    api.inject_error("answerCallbackQuery", 400, "Bad Request: query is too old")
+    assert run(gateway.answer("q2")) is False
+
+    message_id = run(gateway.send(GROUP, "status"))
+    assert message_id is not None
+    assert run(gateway.delete(GROUP, message_id)) is True
+    assert run(gateway.delete(GROUP, message_id)) is False
+
+    run(gateway.set_commands([("newgame", "Open a lobby")], chat_id=GROUP, language_code="de"))
+    run(gateway.set_commands([("start", "Start")], scope="private"))
+    menus = api.calls_to("setMyCommands")
+    assert menus[0]["scope"] == {"type": "chat", "chat_id": GROUP}
+    assert menus[0]["language_code"] == "de"
+    assert menus[1]["scope"] == {"type": "all_private_chats"}
+
+    api.set_member_status(GROUP, 7, "creator")
+    assert run(gateway.is_admin(GROUP, 7)) is True
+    assert run(gateway.is_admin(GROUP, 8)) is False
+    assert api.violations == []
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_pacer_spaces_messages_one_second_apart_per_chat() -> None:
+    clock = Clock()
+    pacer = Pacer(clock)
+    assert [pacer.delay_for(PLAYER, is_group=False) for _ in range(3)] == [0.0, 1.0, 2.0]
+    assert pacer.delay_for(PLAYER + 1, is_group=False) == 0.0
+    clock.now += 10
+    assert pacer.delay_for(PLAYER, is_group=False) == 0.0
+
+
+def test_pacer_keeps_a_group_under_twenty_messages_a_minute() -> None:
+    clock = Clock()
+    pacer = Pacer(clock)
+    delays = [pacer.delay_for(GROUP, is_group=True) for _ in range(21)]
+    assert delays[:20] == [float(i) for i in range(20)]
+    assert delays[20] == 60.0  # the 21st waits until the first leaves the minute
+    private = [pacer.delay_for(PLAYER, is_group=False) for _ in range(21)]
+    assert private[20] == 20.0  # private chats only keep the 1 s spacing
+
+
+def test_loop_runner_reuses_one_loop_across_runs(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    async def current_loop() -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    runner = LoopRunner()
+    first = runner.run(current_loop())
+    assert LoopRunner().run(current_loop()) is first
+    assert runner.run(gateway.send(PLAYER, "one")) == 1
+    assert runner.run(gateway.send(PLAYER, "two")) == 2
+
+
+def test_loop_runner_refuses_to_nest() -> None:
+    async def nested() -> None:
+        LoopRunner().run(asyncio.sleep(0))
+
+    with pytest.raises(RuntimeError, match="inside the running event loop"):
+        LoopRunner().run(nested())
