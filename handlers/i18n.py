@@ -1,4 +1,5 @@
-"""Translation catalogs: flat JSON objects of dotted keys in ``handlers/locales/<lang>.json``.
+"""Translation catalogs: flat JSON objects of dotted keys in ``handlers/locales/<lang>.json``
+plus any ``<lang>.<part>.json`` beside it (one part per area, so areas merge without conflicts).
 
 Texts are HTML for Telegram with named ``{placeholders}`` filled by :func:`t`. Values are
 inserted as given: escape anything a user typed (``html.escape``) before passing it in.
@@ -33,8 +34,16 @@ def catalog(lang: str) -> Mapping[str, str]:
     """The read-only catalog of ``lang``, loaded once per process."""
     if lang not in LANGUAGES:
         raise KeyError(f"no catalog for language {lang!r}; have {', '.join(LANGUAGES)}")
-    path = resources.files(__package__ or "handlers") / "locales" / f"{lang}.json"
-    texts = json.loads(path.read_text(encoding="utf-8"))
+    folder = resources.files(__package__ or "handlers") / "locales"
+    texts: dict[str, str] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        name = entry.name
+        if name == f"{lang}.json" or (name.startswith(f"{lang}.") and name.endswith(".json")):
+            part = json.loads(entry.read_text(encoding="utf-8"))
+            clash = texts.keys() & part.keys()
+            if clash:
+                raise KeyError(f"{name} repeats keys: {sorted(clash)[:5]}")
+            texts.update(part)
     return MappingProxyType(texts)
 
 

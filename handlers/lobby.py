@@ -1,0 +1,542 @@
+"""Lobby, settings, language and the other commands around a game (issue: the conversation)."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+import engine
+from handlers import story
+from handlers.group_settings import DEADLINE_CHOICES, DEADLINE_KINDS, GroupSettings
+from handlers.i18n import LANGUAGES, t
+from handlers.messenger import Rows
+from handlers.play import Table
+from handlers.rules_help import rules_text
+from handlers.service import Txn, chat_key, game_key, new_game_id, user_key
+from handlers.updates import ButtonPress, CommandMsg
+
+if TYPE_CHECKING:
+    from handlers.app import Service
+
+BUTTON_PREFIXES = {"L", "S", "G"}  # lobby, settings, language
+MIN_PLAYERS, MAX_PLAYERS = 3, 10
+ACTIVE = ("lobby", "playing")
+
+
+def _name(p: dict[str, Any]) -> str:
+    return html.escape(p["name"], quote=False)
+
+
+# -- /newgame, joining, leaving, starting ---------------------------------------------------
+def cmd_newgame(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    settings, chat_doc, chat_version = svc.chat_settings(cmd.chat_id)
+    if chat_doc.get("game"):
+        running = svc.store.get(game_key(chat_doc["game"]))
+        if running and running.doc.get("phase") in ACTIVE:
+            svc.messenger.send(cmd.chat_id, t(lang, "lobby.already_running"))
+            return
+    gid = new_game_id()
+    now = svc.clock.now()
+    doc = {
+        "gid": gid,
+        "chat": cmd.chat_id,
+        "phase": "lobby",
+        "creator": cmd.user.id,
+        "players": [],
+        "settings": settings.model_dump(),
+        "touched": now,
+        "engine": None,
+        "seq": 0,
+        "outbox": [],
+    }
+
+    def change(txn: Txn) -> None:
+        chat_doc["game"] = gid
+        chat_doc.setdefault("settings", settings.model_dump())
+        txn.put(chat_key(cmd.chat_id), chat_doc, chat_version)
+        _lobby_due(txn, settings)
+        txn.send(cmd.chat_id, lobby_text(svc, txn.doc), lobby_rows(svc, txn.doc), tag="lobby")
+
+    svc.pipeline.run(game_key(gid), change, cmd.update_id, create=doc)
+
+
+def _lobby_due(txn: Txn, settings: GroupSettings) -> None:
+    txn.doc["touched"] = txn.now
+    txn.doc["due"] = {"dec": 0, "at": txn.now + settings.lobby_minutes * 60}
+
+
+def lobby_text(svc: Service, doc: dict[str, Any]) -> str:
+    settings = GroupSettings.model_validate(doc["settings"])
+    lang = settings.language
+    names = "\n".join(f"{i + 1}. {_name(p)}" for i, p in enumerate(doc["players"])) or t(
+        lang, "lobby.nobody"
+    )
+    return "\n\n".join(
+        [
+            t(lang, "lobby.title"),
+            t(lang, "lobby.players", count=len(doc["players"]), max=MAX_PLAYERS) + "\n" + names,
+            settings_summary(settings, lang),
+            t(lang, "lobby.how_to_join", minutes=settings.lobby_minutes),
+        ]
+    )
+
+
+def lobby_rows(svc: Service, doc: dict[str, Any]) -> Rows:
+    lang = GroupSettings.model_validate(doc["settings"]).language
+    gid = doc["gid"]
+    return [
+        [[t(lang, "lobby.join"), "u", f"https://t.me/{svc.bot_username}?start={gid}"]],
+        [
+            [t(lang, "lobby.leave"), "d", f"L:{gid}:leave"],
+            [t(lang, "lobby.start"), "d", f"L:{gid}:start"],
+        ],
+    ]
+
+
+def _refresh_lobby(svc: Service, txn: Txn) -> None:
+    msg = txn.doc.get("lobby_msg")
+    if msg:
+        txn.edit(
+            txn.doc["chat"],
+            msg,
+            lobby_text(svc, txn.doc),
+            lobby_rows(svc, txn.doc),
+            tag="lobby_edit",
+        )
+    else:
+        txn.send(txn.doc["chat"], lobby_text(svc, txn.doc), lobby_rows(svc, txn.doc), tag="lobby")
+
+
+def cmd_start_private(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    gid = cmd.args
+    if not gid:
+        svc.messenger.send(cmd.chat_id, t(lang, "bot.welcome", bot=svc.bot_username))
+        return
+    user = svc.store.get(user_key(cmd.user.id))
+    user_doc = dict(user.doc) if user else {}
+    other = user_doc.get("game")
+    if other and other != gid:
+        busy = svc.store.get(game_key(other))
+        if busy and busy.doc.get("phase") in ACTIVE:
+            svc.messenger.send(cmd.chat_id, t(lang, "lobby.in_other_game"))
+            return
+
+    def change(txn: Txn) -> None:
+        doc = txn.doc
+        if doc["phase"] != "lobby":
+            txn.send(cmd.chat_id, t(lang, "lobby.not_open"))
+            return
+        if any(p["uid"] == cmd.user.id for p in doc["players"]):
+            txn.send(cmd.chat_id, t(lang, "lobby.already_joined"))
+            return
+        if len(doc["players"]) >= MAX_PLAYERS:
+            txn.send(cmd.chat_id, t(lang, "lobby.full"))
+            return
+        doc["players"].append({"uid": cmd.user.id, "name": cmd.user.name, "lang": lang})
+        txn.put(user_key(cmd.user.id), {**user_doc, "game": gid}, user.version if user else None)
+        _lobby_due(txn, GroupSettings.model_validate(doc["settings"]))
+        txn.send(cmd.chat_id, t(lang, "lobby.joined"))
+        _refresh_lobby(svc, txn)
+
+    if svc.pipeline.run(game_key(gid), change, cmd.update_id) is None:
+        svc.messenger.send(cmd.chat_id, t(lang, "lobby.not_open"))
+
+
+def remove_player(svc: Service, txn: Txn, uid: int) -> None:
+    doc = txn.doc
+    before = len(doc["players"])
+    doc["players"] = [p for p in doc["players"] if p["uid"] != uid]
+    if len(doc["players"]) == before:
+        return
+    _clear_pointer(svc, txn, uid)
+    _refresh_lobby(svc, txn)
+
+
+def _clear_pointer(svc: Service, txn: Txn, uid: int) -> None:
+    user = svc.store.get(user_key(uid))
+    if user and user.doc.get("game") == txn.doc["gid"]:
+        txn.put(user_key(uid), {**user.doc, "game": None}, user.version)
+    txn.changed = True
+
+
+def _may_manage(svc: Service, doc: dict[str, Any] | None, chat_id: int, uid: int) -> bool:
+    return (doc is not None and doc.get("creator") == uid) or svc.is_admin(chat_id, uid)
+
+
+def cmd_startgame(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    _, chat_doc, _ = svc.chat_settings(cmd.chat_id)
+    gid = chat_doc.get("game")
+    if not gid:
+        svc.messenger.send(cmd.chat_id, t(lang, "lobby.no_lobby"))
+        return
+    _start(svc, gid, cmd.chat_id, cmd.user.id, cmd.update_id, lang, None)
+
+
+def _start(
+    svc: Service, gid: str, chat_id: int, uid: int, update_id: int, lang: str, query: str | None
+) -> None:
+    def change(txn: Txn) -> None:
+        doc = txn.doc
+        if doc["phase"] != "lobby":
+            txn.toast = (t(lang, "lobby.not_open"), False)
+            return
+        if not _may_manage(svc, doc, chat_id, uid):
+            txn.toast = (t(lang, "lobby.only_creator"), True)
+            if query is None:
+                txn.send(chat_id, t(lang, "lobby.only_creator"))
+            return
+        if len(doc["players"]) < MIN_PLAYERS:
+            txn.toast = (t(lang, "lobby.too_few", min=MIN_PLAYERS), True)
+            if query is None:
+                txn.send(chat_id, t(lang, "lobby.too_few", min=MIN_PLAYERS))
+            return
+        start_game(svc, txn)
+
+    txn = svc.pipeline.run(game_key(gid), change, update_id)
+    if query is not None:
+        svc.messenger.answer(query, *(txn.toast if txn and txn.toast else (None, False)))
+
+
+def start_game(svc: Service, txn: Txn) -> None:
+    doc = txn.doc
+    settings = GroupSettings.model_validate(doc["settings"])
+    seed = int.from_bytes(doc["gid"].encode()[:8], "big") ^ int(txn.now * 1000)
+    names = [p["name"] for p in doc["players"]]
+    state, events = engine.new_game(names, seed, settings.engine_options())
+    doc["phase"] = "playing"
+    doc["engine"] = state.to_dict()
+    doc["due"] = None
+    if doc.get("lobby_msg"):
+        txn.edit(
+            doc["chat"],
+            doc["lobby_msg"],
+            lobby_text(svc, doc) + "\n\n" + t(settings.language, "lobby.started"),
+            None,
+            tag="lobby_edit",
+        )
+    table = Table(txn, svc.scale)
+    txn.send(doc["chat"], story.seat_order_text(state, settings.language), tag="start")
+    for seat in range(state.n):
+        txn.send(
+            table.chat_of(seat), story.dossier_text(state, seat, table.lang_of(seat)), tag="dossier"
+        )
+    table.events = [e for e in events if e.kind not in ("game_started", "dealt")]
+    table.settle()
+    txn.changed = True
+    svc.after_play(txn, table)
+
+
+def finish_game(svc: Service, txn: Txn, table: Table) -> None:
+    doc = txn.doc
+    doc["phase"] = "over"
+    doc["due"] = None
+    result = table.state.result or {}
+    chat = svc.store.get(chat_key(doc["chat"]))
+    chat_doc = dict(chat.doc) if chat else {"settings": doc["settings"], "scores": {}}
+    if chat_doc.get("game") == doc["gid"]:
+        chat_doc["game"] = None
+    scores = result.get("scores")
+    if scores:
+        totals = dict(chat_doc.get("scores", {}))
+        for seat, pts in enumerate(scores):
+            p = doc["players"][seat]
+            entry = totals.get(str(p["uid"]), {"name": p["name"], "points": 0, "games": 0})
+            entry["points"] += pts
+            entry["games"] += 1
+            entry["name"] = p["name"]
+            totals[str(p["uid"])] = entry
+        chat_doc["scores"] = totals
+    txn.put(chat_key(doc["chat"]), chat_doc, chat.version if chat else None)
+    for p in doc["players"]:
+        _clear_pointer(svc, txn, p["uid"])
+
+
+def expire_if_due(svc: Service, txn: Txn) -> None:
+    doc = txn.doc
+    settings = GroupSettings.model_validate(doc["settings"])
+    if txn.now < doc["touched"] + settings.lobby_minutes * 60:
+        return
+    _cancel(svc, txn, "lobby.expired")
+
+
+def _cancel(svc: Service, txn: Txn, key: str) -> None:
+    doc = txn.doc
+    lang = GroupSettings.model_validate(doc["settings"]).language
+    doc["phase"] = "cancelled"
+    doc["due"] = None
+    chat = svc.store.get(chat_key(doc["chat"]))
+    if chat and chat.doc.get("game") == doc["gid"]:
+        txn.put(chat_key(doc["chat"]), {**chat.doc, "game": None}, chat.version)
+    for p in doc["players"]:
+        _clear_pointer(svc, txn, p["uid"])
+    if doc.get("lobby_msg") and doc.get("engine") is None:
+        txn.edit(doc["chat"], doc["lobby_msg"], lobby_text(svc, doc), None, tag="lobby_edit")
+    txn.send(doc["chat"], t(lang, key))
+
+
+def cmd_cancel(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    _, chat_doc, _ = svc.chat_settings(cmd.chat_id)
+    gid = chat_doc.get("game")
+    if not gid:
+        svc.messenger.send(cmd.chat_id, t(lang, "lobby.no_game"))
+        return
+
+    def change(txn: Txn) -> None:
+        if txn.doc["phase"] not in ACTIVE:
+            return
+        if not _may_manage(svc, txn.doc, cmd.chat_id, cmd.user.id):
+            txn.send(cmd.chat_id, t(lang, "lobby.only_creator"))
+            return
+        if txn.doc["phase"] == "playing":
+            table = Table(txn, svc.scale)
+            txn.send(cmd.chat_id, story.final_text(table.state, lang))
+        _cancel(svc, txn, "lobby.cancelled")
+
+    svc.pipeline.run(game_key(gid), change, cmd.update_id)
+
+
+# -- buttons --------------------------------------------------------------------------------
+def press(svc: Service, p: ButtonPress, prefix: str, rest: str) -> str:
+    lang = svc.user_lang(p.user.id, p.user.language_code)
+    if prefix == "L":
+        gid, _, what = rest.partition(":")
+        if what == "start":
+            _start(svc, gid, p.chat_id, p.user.id, p.update_id, lang, p.query_id)
+            return "lobby_start"
+        if what == "leave":
+
+            def change(txn: Txn) -> None:
+                if txn.doc["phase"] == "lobby":
+                    remove_player(svc, txn, p.user.id)
+
+            svc.pipeline.run(game_key(gid), change, p.update_id)
+            svc.messenger.answer(p.query_id)
+            return "lobby_leave"
+    if prefix == "S":
+        return _settings_press(svc, p, rest, lang)
+    if prefix == "G":
+        return _language_press(svc, p, rest, lang)
+    svc.messenger.answer(p.query_id)
+    return "garbage"
+
+
+# -- /settings --------------------------------------------------------------------------------
+TOGGLES = ("smuggling", "fortune_telling", "advanced_three", "personal_scores")
+
+
+def settings_summary(s: GroupSettings, lang: str) -> str:
+    on, off = t(lang, "settings.on"), t(lang, "settings.off")
+    lines = [
+        t(lang, "settings.items", value=t(lang, f"settings.items.{s.items}")),
+        *(t(lang, f"settings.{k}", value=on if getattr(s, k) else off) for k in TOGGLES),
+        t(lang, "settings.deadlines", **{k: s.seconds(k) for k in DEADLINE_KINDS}),
+    ]
+    return t(lang, "settings.title") + "\n" + "\n".join(lines)
+
+
+def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
+    on, off = "✅", "▫️"
+    rows: Rows = [
+        [
+            [
+                t(lang, "settings.button.items", value=t(lang, f"settings.items.{s.items}")),
+                "d",
+                f"S:{chat_id}:items",
+            ]
+        ]
+    ]
+    rows += [
+        [
+            [
+                f"{on if getattr(s, k) else off} {t(lang, f'settings.button.{k}')}",
+                "d",
+                f"S:{chat_id}:{k}",
+            ]
+        ]
+        for k in TOGGLES
+    ]
+    rows += [
+        [
+            [t(lang, f"settings.button.{k}", seconds=s.seconds(k)), "d", f"S:{chat_id}:d.{k}"]
+            for k in DEADLINE_KINDS[:3]
+        ],
+        [
+            [t(lang, f"settings.button.{k}", seconds=s.seconds(k)), "d", f"S:{chat_id}:d.{k}"]
+            for k in DEADLINE_KINDS[3:]
+        ],
+        [[f"🌐 {t(code, 'language.name')}", "d", f"S:{chat_id}:lang.{code}"] for code in LANGUAGES],
+    ]
+    return rows
+
+
+def cmd_settings(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    s, _, _ = svc.chat_settings(cmd.chat_id)
+    svc.messenger.send(cmd.chat_id, settings_summary(s, lang), settings_rows(s, lang, cmd.chat_id))
+
+
+def _next(values: tuple[int, ...], current: int) -> int:
+    bigger = [v for v in values if v > current]
+    return bigger[0] if bigger else values[0]
+
+
+def _settings_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
+    chat_s, _, what = rest.partition(":")
+    if not chat_s.lstrip("-").isdigit() or int(chat_s) != p.chat_id:
+        svc.messenger.answer(p.query_id)
+        return "garbage"
+    chat_id = p.chat_id
+    settings, chat_doc, _ = svc.chat_settings(chat_id)
+    lobby_doc = None
+    if chat_doc.get("game"):
+        g = svc.store.get(game_key(chat_doc["game"]))
+        lobby_doc = g.doc if g else None
+    if not _may_manage(svc, lobby_doc, chat_id, p.user.id):
+        svc.messenger.answer(p.query_id, t(lang, "settings.only_admin"), True)
+        return "denied"
+    data = settings.model_dump()
+    if what == "items":
+        data["items"] = "beginner" if settings.items == "full" else "full"
+    elif what in TOGGLES:
+        data[what] = not data[what]
+    elif what.startswith("d.") and what[2:] in DEADLINE_CHOICES:
+        k = what[2:]
+        data["deadlines"][k] = _next(DEADLINE_CHOICES[k], settings.seconds(k))
+    elif what.startswith("lang.") and what[5:] in LANGUAGES:
+        data["language"] = what[5:]
+    else:
+        svc.messenger.answer(p.query_id)
+        return "garbage"
+    new = GroupSettings.model_validate(data)
+    _save_settings(svc, chat_id, new, p.update_id)
+    svc.messenger.edit(
+        chat_id,
+        p.message_id,
+        settings_summary(new, new.language),
+        settings_rows(new, new.language, chat_id),
+    )
+    svc.messenger.answer(p.query_id, t(new.language, "settings.saved"))
+    return "settings"
+
+
+def _save_settings(svc: Service, chat_id: int, new: GroupSettings, update_id: int) -> None:
+    """The chat document holds the settings; an open lobby shows (and later uses) them."""
+
+    def change(txn: Txn) -> None:
+        txn.doc["settings"] = new.model_dump()
+        txn.changed = True
+
+    svc.pipeline.run(
+        chat_key(chat_id), change, update_id, create={"settings": {}, "scores": {}, "game": None}
+    )
+    _, chat_doc, _ = svc.chat_settings(chat_id)
+    gid = chat_doc.get("game")
+    if gid:
+
+        def lobby_change(txn: Txn) -> None:
+            if txn.doc["phase"] == "lobby":
+                txn.doc["settings"] = new.model_dump()
+                _refresh_lobby(svc, txn)
+
+        svc.pipeline.run(game_key(gid), lobby_change, None)
+
+
+# -- /language --------------------------------------------------------------------------------
+def _language_rows(target: str) -> Rows:
+    return [[[t(code, "language.name"), "d", f"G:{target}:{code}"] for code in LANGUAGES]]
+
+
+def cmd_language(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    target = "u" if cmd.chat_type == "private" else str(cmd.chat_id)
+    svc.messenger.send(cmd.chat_id, t(lang, "language.choose"), _language_rows(target))
+
+
+def _language_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
+    target, _, code = rest.partition(":")
+    if code not in LANGUAGES:
+        svc.messenger.answer(p.query_id)
+        return "garbage"
+    if target == "u":
+
+        def change(txn: Txn) -> None:
+            txn.doc["lang"] = code
+            txn.changed = True
+
+        svc.pipeline.run(user_key(p.user.id), change, p.update_id, create={"game": None})
+    elif target.lstrip("-").isdigit() and int(target) == p.chat_id:
+        settings, chat_doc, _ = svc.chat_settings(p.chat_id)
+        if not _may_manage(svc, None, p.chat_id, p.user.id) and chat_doc.get("game"):
+            svc.messenger.answer(p.query_id, t(lang, "settings.only_admin"), True)
+            return "denied"
+        _save_settings(svc, p.chat_id, settings.model_copy(update={"language": code}), p.update_id)
+    else:
+        svc.messenger.answer(p.query_id)
+        return "garbage"
+    svc.messenger.edit(p.chat_id, p.message_id, t(code, "language.set"), None)
+    svc.messenger.answer(p.query_id, t(code, "language.set"))
+    return "language"
+
+
+# -- information ------------------------------------------------------------------------------
+def _running(svc: Service, chat_id: int) -> dict[str, Any] | None:
+    _, chat_doc, _ = svc.chat_settings(chat_id)
+    if not chat_doc.get("game"):
+        return None
+    g = svc.store.get(game_key(chat_doc["game"]))
+    return g.doc if g and g.doc.get("phase") in ACTIVE else None
+
+
+def cmd_status(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    doc = _running(svc, cmd.chat_id)
+    if doc is None:
+        svc.messenger.send(cmd.chat_id, t(lang, "lobby.no_game"))
+    elif doc["phase"] == "lobby":
+        svc.messenger.send(cmd.chat_id, lobby_text(svc, doc), lobby_rows(svc, doc))
+    else:
+        st = engine.State.from_dict(doc["engine"])
+        due = doc.get("due")
+        left = None if not due else max(0, round(due["at"] - svc.clock.now()))
+        svc.messenger.send(cmd.chat_id, story.status_text(st, lang, left))
+
+
+def cmd_rules(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    svc.messenger.send(cmd.chat_id, rules_text(lang, cmd.args))
+
+
+def cmd_help(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    key = "help.private" if cmd.chat_type == "private" else "help.group"
+    svc.messenger.send(cmd.chat_id, t(lang, key))
+
+
+def cmd_scores(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    _, chat_doc, _ = svc.chat_settings(cmd.chat_id)
+    totals = sorted(chat_doc.get("scores", {}).values(), key=lambda e: -e["points"])
+    if not totals:
+        svc.messenger.send(cmd.chat_id, t(lang, "scores.none"))
+        return
+    lines = [
+        t(
+            lang,
+            "scores.line",
+            rank=i + 1,
+            name=html.escape(e["name"], quote=False),
+            points=e["points"],
+            games=e["games"],
+        )
+        for i, e in enumerate(totals[:30])
+    ]
+    svc.messenger.send(cmd.chat_id, t(lang, "scores.title") + "\n" + "\n".join(lines))
+
+
+def cmd_notes(svc: Service, cmd: CommandMsg, lang: str) -> None:
+    user = svc.store.get(user_key(cmd.user.id))
+    gid = user.doc.get("game") if user else None
+    g = svc.store.get(game_key(gid)) if gid else None
+    if g is None or g.doc.get("phase") != "playing":
+        svc.messenger.send(cmd.chat_id, t(lang, "notes.no_game"))
+        return
+    seat = next((i for i, p in enumerate(g.doc["players"]) if p["uid"] == cmd.user.id), None)
+    if seat is None:
+        svc.messenger.send(cmd.chat_id, t(lang, "notes.no_game"))
+        return
+    st = engine.State.from_dict(g.doc["engine"])
+    svc.messenger.send(cmd.chat_id, story.notes_text(st, seat, lang))

@@ -1,0 +1,215 @@
+"""Driving the engine inside a command: apply, let due defaults happen, render what changed.
+
+The group gets one story message per command (edited into the previous one when they come in
+quick succession, so a busy table stays far below Telegram's ~20 messages a minute); each player
+gets their private news and a prompt for every decision they are asked; answered or expired
+prompts are edited to show the outcome, without buttons.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine import TIMEOUT, Action, Event, State
+from handlers import prompts, story
+from handlers.group_settings import GroupSettings
+from handlers.i18n import t
+from handlers.messenger import Rows
+from handlers.service import Txn
+
+STORY_MERGE_SECONDS = 6.0
+STORY_MAX_CHARS = 3600
+MAX_AUTO_STEPS = 400
+
+
+class Table:
+    """The running game inside a game document."""
+
+    def __init__(self, txn: Txn, time_scale: float) -> None:
+        self.txn = txn
+        self.doc = txn.doc
+        self.scale = time_scale
+        self.settings = GroupSettings.model_validate(self.doc["settings"])
+        self.state = State.from_dict(self.doc["engine"])
+        self.events: list[Event] = []
+
+    # -- who is who ------------------------------------------------------------------------
+    @property
+    def players(self) -> list[dict[str, Any]]:
+        return list(self.doc["players"])
+
+    def seat_of(self, uid: int) -> int | None:
+        for seat, p in enumerate(self.doc["players"]):
+            if p["uid"] == uid:
+                return seat
+        return None
+
+    def lang_of(self, seat: int) -> str:
+        return str(self.doc["players"][seat].get("lang") or self.settings.language)
+
+    def chat_of(self, seat: int) -> int:
+        return int(self.doc["players"][seat]["uid"])
+
+    def defaults_at_once(self, seat: int) -> bool:
+        """R-D2 away players, and players the bot cannot reach, decide by default at once."""
+        p = self.state.players[seat]
+        return p.away or self.chat_of(seat) in self.doc.get("unreachable", [])
+
+    # -- deadlines -------------------------------------------------------------------------
+    def due_at(self) -> float | None:
+        aw = engine.awaiting(self.state)
+        if aw is None:
+            return None
+        opened = self.doc["dec"]["opened"]
+        d = self.settings.deadlines
+        seconds = d.window_min if aw.closable else self.settings.seconds(aw.deadline)
+        return float(opened + seconds * self.scale)
+
+    def seconds_left(self) -> int | None:
+        due = self.due_at()
+        return None if due is None else max(0, round(due - self.txn.now))
+
+    def _track_decision(self) -> None:
+        p = self.state.pending
+        if p is None:
+            self.doc["dec"] = None
+            self.doc["due"] = None
+            return
+        if not self.doc.get("dec") or self.doc["dec"]["id"] != p.id:
+            self.doc["dec"] = {"id": p.id, "opened": self.txn.now}
+        due = self.due_at()
+        self.doc["due"] = None if due is None else {"dec": p.id, "at": due}
+
+    # -- applying ----------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        self.state, events = engine.apply(self.state, action, inplace=True)
+        self.events += events
+        self._track_decision()
+
+    def settle(self) -> None:
+        """Apply what needs nobody: defaults of away players, and deadlines already passed."""
+        self._track_decision()
+        for _ in range(MAX_AUTO_STEPS):
+            aw = engine.awaiting(self.state)
+            if aw is None:
+                return
+            auto = [s for s in aw.seats if self.defaults_at_once(s)]
+            if auto:
+                self.apply(Action(TIMEOUT, auto[0], aw.decision))
+                continue
+            due = self.due_at()
+            if due is not None and self.txn.now >= due:
+                self.apply(engine.timeout_action(self.state))
+                continue
+            return
+
+    # -- rendering ---------------------------------------------------------------------------
+    def render(self, answered: dict[int, tuple[int, str]] | None = None) -> None:
+        """Queue this command's messages. ``answered`` maps a seat to (prompt message id, the
+        text showing their choice) for the button press that caused the command."""
+        st = self.state
+        self.doc["engine"] = st.to_dict()
+        answered = answered or {}
+        self._close_prompts(answered)
+        group_lang = self.settings.language
+        public = story.public_text(self.events, st, group_lang)
+        if public or self.txn.changed:
+            self._story(public)
+        privates = story.private_texts(self.events, st, self.lang_of)
+        for seat, text in privates.items():
+            if text and not self.defaults_at_once(seat):
+                self.txn.send(self.chat_of(seat), text)
+        self._open_prompts()
+        self.events = []
+
+    def _story(self, public: str | None) -> None:
+        st = self.state
+        lang = self.settings.language
+        status = story.status_text(st, lang, self.seconds_left()) if not st.over else ""
+        s = self.doc.setdefault("story", {})
+        chat = int(self.doc["chat"])
+        body = public or ""
+        merge = (
+            s.get("msg")
+            and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS
+            and len(s.get("body", "")) + len(body) + len(status) < STORY_MAX_CHARS
+        )
+        if merge and body:
+            s["body"] = f"{s['body']}\n{body}" if s.get("body") else body
+            self.txn.edit(chat, s["msg"], _join(s["body"], status), tag="story")
+        elif body:
+            self.txn.send(chat, _join(body, status), tag="story")
+            self.doc["story"] = {
+                "msg": None,
+                "body": body,
+                "at": self.txn.now,
+                "seq": self.doc["seq"],
+            }
+        elif s.get("msg"):
+            self.txn.edit(chat, s["msg"], _join(s.get("body", ""), status), tag="story")
+
+    def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
+        p = self.state.pending
+        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
+        for seat_s, prompt in list(open_prompts.items()):
+            seat = int(seat_s)
+            still = p is not None and p.id == prompt["dec"] and seat in p.actors
+            if seat in answered:
+                msg, text = answered[seat]
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+                if not still or msg == prompt.get("msg"):
+                    del open_prompts[seat_s]
+                continue
+            if still:
+                continue
+            if prompt.get("msg"):
+                closed = t(self.lang_of(seat), "prompt.closed")
+                self.txn.edit(
+                    self.chat_of(seat),
+                    prompt["msg"],
+                    f"{prompt.get('title', '')}\n\n{closed}",
+                    None,
+                    tag="closed",
+                )
+            del open_prompts[seat_s]
+
+    def _open_prompts(self) -> None:
+        p = self.state.pending
+        if p is None:
+            return
+        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
+        version = _prompt_version(self.state)
+        for seat in p.actors:
+            if self.defaults_at_once(seat):
+                continue
+            current = open_prompts.get(str(seat))
+            if current is not None and current["dec"] == p.id and current.get("v") == version:
+                continue
+            pr = prompts.render_prompt(
+                self.state, seat, self.lang_of(seat), "", self.seconds_left()
+            )
+            rows = self.rows(p.id, pr.rows)
+            title = pr.text.split("\n", 1)[0]
+            if current is not None and current["dec"] == p.id and current.get("msg"):
+                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
+                current["v"] = version
+                continue
+            self.txn.send(self.chat_of(seat), pr.text, rows, tag=f"prompt:{seat}:{p.id}")
+            open_prompts[str(seat)] = {"dec": p.id, "msg": None, "v": version, "title": title}
+
+    def rows(self, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
+        gid = self.doc["gid"]
+        return [
+            [[label, "d", f"{gid}:{decision}:{payload}"] for label, payload in row] for row in rows
+        ]
+
+
+def _prompt_version(st: State) -> int:
+    """Prompts of the boost window change as cards are played: re-render them then."""
+    fight = next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
+    return len(fight.get("played", [])) if fight else 0
+
+
+def _join(body: str, status: str) -> str:
+    return f"{body}\n\n{status}" if status and body else body or status

@@ -1,0 +1,46 @@
+"""/rules and /rules <card>: the rules summary, or one card's text looked up by name."""
+
+from __future__ import annotations
+
+import html
+
+from engine.cards import ITEM_KINDS, OCCUPATIONS
+from handlers.cards import card_label, card_text, occupation_label
+from handlers.i18n import LANGUAGES, t
+
+
+def _normalize(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def card_index() -> dict[str, tuple[str, str]]:
+    """Every spelling a player may type (any language, with or without icon) → (kind, id)."""
+    index: dict[str, tuple[str, str]] = {}
+    for lang in LANGUAGES:
+        for kind in ITEM_KINDS:
+            index[_normalize(card_label(lang, kind))] = ("item", kind)
+            index[_normalize(t(lang, f"item.{kind}.name"))] = ("item", kind)
+            index[_normalize(kind)] = ("item", kind)
+        for occ in OCCUPATIONS:
+            index[_normalize(occupation_label(lang, occ))] = ("occupation", occ)
+            index[_normalize(t(lang, f"occupation.{occ}.name"))] = ("occupation", occ)
+            index[_normalize(occ)] = ("occupation", occ)
+    return index
+
+
+def rules_text(lang: str, query: str) -> str:
+    if not query.strip():
+        return t(lang, "rules.summary")
+    found = card_index().get(_normalize(query))
+    if found is None:
+        names = ", ".join(t(lang, f"item.{k}.name") for k in ITEM_KINDS)
+        return t(lang, "rules.card_unknown", query=html.escape(query, quote=False), cards=names)
+    kind, card = found
+    if kind == "item":
+        return t(lang, "rules.card", label=card_label(lang, card), text=card_text(lang, card))
+    return t(
+        lang,
+        "rules.card",
+        label=occupation_label(lang, card),
+        text=t(lang, f"occupation.{card}.text"),
+    )

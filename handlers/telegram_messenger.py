@@ -1,0 +1,51 @@
+"""The Messenger port on top of the async Telegram gateway, run on the process's one loop."""
+
+from __future__ import annotations
+
+from telegram import Bot
+from telegram.request import BaseRequest
+
+from handlers.messenger import Rows, Sent
+from infra.telegram_gateway import Button, LoopRunner, TelegramGateway
+
+
+def buttons(rows: Rows | None) -> list[list[Button]] | None:
+    if not rows:
+        return None
+    return [
+        [
+            Button(label, data=value) if kind == "d" else Button(label, url=value)
+            for label, kind, value in row
+        ]
+        for row in rows
+    ]
+
+
+class TelegramMessenger:
+    def __init__(self, gateway: TelegramGateway, runner: LoopRunner | None = None) -> None:
+        self.gateway = gateway
+        self.runner = runner or LoopRunner()
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        message_id = self.runner.run(self.gateway.send(chat_id, text, buttons(rows)))
+        if message_id is None:
+            return Sent(False, None, unreachable=True)
+        return Sent(True, message_id)
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        ok = self.runner.run(self.gateway.edit(chat_id, message_id, text, buttons(rows)))
+        return Sent(ok, message_id if ok else None)
+
+    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
+        self.runner.run(self.gateway.answer(query_id, text, alert))
+
+    def is_admin(self, chat_id: int, user_id: int) -> bool:
+        try:
+            return self.runner.run(self.gateway.is_admin(chat_id, user_id))
+        except Exception:
+            return False
+
+
+def make_bot(token: str, base_url: str, request: BaseRequest | None = None) -> Bot:
+    """``base_url`` is the Bot API root plus ``/bot``; PTB appends the token."""
+    return Bot(token, base_url=base_url, request=request, get_updates_request=request)

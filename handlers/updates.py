@@ -1,0 +1,144 @@
+"""Telegram update JSON → the few commands the bot understands. Anything else is ``None``.
+
+Parsing is total: garbage, unknown update types and missing fields give ``None``, never raise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    id: int
+    name: str
+    language_code: str | None
+    is_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CommandMsg:
+    """A /command in a chat."""
+
+    update_id: int
+    chat_id: int
+    chat_type: str  # private, group, supergroup
+    user: User
+    command: str
+    args: str
+    chat_title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPress:
+    update_id: int
+    query_id: str
+    user: User
+    chat_id: int
+    message_id: int
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemberLeft:
+    """A user left or was removed from a group chat."""
+
+    update_id: int
+    chat_id: int
+    user: User
+
+
+Command = CommandMsg | ButtonPress | MemberLeft
+
+
+def _user(raw: Any) -> User | None:
+    if not isinstance(raw, dict):
+        return None
+    uid = raw.get("id")
+    first = raw.get("first_name")
+    if not isinstance(uid, int) or isinstance(uid, bool) or not isinstance(first, str):
+        return None
+    last = raw.get("last_name")
+    name = f"{first} {last}" if isinstance(last, str) and last else first
+    lang = raw.get("language_code")
+    return User(uid, name[:64], lang if isinstance(lang, str) else None, raw.get("is_bot") is True)
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def parse(update: Any, bot_username: str) -> Command | None:
+    if not isinstance(update, dict):
+        return None
+    update_id = _int(update.get("update_id"))
+    if update_id is None:
+        return None
+    if isinstance(update.get("message"), dict):
+        return _message(update_id, update["message"], bot_username)
+    if isinstance(update.get("callback_query"), dict):
+        return _callback(update_id, update["callback_query"])
+    for key in ("chat_member", "my_chat_member"):
+        if isinstance(update.get(key), dict):
+            return _member(update_id, update[key])
+    return None
+
+
+def _message(update_id: int, msg: dict[str, Any], bot_username: str) -> Command | None:
+    chat = msg.get("chat")
+    user = _user(msg.get("from"))
+    text = msg.get("text")
+    if not isinstance(chat, dict) or user is None or user.is_bot:
+        return None
+    chat_id, chat_type = _int(chat.get("id")), chat.get("type")
+    if chat_id is None or chat_type not in ("private", "group", "supergroup"):
+        return None
+    left = _user(msg.get("left_chat_member"))
+    if left is not None and chat_type != "private":
+        return MemberLeft(update_id, chat_id, left)
+    if not isinstance(text, str) or not text.startswith("/"):
+        return None
+    head, _, args = text.partition(" ")
+    name, _, mention = head[1:].partition("@")
+    if mention and mention.lower() != bot_username.lower():
+        return None  # a command for another bot in the same group
+    if not name or not name.replace("_", "").isalnum():
+        return None
+    title = chat.get("title")
+    return CommandMsg(
+        update_id,
+        chat_id,
+        chat_type,
+        user,
+        name.lower(),
+        args.strip()[:128],
+        title if isinstance(title, str) else None,
+    )
+
+
+def _callback(update_id: int, cq: dict[str, Any]) -> Command | None:
+    user = _user(cq.get("from"))
+    qid = cq.get("id")
+    data = cq.get("data")
+    msg = cq.get("message")
+    if user is None or not isinstance(qid, str) or not isinstance(data, str):
+        return None
+    if not isinstance(msg, dict) or not isinstance(msg.get("chat"), dict):
+        return None
+    chat_id, message_id = _int(msg["chat"].get("id")), _int(msg.get("message_id"))
+    if chat_id is None or message_id is None:
+        return None
+    return ButtonPress(update_id, qid, user, chat_id, message_id, data[:64])
+
+
+def _member(update_id: int, cm: dict[str, Any]) -> Command | None:
+    chat = cm.get("chat")
+    new = cm.get("new_chat_member")
+    if not isinstance(chat, dict) or not isinstance(new, dict):
+        return None
+    chat_id = _int(chat.get("id"))
+    user = _user(new.get("user"))
+    if chat_id is None or user is None or new.get("status") not in ("left", "kicked"):
+        return None
+    return MemberLeft(update_id, chat_id, user)

@@ -1,0 +1,58 @@
+"""The webhook Lambda: Telegram → (secret check) → the service → always 200.
+
+Telegram redelivers on any other status, so failures are logged and answered 200 too.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import json
+import logging
+import os
+from typing import Any
+
+log = logging.getLogger("coachride")
+
+SECRET_HEADER = "x-telegram-bot-api-secret-token"
+
+
+def _response(status: int) -> dict[str, Any]:
+    return {"statusCode": status, "headers": {"content-type": "text/plain"}, "body": ""}
+
+
+def secret_ok(headers: dict[str, Any] | None, expected: str | None) -> bool:
+    if not expected:
+        return False
+    given = {str(k).lower(): v for k, v in (headers or {}).items()}.get(SECRET_HEADER)
+    return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def parse_body(event: dict[str, Any]) -> Any:
+    body = event.get("body") or ""
+    if event.get("isBase64Encoded"):
+        body = base64.b64decode(body).decode("utf-8", "replace")
+    try:
+        return json.loads(body)
+    except (ValueError, TypeError):
+        return None
+
+
+def handle(event: dict[str, Any], service_factory: Any, secret: str | None) -> dict[str, Any]:
+    headers = event.get("headers") if isinstance(event, dict) else None
+    if not isinstance(headers, dict) or SECRET_HEADER not in {str(k).lower() for k in headers}:
+        return _response(401)
+    if not secret_ok(headers, secret):
+        return _response(403)
+    update = parse_body(event)
+    try:
+        service_factory().handle_update(update)
+    except Exception:
+        log.exception("update handling failed")
+    return _response(200)
+
+
+def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
+    from handlers.runtime import lambda_service
+
+    return handle(event, lambda_service, os.environ.get("TELEGRAM_WEBHOOK_SECRET"))

@@ -1,0 +1,162 @@
+"""A table of fake Telegram users playing through the real service and a fake Bot API.
+
+Every outgoing call is validated against the Bot API spec by ``RecordingRequest``. The players
+act only by pressing buttons the bot showed them; the engine is read only to know whose phone
+to look at and to check the end.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine.rng import Rng
+from handlers.app import Service
+from handlers.telegram_messenger import TelegramMessenger, make_bot
+from infra.memory_store import MemoryStore
+from infra.telegram_gateway import TelegramGateway
+from infra.timers import FakeClock, FakeTimers
+from tests.fakes.bot_api import RecordingRequest
+from tests.fakes.updates import callback_update, message_update
+
+GROUP = -100123
+BOT = "coachride_bot"
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+@dataclass
+class Player:
+    uid: int
+    name: str
+    lang: str = "en"
+
+
+@dataclass
+class Harness:
+    players: list[Player]
+    seed: int = 1
+    clock: FakeClock = field(default_factory=FakeClock)
+    timers: FakeTimers = field(default_factory=FakeTimers)
+
+    def __post_init__(self) -> None:
+        self.api = RecordingRequest(clock=self.clock.now)
+        bot = make_bot("123456:TEST", "https://api.telegram.org/bot", request=self.api)
+        self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=_no_sleep))
+        self.store = MemoryStore(clock=self.clock)
+        self.service = Service(
+            self.store, self.messenger, self.timers, self.clock, bot_username=BOT, time_scale=1.0
+        )
+        self.ids = itertools.count(1000)
+        self.rng = Rng(self.seed)
+        self.presses = 0
+
+    # -- talking to the bot ------------------------------------------------------------------
+    def command(self, player: Player, text: str, chat: int | None = None) -> None:
+        chat_id = GROUP if chat is None else chat
+        kind = "private" if chat_id > 0 else "supergroup"
+        self.service.handle_update(
+            message_update(
+                next(self.ids),
+                chat_id,
+                kind,
+                player.uid,
+                player.name,
+                text,
+                player.lang,
+                chat_title="Coach",
+            )
+        )
+
+    def press(self, player: Player, chat: int, message_id: int, data: str) -> None:
+        self.presses += 1
+        self.service.handle_update(
+            callback_update(
+                next(self.ids), player.uid, player.name, chat, message_id, data, player.lang
+            )
+        )
+
+    def fire_timers(self) -> None:
+        for request in self.timers.pop_due(self.clock.now()):
+            self.service.handle_timer(request)
+
+    # -- the game through the store (read only) ------------------------------------------------
+    def game_doc(self) -> dict[str, Any]:
+        chat = self.store.get(f"CHAT#{GROUP}")
+        assert chat is not None
+        gid = chat.doc.get("game") or self.last_gid
+        got = self.store.get(f"GAME#{gid}")
+        assert got is not None
+        self.last_gid = gid
+        return got.doc
+
+    def state(self) -> engine.State:
+        return engine.State.from_dict(self.game_doc()["engine"])
+
+    # -- flows ------------------------------------------------------------------------------
+    def open_lobby_and_join(self) -> None:
+        creator = self.players[0]
+        self.command(creator, "/newgame")
+        lobby = self.api.last_message(GROUP)
+        join = next(
+            url for label, url in lobby.buttons() if url and url.startswith("https://t.me/")
+        )
+        payload = join.split("start=", 1)[1]
+        for p in self.players:
+            self.command(p, f"/start {payload}", chat=p.uid)
+        self.last_gid = payload
+
+    def start(self) -> None:
+        self.command(self.players[0], "/startgame")
+
+    def prompt_buttons(self, player: Player, decision: int) -> tuple[int, list[str]]:
+        prefix = f"{self.last_gid}:{decision}:"
+        for msg in reversed(self.api.messages_in(player.uid)):
+            data = [d for _, d in msg.buttons() if d and d.startswith(prefix)]
+            if data:
+                return msg.message_id, data
+        raise AssertionError(f"no prompt for decision {decision} in {player.name}'s chat")
+
+    def play_by_buttons(self, max_presses: int = 20000) -> engine.State:
+        """Random presses on the buttons shown; windows nobody can use end on their timer."""
+        for _ in range(max_presses):
+            st = self.state()
+            if st.over:
+                return st
+            aw = engine.awaiting(st)
+            assert aw is not None
+            if not aw.seats:
+                self.clock.advance(max(0.0, self.game_doc()["due"]["at"] - self.clock.now()) + 0.01)
+                self.fire_timers()
+                continue
+            seat = aw.seats[self.rng.below(len(aw.seats))]
+            player = self.players[seat]
+            self.clock.advance(0.5)
+            message_id, data = self.prompt_buttons(player, aw.decision)
+            choices = [d for d in data if ":?" not in d]
+            self.press(player, player.uid, message_id, self._pick(choices))
+        raise AssertionError("the game did not end")
+
+    def _pick(self, choices: list[str]) -> str:
+        """Random, but rarely the ones that end the game at once, so games have a middle."""
+        ends = [
+            c for c in choices if c.split(":", 2)[2].startswith(("cl", "co", "so", "~cl", "~co"))
+        ]
+        rest = [c for c in choices if c not in ends]
+        if rest and (not ends or self.rng.below(12)):
+            return rest[self.rng.below(len(rest))]
+        return ends[self.rng.below(len(ends))]
+
+    def play_by_timeouts(self, max_steps: int = 20000) -> engine.State:
+        for _ in range(max_steps):
+            st = self.state()
+            if st.over:
+                return st
+            due = self.game_doc()["due"]
+            self.clock.advance(max(0.0, due["at"] - self.clock.now()) + 0.01)
+            self.fire_timers()
+        raise AssertionError("the game did not end by timeouts")
