@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: install run test lint typecheck cfn bench simulate clean
+.PHONY: install run test lint typecheck cfn bench simulate clean build-WebhookFunction build-TimerFunction
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,3 +36,10 @@ bench: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# `sam build` calls these (BuildMethod: makefile) with ARTIFACTS_DIR set: package only the
+# runtime code and its dependencies, for the Lambda's arm64 Python.
+build-WebhookFunction build-TimerFunction:
+	cp -r engine handlers infra "$(ARTIFACTS_DIR)/"
+	$(PYTHON) -m pip install --quiet --target "$(ARTIFACTS_DIR)" --platform manylinux2014_aarch64 \
+		--implementation cp --python-version 3.12 --only-binary=:all: -r requirements.txt
