@@ -128,7 +128,8 @@ class State:
 
     @property
     def round(self) -> int:
-        return self.turn_no // self.n + 1 if self.turn_no else 1
+        """The round of the turn in progress: turns 1..n are round 1, n+1..2n round 2, …"""
+        return (self.turn_no - 1) // self.n + 1 if self.turn_no else 1
 
     def to_dict(self) -> Json:
         return {

@@ -37,7 +37,7 @@ def step_turn(ctx: Ctx, f: Json) -> None:
         if all(p.away for p in st.players):
             victory.finish(ctx, "abandoned", None, None, [])
             return
-        if st.round > st.options["max_rounds"]:
+        if st.turn_no // st.n + 1 > st.options["max_rounds"]:  # the round this turn opens
             victory.finish(ctx, "exhausted", None, None, [])
             return
         st.turn = f["seat"]

@@ -107,6 +107,7 @@ def table(
     st.occ_deck = [o for o in OCCUPATIONS if o not in occ.values()]
 
     st.turn = turn
+    st.turn_no = 0  # the turn opened below is the game's first
     st.frames = [{"t": "turn", "seat": turn, "stage": "start"}]
     st.pending = None
     st.result = None

@@ -239,14 +239,30 @@ def test_R_D2_a_table_all_away_ends_and_any_game_ends_by_timeouts() -> None:
     assert st.result["winners"] == []
 
 
-def test_R_D2_round_guard_ends_a_game_nobody_claims() -> None:
-    st, _ = engine.new_game(NAMES[:3], 2, {"max_rounds": 2})
+def test_R_D2_round_guard_ends_a_game_nobody_claims_after_whole_rounds() -> None:
+    st, events = engine.new_game(NAMES[:3], 2, {"max_rounds": 2})
+    rounds = []
     while st.pending is not None:
+        rounds += [e.data["round"] for e in events if e.kind == "turn"]
         seat = st.pending.actors[0]
-        st, _ = engine.apply(
-            st, Action("pass" if not st.pending.data["acted"] else "end", seat, st.pending.id)
-        )
+        kind = "end" if st.pending.data["acted"] else "pass"
+        st, events = engine.apply(st, Action(kind, seat, st.pending.id))
+    assert rounds == [1, 1, 1, 2, 2, 2]  # a round is every player's turn once
     assert st.result is not None and st.result["how"] == "exhausted"
+    assert st.result["round"] == 2
+
+
+def test_R_V2_notes_say_in_which_turn_and_round_they_were_learned() -> None:
+    g = Game.make(4, hands={0: ["privilege"], 3: ["whip", "key1"]}, turn=0)
+    for seat in (0, 1, 2):
+        g.act(seat, "pass")
+    assert g.st.turn_no == 4 and g.st.round == 1
+    assert engine.public_view(g.st)["round"] == 1
+    g.act(3, "trade", target=0, card="whip").act(0, "accept", card="privilege")
+    note = g.notes(0, "saw_items")[0]  # the Privilege fired for seat 0
+    assert (note["turn"], note["round"]) == (4, 1)
+    g.act(0, "pass")
+    assert g.of("turn", g.last)[0].data["round"] == 2
 
 
 def test_R_D2_timeout_for_a_seat_not_asked_is_rejected() -> None:
