@@ -77,10 +77,28 @@ def default_action(st: State, seat: int) -> Action:
     return KINDS[p.kind].default(st, p, seat, Rng(st.rng))
 
 
+def _well_formed(a: Action) -> bool:
+    """Field types as the contract has them (a ``True`` is no seat, a ``"1"`` no player)."""
+    return (
+        type(a.kind) is str
+        and type(a.decision) is int
+        and (a.seat is None or type(a.seat) is int)
+        and (a.target is None or type(a.target) is int)
+        and (a.card is None or type(a.card) is str)
+        and (a.choice is None or type(a.choice) is str)
+        and type(a.cards) is tuple
+        and all(type(c) is str for c in a.cards)
+        and type(a.seats) is tuple
+        and all(type(s) is int for s in a.seats)
+    )
+
+
 def validate(st: State, action: Action) -> None:
     p = st.pending
     if st.result is not None or p is None:
         raise GameOver("the game is over")
+    if not _well_formed(action):
+        raise Illegal(f"malformed action {action!r}")
     if action.decision != p.id:
         raise Stale(f"decision {action.decision} is no longer pending (now {p.id})")
     if action.kind == TIMEOUT:

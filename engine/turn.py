@@ -4,7 +4,7 @@ Clairvoyant, before or after the action."""
 from __future__ import annotations
 
 from engine import victory
-from engine.actions import Action, Illegal
+from engine.actions import Action
 from engine.cards import (
     ALL_ITEMS,
     BAG_NAME,
@@ -113,11 +113,6 @@ def _legal_turn(st: State, p: Pending, seat: int) -> list[Action]:
     if CLAIRVOYANT in uses:
         acts.append(Action("clairvoyant", seat, d))
     return acts
-
-
-def _check_claim_seats(st: State, seat: int, seats: tuple[int, ...]) -> None:
-    if len(set(seats)) != len(seats) or any(s == seat or not 0 <= s < st.n for s in seats):
-        raise Illegal("named players must be distinct other players")
 
 
 def _handle_turn(ctx: Ctx, p: Pending, a: Action) -> None:

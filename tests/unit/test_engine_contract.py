@@ -176,6 +176,17 @@ def test_rejects_a_target_out_of_range() -> None:
     rejected(g.st, Action("claim", 0, d, seats=(5,)), Illegal)
 
 
+def test_rejects_malformed_fields() -> None:
+    g = Game.make(4, hands={0: ["key1", "dagger"]}, assoc=[ORD, BRO, ORD, BRO])
+    d = g.pending.id
+    rejected(g.st, Action("claim", 0, d, seats=("1",)), Illegal)  # type: ignore[arg-type]
+    rejected(g.st, Action("claim", 0, d, seats=(True,)), Illegal)
+    rejected(g.st, Action("attack", 0, d, target=True), Illegal)
+    rejected(g.st, Action("pass", False, d), Illegal)
+    rejected(g.st, Action("trade", 0, d, target=1, card=None), Illegal)
+    rejected(g.st, Action("pass", 0, str(d)), Illegal)  # type: ignore[arg-type]
+
+
 def test_rejects_an_unknown_kind_or_extra_fields() -> None:
     g = Game.make(4, hands={0: ["dagger"]})
     d = g.pending.id
