@@ -453,3 +453,38 @@ def test_R_A10_attackers_turn_ends() -> None:
     g.fight(3, 1)
     assert g.of("fight_over")
     assert g.kind == "turn" and g.pending.actors == [0]
+
+
+def test_R_A7_tie_draw_over_the_hand_limit_gives_at_once_R_H1() -> None:
+    five = ["key1", "key2", "goblet1", "goblet2", "dagger"]
+    g = Game.make(5, hands={0: five}, pile=["whip"])
+    g.fight(0, 1)
+    assert g.kind == "gift" and g.pending.actors == [0]
+
+
+def test_R_A9_take_over_the_hand_limit_gives_after_the_giveback_R_H1() -> None:
+    five = ["key1", "key2", "goblet1", "goblet2", "dagger"]
+    g = Game.make(5, hands={0: five, 1: ["whip"]})
+    g.fight(0, 1, {2: A}).act(0, "take").act(0, "take", card="whip")
+    assert g.kind == "giveback"
+    g.act(0, "give", card="dagger")
+    assert g.kind == "turn" and g.pending.actors == [1]  # back to 5: no gift
+    g2 = Game.make(5, hands={0: list(five), 1: ["whip", "gloves"]})
+    g2.fight(0, 1, {2: A}).act(0, "take").act(0, "take", card="whip")
+    assert g2.kind == "gift" and g2.pending.actors == [0]
+
+
+def test_R_A4_hypnotized_poison_mixer_cannot_decide() -> None:
+    g = Game.make(4, occ={0: "hypnotist", 2: "poison_mixer"})
+    g.act(0, "attack", target=1).close().supports().act(0, "hypnotize", target=2)
+    assert g.legal(2) == []
+
+
+def test_R_A6_duelist_against_a_hypnotized_support_and_a_face_up_grand_master() -> None:
+    g = Game.make(
+        5, occ={0: "hypnotist", 1: "grand_master", 3: "duelist"}, occ_up={1: True}, turn=3
+    )
+    # seat 3 attacks the Grand Master: supports all void once the Duelist plays
+    g.attack(3, 1, {4: A, 0: D, 2: D})
+    g.act(3, "play", card="duelist").close()
+    assert (result(g)["attack"], result(g)["defence"]) == (2, 2)

@@ -275,3 +275,37 @@ def test_R_D2_timeout_for_a_seat_not_asked_is_rejected() -> None:
 
 def test_R_D1_assoc_constants() -> None:
     assert {ORD, BRO} == {"order", "brotherhood"} and D == "defender"
+
+
+# Where each decision kind's §8 default is tested; a new kind needs a test and an entry here.
+DEFAULT_TESTED = {
+    "turn": "test_R_D2_default_turn_is_pass, test_R_D2_default_after_the_action_is_end",
+    "trade_answer": "test_R_D2_default_trade_answer_is_refuse, test_rules_trade R-T2",
+    "smuggle": "test_rules_trade test_R_T9_smuggling_timeout_uses_the_effect",
+    "tome": "test_rules_trade test_R_T8_tome_swap_is_optional_and_defaults_to_no_swap",
+    "coat": "test_rules_trade test_R_T8_coat_is_optional_and_defaults_to_keeping",
+    "sextant_dir": "test_rules_trade test_R_T8_sextant_timeout_defaults",
+    "sextant_pass": "test_rules_trade test_R_T8_sextant_timeout_defaults",
+    "priest": "test_R_D2_default_support_is_neutral_and_windows_nobody_used",
+    "support": "test_R_D2_default_support_is_neutral_and_windows_nobody_used",
+    "hypnotist": "test_R_D2_default_support_is_neutral_and_windows_nobody_used",
+    "boost": "test_R_D2_default_support_is_neutral_and_windows_nobody_used",
+    "doctor": "test_R_D2_default_support_is_neutral_and_windows_nobody_used",
+    "reward": "test_R_D2_default_reward_is_look_then_random_item_and_giveback",
+    "reward_take": "test_R_D2_default_reward_is_look_then_random_item_and_giveback",
+    "giveback": "test_R_D2_default_reward_is_look_then_random_item_and_giveback",
+    "priest_tribute": "test_R_D2_default_priest_tribute_and_diplomat_give_are_random_items",
+    "diplomat_give": "test_R_D2_default_priest_tribute_and_diplomat_give_are_random_items",
+    "look_pos": "test_R_D2_default_look_position_is_the_first",
+    "gift": "test_rules_trade test_R_H1_gift_timeout_gives_a_random_item",
+    "clairvoyant": "test_rules_occupations test_clairvoyant_timeout_keeps_the_top_two",
+}
+
+
+def test_R_D2_every_decision_kind_has_a_tested_default() -> None:
+    from engine.core import KINDS
+
+    assert set(KINDS) == set(DEFAULT_TESTED)
+    windows = {"priest", "hypnotist", "boost", "doctor", "smuggle"}
+    for name, spec in KINDS.items():
+        assert (spec.finish is not None) == (name in windows), name

@@ -23,16 +23,9 @@ def test_R_T1_accept_swaps_and_the_offer_is_seen_privately() -> None:
     assert len(offered) == 1 and offered[0].to == (1,) and offered[0].data["card"] == "dagger"
     public = g.of("trade_offered")[0]
     assert public.public and "card" not in public.data
-    assert g.notes(1, "saw_item") == [
-        {
-            "k": "saw_item",
-            "turn": g.st.turn_no,
-            "round": 1,
-            "about": 0,
-            "card": "dagger",
-            "how": "offer",
-        }
-    ]
+    (note,) = g.notes(1, "saw_item")
+    expected = {"turn": g.st.turn_no, "round": 1, "about": 0, "card": "dagger", "how": "offer"}
+    assert {k: note[k] for k in expected} == expected
     g.act(1, "accept", card="gloves")
     assert sorted(g.items(0)) == ["gloves", "key1"] and g.items(1) == ["dagger"]
     assert g.of("trade_accepted", g.last)[0].public
@@ -439,3 +432,51 @@ def test_R_H1_gift_timeout_gives_a_random_item() -> None:
     g = Game.make(4, hands={0: ["key1", "key2", "goblet1", "goblet2", "whip", "dagger", "gloves"]})
     g.timeout()
     assert len(g.items(0)) == 6 and g.of("gift", g.last)
+
+
+def test_R_H1_gift_comes_at_once_between_two_trade_effects_R_T5() -> None:
+    five = ["key1", "key2", "goblet1", "goblet2", "bag_key"]
+    g = Game.make(5, hands={0: five, 1: ["privilege"]}, pile=["whip"])
+    g.act(0, "trade", target=1, card="bag_key").act(1, "accept", card="privilege")
+    # the Bag drew for seat 0 first (6 items): the gift comes before the Privilege resolves
+    assert g.kind == "gift" and g.pending.actors == [0]
+    assert not g.of("items_seen", g.last)
+    g.act(0, "gift", card="whip", target=3)
+    seen = g.of("items_seen", g.last)[0]
+    assert seen.to == (1,) and len(seen.data["cards"]) == 5 and "whip" not in seen.data["cards"]
+
+
+def test_R_T9_skipping_a_bag_draws_nothing() -> None:
+    g = Game.make(
+        4, hands={0: ["bag_key"], 1: ["privilege"]}, pile=["whip"], options={"smuggling": True}
+    )
+    trade(g, 0, 1, "bag_key", "privilege")
+    g.act(0, "skip").close()
+    assert g.st.pile == ["whip"] and not g.of("drew", g.last)
+    assert [e["item"] for e in g.of("effects", g.last)[0].data["items"]] == ["privilege"]
+
+
+def test_R_T6_smuggling_window_still_opens_for_a_silent_mirror_swap() -> None:
+    g = Game.make(4, hands={0: ["broken_mirror"], 1: ["privilege"]}, options={"smuggling": True})
+    trade(g, 0, 1, "broken_mirror", "privilege")
+    assert g.kind == "smuggle" and g.pending.actors == []
+    g.close()
+    assert not g.of("effects", g.last)
+
+
+def test_R_T8_sextant_given_back_resolves_after_the_initiators_bag() -> None:
+    g = Game.make(4, hands={0: ["bag_key"], 1: ["sextant", "whip"]}, pile=["dagger"])
+    trade(g, 0, 1, "bag_key", "sextant")
+    assert g.of("drew", g.last)[0].data["seat"] == 0  # the initiator's item first
+    assert g.kind == "sextant_dir" and g.pending.actors == [1]
+
+
+def test_R_T8_tome_after_a_diplomat_trade_for_the_target() -> None:
+    g = Game.make(4, hands={0: ["whip"], 1: ["tome", "gloves"]}, occ={0: "diplomat", 1: "priest"})
+    g.act(0, "diplomat", target=1, card="tome").act(0, "give", card="whip")
+    # the Tome was given by seat 1: its effect is seat 1's, with seat 0 as partner
+    assert g.kind == "tome" and g.pending.actors == [1] and g.pending.data["partner"] == 0
+    g.act(1, "swap")
+    assert g.player(1).occupation == "diplomat" and not g.player(1).occ_spent
+    assert g.player(0).occupation == "priest"
+    assert g.kind == "turn" and g.pending.actors == [0] and not g.pending.data["acted"]
