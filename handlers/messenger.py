@@ -1,27 +1,12 @@
-"""The port through which the service talks to Telegram, and the outbox entries it drains."""
+"""Outbox entries: what the service will send, committed with the game before it is sent."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-# A button row: [[label, "d", callback_data] or [label, "u", url], ...]
-Rows = list[list[list[str]]]
+from infra.ports import Messenger, Rows, Sent
 
-
-@dataclass(frozen=True, slots=True)
-class Sent:
-    ok: bool
-    message_id: int | None = None
-    unreachable: bool = False  # the user blocked the bot or never opened it
-
-
-class Messenger(Protocol):
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent: ...
-
-    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent: ...
-
-    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None: ...
+__all__ = ["Messenger", "Rows", "Sent", "entry"]
 
 
 def entry(

@@ -109,7 +109,7 @@ class Pipeline:
             loaded, ack_doc = found.get(key), found.get(ack_key(key))
             if loaded is None and create is None:
                 return None
-            doc = _copy(loaded.doc if loaded else create)
+            doc = loaded.doc if loaded else _copy(create)  # a store returns a fresh document
             txn = Txn(doc, loaded.version if loaded else None, self.clock.now())
             txn.acks = {int(k): v for k, v in ack_doc.doc["acks"].items()} if ack_doc else {}
             txn.ack_version = ack_doc.version if ack_doc else None

@@ -8,11 +8,14 @@ from typing import Any
 
 _PLAIN = b"J"
 _ZLIB = b"Z"
+# Level 6 is within a few percent of 9 on game documents at a fraction of the time, and
+# compression runs on every write.
+_LEVEL = 6
 
 
 def encode(doc: dict[str, Any]) -> bytes:
     raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
-    packed = zlib.compress(raw, 9)
+    packed = zlib.compress(raw, _LEVEL)
     if len(packed) < len(raw):
         return _ZLIB + packed
     return _PLAIN + raw

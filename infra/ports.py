@@ -109,3 +109,24 @@ class Timers(Protocol):
 
 class Clock(Protocol):
     def now(self) -> float: ...
+
+
+# A button row for the Messenger: [[label, "d", callback_data] or [label, "u", url], ...]
+Rows = list[list[list[str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    ok: bool
+    message_id: int | None = None
+    unreachable: bool = False  # the user blocked the bot or never opened it
+
+
+class Messenger(Protocol):
+    """What the service needs from Telegram, synchronously."""
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent: ...
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent: ...
+
+    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None: ...

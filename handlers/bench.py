@@ -1,0 +1,194 @@
+"""`python -m handlers.bench`: figures for the webhook path, printed as JSON.
+
+- cold import time of the webhook module, and of everything the first update needs;
+- per-update handling time p50/p99 over a whole 10-player game, with in-memory fakes;
+- the stored game item's size at 10 players mid-game (and its largest);
+- peak memory of this process over the game;
+- store reads/writes per update: a state change, a stale press, a duplicate delivery.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+IMPORT_SNIPPET = (
+    "import time; t=time.perf_counter(); import {module}; print((time.perf_counter()-t)*1000)"
+)
+
+
+def cold_import_ms(module: str, runs: int = 5) -> float:
+    samples = []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", IMPORT_SNIPPET.format(module=module)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        samples.append(float(out.stdout.strip()))
+    return round(statistics.median(samples), 1)
+
+
+def play(players: int, seed: int) -> dict[str, Any]:
+    import engine
+    from engine.rng import Rng
+    from handlers.app import Service
+    from infra.memory_messenger import MemoryMessenger
+    from infra.memory_store import MemoryStore
+    from infra.timers import FakeClock, FakeTimers
+
+    clock, timers, store, messenger = FakeClock(), FakeTimers(), MemoryStore(), MemoryMessenger()
+    store.clock = clock
+    svc = Service(store, messenger, timers, clock, bot_username="bench_bot")
+    group = -1001
+    ids = iter(range(1, 10**9))
+    rng = Rng(seed)
+
+    def msg(uid: int, chat: int, text: str) -> dict[str, Any]:
+        kind = "private" if chat > 0 else "supergroup"
+        return {
+            "update_id": next(ids),
+            "message": {
+                "message_id": 1,
+                "date": 0,
+                "chat": {"id": chat, "type": kind},
+                "from": {
+                    "id": uid,
+                    "is_bot": False,
+                    "first_name": f"P{uid}",
+                    "language_code": "en",
+                },
+                "text": text,
+            },
+        }
+
+    def press(uid: int, message_id: int, data: str, update_id: int | None = None) -> dict[str, Any]:
+        return {
+            "update_id": update_id or next(ids),
+            "callback_query": {
+                "id": f"q{uid}",
+                "from": {
+                    "id": uid,
+                    "is_bot": False,
+                    "first_name": f"P{uid}",
+                    "language_code": "en",
+                },
+                "chat_instance": "x",
+                "data": data,
+                "message": {
+                    "message_id": message_id,
+                    "date": 0,
+                    "chat": {"id": uid, "type": "private"},
+                },
+            },
+        }
+
+    uids = list(range(101, 101 + players))
+    svc.handle_update(msg(uids[0], group, "/newgame"))
+    gid = store.get(f"CHAT#{group}").doc["game"]  # type: ignore[union-attr]
+    for uid in uids:
+        svc.handle_update(msg(uid, uid, f"/start {gid}"))
+    svc.handle_update(msg(uids[0], group, "/startgame"))
+    key = f"GAME#{gid}"
+
+    timings: list[float] = []
+    change_io: list[tuple[int, int]] = []
+    sizes: list[int] = []
+    mid_size = 0
+    stale_io = duplicate_io = (0, 0)
+    last_press: dict[str, Any] | None = None
+    for _ in range(50_000):
+        doc = store.get(key).doc  # type: ignore[union-attr]
+        st = engine.State.from_dict(doc["engine"])
+        if st.over:
+            break
+        size = store.stored_size(key) or 0
+        sizes.append(size)
+        if st.round == 3 and not mid_size:
+            mid_size = size
+        aw = engine.awaiting(st)
+        assert aw is not None
+        if not aw.seats:
+            clock.advance(max(0.0, doc["due"]["at"] - clock.now()) + 0.01)
+            for request in timers.pop_due(clock.now()):
+                svc.handle_timer(request)
+            continue
+        seat = aw.seats[rng.below(len(aw.seats))]
+        uid = uids[seat]
+        prefix = f"{gid}:{aw.decision}:"
+        shown = next(
+            m
+            for m in reversed(messenger.in_chat(uid))
+            if m.rows and any(b[2].startswith(prefix) for row in m.rows for b in row)
+        )
+        choices = [
+            b[2]
+            for row in shown.rows or []
+            for b in row
+            if b[2].startswith(prefix) and ":?" not in b[2]
+        ]
+        ends = [c for c in choices if c[len(prefix) :].startswith(("cl", "co", "so", "~cl", "~co"))]
+        rest = [c for c in choices if c not in ends] or choices
+        data = (
+            rest[rng.below(len(rest))] if not ends or rng.below(15) else ends[rng.below(len(ends))]
+        )
+        clock.advance(0.3)
+        update = press(uid, shown.message_id, data)
+        before = (store.stats.reads, store.stats.writes)
+        started = time.perf_counter()
+        svc.handle_update(update)
+        timings.append((time.perf_counter() - started) * 1000)
+        io = (store.stats.reads - before[0], store.stats.writes - before[1])
+        if not data[len(prefix) :].startswith("~"):
+            change_io.append(io)
+            last_press = update
+    if last_press is not None:
+        before = (store.stats.reads, store.stats.writes)
+        svc.handle_update(last_press)  # Telegram delivering the same update again
+        duplicate_io = (store.stats.reads - before[0], store.stats.writes - before[1])
+        stale = dict(last_press, update_id=next(ids))
+        before = (store.stats.reads, store.stats.writes)
+        svc.handle_update(stale)  # an old button pressed again
+        stale_io = (store.stats.reads - before[0], store.stats.writes - before[1])
+    timings.sort()
+    return {
+        "players": players,
+        "updates": len(timings),
+        "update_ms_p50": round(timings[len(timings) // 2], 3),
+        "update_ms_p99": round(timings[int(len(timings) * 0.99)], 3),
+        "item_bytes_mid_game": mid_size,
+        "item_bytes_max": max(sizes),
+        "reads_per_change": round(statistics.mean(r for r, _ in change_io), 2),
+        "writes_per_change": round(statistics.mean(w for _, w in change_io), 2),
+        "stale_press_reads_writes": stale_io,
+        "duplicate_reads_writes": duplicate_io,
+        "bot_api_calls": dict(messenger.calls),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--players", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {
+        "cold_import_ms_webhook_module": cold_import_ms("handlers.webhook"),
+        "cold_import_ms_first_update": cold_import_ms(
+            "handlers.webhook, handlers.runtime, infra.dynamo_store"
+        ),
+    }
+    report.update(play(args.players, args.seed))
+    report["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
