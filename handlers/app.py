@@ -19,7 +19,7 @@ from handlers.group_settings import GroupSettings
 from handlers.i18n import negotiate, t
 from handlers.messenger import Messenger
 from handlers.play import Table
-from handlers.service import Pipeline, Txn, chat_key, game_key, user_key
+from handlers.service import FLUSH, Pipeline, Txn, chat_key, game_key, user_key
 from handlers.updates import ButtonPress, CommandMsg, MemberLeft, parse
 from infra.ports import Clock, DocumentStore, TimerRequest, Timers
 
@@ -90,6 +90,8 @@ class Service:
     def handle_timer(self, req: TimerRequest) -> None:
         def change(txn: Txn) -> None:
             doc = txn.doc
+            if req.decision == FLUSH:
+                return  # loading the game is enough: the pipeline resends what is overdue
             if doc["phase"] == "lobby":
                 lobby.expire_if_due(self, txn)
                 return

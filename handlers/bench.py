@@ -134,7 +134,11 @@ def play(players: int, seed: int) -> dict[str, Any]:
             for b in row
             if b[2].startswith(prefix) and ":?" not in b[2]
         ]
-        ends = [c for c in choices if c[len(prefix) :].startswith(("cl", "co", "so", "~cl", "~co"))]
+        ends = [
+            c
+            for c in choices
+            if c[len(prefix) :].startswith(("cl", "fo", "so", "~cl", "~fo", "~so"))
+        ]
         rest = [c for c in choices if c not in ends] or choices
         data = (
             rest[rng.below(len(rest))] if not ends or rng.below(15) else ends[rng.below(len(ends))]

@@ -31,6 +31,7 @@ log = logging.getLogger("coachride")
 GAME_TTL_SECONDS = 14 * 24 * 3600
 RESEND_AFTER_SECONDS = 20.0  # unsent outbox entries older than this were left by a dead process
 MAX_ATTEMPTS = 12
+FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
 
 
 def game_key(gid: str) -> str:
@@ -123,6 +124,7 @@ class Pipeline:
                 Put(k, d, v, ttl_seconds=GAME_TTL_SECONDS) for k, (d, v) in txn.extra.items()
             ]
             self._schedule(key, doc)
+            self._schedule_flush(key, txn)
             try:
                 self.store.commit(writes, update_id)
             except VersionConflict:
@@ -169,6 +171,16 @@ class Pipeline:
                 current = self.store.get(akey)
                 known = {int(k): v for k, v in current.doc["acks"].items()} if current else {}
                 version = current.version if current else None
+
+    def _schedule_flush(self, key: str, txn: Txn) -> None:
+        """If this process dies before sending, someone must come back for the outbox. The
+        game's next deadline will; when that is far off, a flush timer comes sooner."""
+        if not txn.new_entries:
+            return
+        due = txn.doc.get("due")
+        soon = txn.now + RESEND_AFTER_SECONDS + 1
+        if due is None or due["at"] > soon + 5:
+            self.timers.schedule(TimerRequest(key, FLUSH, soon))
 
     def _schedule(self, key: str, doc: dict[str, Any]) -> None:
         """Timers go out before the commit: a spurious one is harmless, a lost one is not."""

@@ -144,7 +144,9 @@ class Harness:
     def _pick(self, choices: list[str]) -> str:
         """Random, but rarely the ones that end the game at once, so games have a middle."""
         ends = [
-            c for c in choices if c.split(":", 2)[2].startswith(("cl", "co", "so", "~cl", "~co"))
+            c
+            for c in choices
+            if c.split(":", 2)[2].startswith(("cl", "fo", "so", "~cl", "~fo", "~so"))
         ]
         rest = [c for c in choices if c not in ends]
         if rest and (not ends or self.rng.below(12)):

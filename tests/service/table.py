@@ -1,0 +1,116 @@
+"""A service wired to in-memory fakes, with helpers to drive a game through it by buttons."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine.rng import Rng
+from handlers.app import Service
+from infra.memory_messenger import MemoryMessenger
+from infra.memory_store import MemoryStore
+from infra.timers import FakeClock, FakeTimers
+
+GROUP = -1001
+
+
+def user(uid: int, lang: str = "en") -> dict[str, Any]:
+    return {"id": uid, "is_bot": False, "first_name": f"P{uid}", "language_code": lang}
+
+
+@dataclass
+class Table:
+    n: int = 4
+    seed: int = 3
+    clock: FakeClock = field(default_factory=FakeClock)
+    timers: FakeTimers = field(default_factory=FakeTimers)
+    messenger: MemoryMessenger = field(default_factory=MemoryMessenger)
+
+    def __post_init__(self) -> None:
+        self.store = MemoryStore(clock=self.clock)
+        self.service = Service(
+            self.store, self.messenger, self.timers, self.clock, bot_username="test_bot"
+        )
+        self.ids = itertools.count(1)
+        self.uids = [101 + i for i in range(self.n)]
+        self.rng = Rng(self.seed)
+        self.gid = ""
+
+    def message(
+        self, uid: int, chat: int, text: str, update_id: int | None = None
+    ) -> dict[str, Any]:
+        kind = "private" if chat > 0 else "supergroup"
+        update = {
+            "update_id": update_id or next(self.ids),
+            "message": {
+                "message_id": 1,
+                "date": 0,
+                "chat": {"id": chat, "type": kind},
+                "from": user(uid),
+                "text": text,
+            },
+        }
+        self.service.handle_update(update)
+        return update
+
+    def press(
+        self, uid: int, message_id: int, data: str, update_id: int | None = None
+    ) -> dict[str, Any]:
+        update = {
+            "update_id": update_id or next(self.ids),
+            "callback_query": {
+                "id": f"q{uid}",
+                "from": user(uid),
+                "chat_instance": "x",
+                "data": data,
+                "message": {
+                    "message_id": message_id,
+                    "date": 0,
+                    "chat": {"id": uid, "type": "private"},
+                },
+            },
+        }
+        self.service.handle_update(update)
+        return update
+
+    def start(self) -> None:
+        self.message(self.uids[0], GROUP, "/newgame")
+        chat = self.store.get(f"CHAT#{GROUP}")
+        assert chat is not None
+        self.gid = chat.doc["game"]
+        for uid in self.uids:
+            self.message(uid, uid, f"/start {self.gid}")
+        self.message(self.uids[0], GROUP, "/startgame")
+
+    def doc(self) -> dict[str, Any]:
+        got = self.store.get(f"GAME#{self.gid}")
+        assert got is not None
+        return got.doc
+
+    def state(self) -> engine.State:
+        return engine.State.from_dict(self.doc()["engine"])
+
+    def prompt(self, seat: int) -> tuple[int, list[str]]:
+        """The newest message in the seat's private chat carrying buttons for the decision."""
+        st = self.state()
+        assert st.pending is not None
+        prefix = f"{self.gid}:{st.pending.id}:"
+        for shown in reversed(self.messenger.in_chat(self.uids[seat])):
+            data = [b[2] for row in shown.rows or [] for b in row if b[2].startswith(prefix)]
+            if data:
+                return shown.message_id, data
+        raise AssertionError(f"seat {seat} has no prompt for decision {st.pending.id}")
+
+    def fire_timers(self) -> None:
+        for request in self.timers.pop_due(self.clock.now()):
+            self.service.handle_timer(request)
+
+    def wait_until_due(self) -> None:
+        due = self.doc()["due"]
+        self.clock.advance(max(0.0, due["at"] - self.clock.now()) + 0.01)
+        self.fire_timers()
+
+    def group_texts(self) -> list[str]:
+        return [m.text for m in self.messenger.in_chat(GROUP)]

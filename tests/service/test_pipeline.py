@@ -1,0 +1,142 @@
+"""The path from an update to a committed game: dedupe, conflicts, crashes, timers (issue 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+import engine
+from infra.ports import Delete, Put
+from tests.service.table import Table
+
+
+def test_duplicate_delivery_is_applied_once_and_sends_nothing_new() -> None:
+    table = Table()
+    table.start()
+    seat = table.state().turn
+    message_id, data = table.prompt(seat)
+    pass_button = next(d for d in data if d.endswith(":pa"))
+    update = table.press(table.uids[seat], message_id, pass_button)
+    version = table.store.get(f"GAME#{table.gid}").version  # type: ignore[union-attr]
+    sent = dict(table.messenger.calls)
+    table.service.handle_update(update)
+    assert table.store.get(f"GAME#{table.gid}").version == version  # type: ignore[union-attr]
+    assert table.messenger.calls.get("sendMessage") == sent.get("sendMessage")
+
+
+def test_conflict_between_read_and_write_is_retried_and_nothing_is_lost() -> None:
+    table = Table()
+    table.start()
+    st = table.state()
+    seat = st.turn
+    message_id, data = table.prompt(seat)
+    injected = {"done": False}
+
+    def second_writer(writes: Sequence[Put | Delete], update_id: int | None) -> None:
+        """Another Lambda commits a change to the same game between our read and write."""
+        if injected["done"] or not any(w.key == f"GAME#{table.gid}" for w in writes):
+            return
+        injected["done"] = True
+        current = table.store.get(f"GAME#{table.gid}")
+        assert current is not None
+        doc = dict(current.doc, touched_by_other=True)
+        table.store.before_commit = None
+        table.store.commit([Put(current.key, doc, current.version)])
+
+    table.store.before_commit = second_writer
+    table.press(table.uids[seat], message_id, next(d for d in data if d.endswith(":pa")))
+    doc = table.doc()
+    assert injected["done"]
+    assert doc.get("touched_by_other") is True  # the other writer's change survived
+    after = engine.State.from_dict(doc["engine"])
+    assert after.pending is not None and st.pending is not None
+    assert after.pending.id != st.pending.id  # and our pass was applied
+
+
+def test_crash_after_commit_loses_no_message() -> None:
+    table = Table()
+    table.start()
+    seat = table.state().turn
+    message_id, data = table.prompt(seat)
+
+    def crash(writes: Sequence[Put | Delete], update_id: int | None) -> None:
+        if any(w.key == f"GAME#{table.gid}" for w in writes):
+            table.store.after_commit = None
+            raise RuntimeError("the Lambda died after the commit")
+
+    table.store.after_commit = crash
+
+    def sends() -> int:
+        return table.messenger.calls.get("sendMessage", 0) + table.messenger.calls.get(
+            "editMessageText", 0
+        )
+
+    before = sends()
+    table.press(table.uids[seat], message_id, next(d for d in data if d.endswith(":pa")))
+    assert sends() == before  # the process died: nothing went out
+    promised = [e["seq"] for e in table.doc()["outbox"]]
+    assert promised, "what was promised is in the outbox"
+    table.clock.advance(30)
+    table.fire_timers()  # the next process to touch the game (here a timer) finishes the sends
+    assert sends() == before + len(promised)
+    table.clock.advance(1)
+    table.fire_timers()
+    assert sends() == before + len(promised)  # and nothing is sent twice
+
+
+def test_stale_and_duplicate_timers_are_harmless() -> None:
+    table = Table()
+    table.start()
+    table.wait_until_due()  # the first turn times out: pass
+    version = table.store.get(f"GAME#{table.gid}").version  # type: ignore[union-attr]
+    from infra.ports import TimerRequest
+
+    table.service.handle_timer(TimerRequest(f"GAME#{table.gid}", 1, table.clock.now() - 5))
+    table.service.handle_timer(TimerRequest(f"GAME#{table.gid}", 1, table.clock.now() - 5))
+    assert table.store.get(f"GAME#{table.gid}").version == version  # type: ignore[union-attr]
+
+
+def test_early_timer_does_not_apply_the_timeout() -> None:
+    table = Table()
+    table.start()
+    st = table.state()
+    from infra.ports import TimerRequest
+
+    assert st.pending is not None
+    table.service.handle_timer(TimerRequest(f"GAME#{table.gid}", st.pending.id, table.clock.now()))
+    assert table.state().pending.id == st.pending.id  # type: ignore[union-attr]
+
+
+def test_stale_press_reads_once_and_writes_nothing() -> None:
+    table = Table()
+    table.start()
+    seat = table.state().turn
+    message_id, data = table.prompt(seat)
+    button = next(d for d in data if d.endswith(":pa"))
+    table.press(table.uids[seat], message_id, button)
+    reads, writes = table.store.stats.reads, table.store.stats.writes
+    table.press(table.uids[seat], message_id, button)
+    assert (table.store.stats.reads - reads, table.store.stats.writes - writes) == (1, 0)
+    assert table.messenger.answers[-1][1]  # a toast explains it
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_R_D1_window_nobody_can_use_lasts_its_minimum(n: int) -> None:
+    """An attack opens the Priest window; it closes at its minimum, never at once."""
+    table = Table(n=n)
+    table.start()
+    st = table.state()
+    seat = st.turn
+    message_id, data = table.prompt(seat)
+    nav = next(d for d in data if d.split(":", 2)[2].startswith("~at"))
+    table.press(table.uids[seat], message_id, nav)
+    message_id, data = table.prompt(seat)
+    attack = next(d for d in data if d.split(":", 2)[2].startswith("at"))
+    table.press(table.uids[seat], message_id, attack)
+    st = table.state()
+    aw = engine.awaiting(st)
+    assert aw is not None and aw.kind == "priest"
+    opened = table.doc()["dec"]["opened"]
+    due = table.doc()["due"]["at"]
+    assert due - opened >= 5 - 1e-6
