@@ -1,0 +1,93 @@
+"""Small formatting helpers shared by the prompts and the story: names, card lists, time left.
+
+Every word comes from the catalogs (keys under ``game.``); names are HTML-escaped here, once.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+
+from engine.cards import BAG_NAME, GOAL_KIND
+from engine.state import State
+from handlers.cards import (
+    SECRET_BAG_ICON,
+    association_label,
+    card_label,
+    occupation_label,
+    public_card_label,
+)
+from handlers.i18n import t
+
+MAX_TEXT = 4096
+
+
+def name(st: State, seat: int) -> str:
+    """A player's name for an HTML text, bold and escaped."""
+    return f"<b>{html.escape(st.players[seat].name)}</b>"
+
+
+def plain_name(st: State, seat: int) -> str:
+    """A player's name for a button label (labels are not parsed as HTML)."""
+    return st.players[seat].name
+
+
+def join(lang: str, parts: Iterable[str]) -> str:
+    return t(lang, "game.list.sep").join(parts)
+
+
+def names(st: State, lang: str, seats: Iterable[int]) -> str:
+    listed = [name(st, s) for s in seats]
+    return join(lang, listed) if listed else t(lang, "game.list.nobody")
+
+
+def item_name(lang: str, name_: str) -> str:
+    """A Diplomat's item name: an item kind, or "bag" for either Secret Bag."""
+    if name_ == BAG_NAME:
+        return f"{SECRET_BAG_ICON} {t(lang, 'item.bag.name')}"
+    return card_label(lang, name_)
+
+
+def cards(lang: str, ids: Iterable[str], *, public: bool = False) -> str:
+    label = public_card_label if public else card_label
+    listed = [label(lang, c) for c in ids]
+    return join(lang, listed) if listed else t(lang, "game.list.nothing")
+
+
+def occupations(lang: str, occs: Iterable[str]) -> str:
+    listed = [occupation_label(lang, o) for o in occs]
+    return join(lang, listed) if listed else t(lang, "game.list.nothing")
+
+
+def assoc_cards(lang: str, assoc: list[str]) -> str:
+    return join(lang, [association_label(lang, a) for a in assoc])
+
+
+def goal_label(lang: str, association: str) -> str:
+    return card_label(lang, GOAL_KIND[association])
+
+
+def time_left(lang: str, seconds_left: int | None) -> str | None:
+    if seconds_left is None:
+        return None
+    return t(lang, "game.time_left", seconds=max(0, int(seconds_left)))
+
+
+def size(text: str) -> int:
+    """Telegram counts UTF-16 code units; markup only shrinks a text, so this is an upper bound."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def truncate(text: str, limit: int = MAX_TEXT) -> str:
+    """Drop whole lines from the end of a text that would not fit one message (lines keep their
+    HTML tags balanced, so nothing breaks)."""
+    if size(text) <= limit:
+        return text
+    kept = text.split("\n")
+    while kept and size("\n".join(kept)) > limit - 2:
+        kept.pop()
+    return "\n".join([*kept, "…"])
+
+
+def lines(*parts: str | None) -> str:
+    return "\n".join(p for p in parts if p)

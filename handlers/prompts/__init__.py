@@ -1,0 +1,112 @@
+"""Decision prompts: the pending decision of one seat as a text and rows of (label, payload)
+buttons. The buttons are the legal actions (``apply`` re-checks); multi-step choices walk
+through navigation payloads (see :mod:`handlers.codec`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.actions import Action
+from engine.state import State
+from handlers import codec, fmt
+from handlers.cards import association_label, drink_label, occupation_label
+from handlers.i18n import t
+from handlers.prompts import fight, trade, turn
+from handlers.prompts.answer import answer_line
+from handlers.prompts.base import (
+    MAX_BUTTONS,
+    MAX_PER_ROW,
+    Ask,
+    Page,
+    Prompt,
+    Rows,
+    ask,
+    info_row,
+)
+
+PAGES: dict[str, Callable[[Ask, list[str]], Page]] = {
+    "turn": turn.turn_page,
+    "diplomat_give": turn.diplomat_give_page,
+    "clairvoyant": turn.clairvoyant_page,
+    "trade_answer": trade.trade_answer_page,
+    "smuggle": trade.smuggle_page,
+    "sextant_dir": trade.sextant_dir_page,
+    "sextant_pass": trade.sextant_pass_page,
+    "tome": trade.tome_page,
+    "coat": trade.coat_page,
+    "look_pos": trade.look_pos_page,
+    "gift": trade.gift_page,
+    "priest": fight.priest_page,
+    "priest_tribute": fight.priest_tribute_page,
+    "support": fight.support_page,
+    "hypnotist": fight.hypnotist_page,
+    "boost": fight.boost_page,
+    "doctor": fight.doctor_page,
+    "reward": fight.reward_page,
+    "reward_take": fight.reward_take_page,
+    "giveback": fight.giveback_page,
+}
+
+INFO_MAX = 200  # answerCallbackQuery alerts
+
+
+def _page(a: Ask, nav: str) -> Page:
+    path = nav.removeprefix("~")
+    return PAGES[a.p.kind](a, path.split(".") if path else [])
+
+
+def render_prompt(
+    st: State, seat: int, lang: str, nav: str = "", seconds_left: int | None = None
+) -> Prompt:
+    """The decision ``seat`` faces now, on the page ``nav`` ("" or "~" is the root)."""
+    a = ask(st, seat, lang)
+    if a is None:
+        return Prompt(t(lang, "game.prompt.nothing"), [])
+    page = _page(a, nav)
+    rows = _split([row for row in page.rows if row])
+    info = info_row(lang, page.info)
+    back = [[(t(lang, "game.btn.back"), page.back)]] if page.back is not None else []
+    if _count(rows + info + back) > MAX_BUTTONS:
+        info = []  # the card texts stay one /rules away
+    rows = rows + info + back
+    text = fmt.truncate(fmt.lines(*page.lines, fmt.time_left(lang, seconds_left)))
+    return Prompt(text, rows)
+
+
+def _split(rows: Rows) -> Rows:
+    return [row[i : i + MAX_PER_ROW] for row in rows for i in range(0, len(row), MAX_PER_ROW)]
+
+
+def _count(rows: Rows) -> int:
+    return sum(len(r) for r in rows)
+
+
+def render_answered(st_before: State, seat: int, action: Action, lang: str) -> str:
+    """The prompt as it was, without buttons, and the choice made."""
+    a = ask(st_before, seat, lang)
+    if a is None:
+        return answer_line(st_before, seat, action, lang)
+    page = _page(a, "")
+    return fmt.truncate(fmt.lines(*page.lines, "", answer_line(st_before, seat, action, lang)))
+
+
+def render_info(lang: str, info: codec.Info) -> str:
+    """A card's name and text for an alert (plain text, at most 200 characters)."""
+    if info.kind == "item":
+        label = fmt.item_name(lang, info.id)
+        text = t(lang, f"item.{info.id}.text")
+    elif info.kind == "occupation":
+        label, text = occupation_label(lang, info.id), t(lang, f"occupation.{info.id}.text")
+    elif info.kind == "association":
+        label, text = association_label(lang, info.id), t(lang, f"association.{info.id}.text")
+    else:
+        label, text = drink_label(lang), t(lang, "drink.text")
+    full = t(lang, "game.info", label=label, text=text)
+    if len(full) <= INFO_MAX:
+        return full
+    cut = full[: INFO_MAX - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > INFO_MAX // 2 else cut) + "…"
+
+
+__all__ = ["PAGES", "Prompt", "render_answered", "render_info", "render_prompt"]

@@ -1,0 +1,155 @@
+"""What every prompt page is built from: the asked seat's context, pages and button helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from engine import legal_actions
+from engine.actions import Action
+from engine.cards import ALL_ITEMS
+from engine.state import Pending, State
+from handlers import codec, fmt
+from handlers.cards import (
+    ASSOCIATION_ICONS,
+    DRINK_ICON,
+    ITEM_ICONS,
+    OCCUPATION_ICONS,
+    SECRET_BAG_ICON,
+    card_label,
+    item_kind,
+)
+from handlers.i18n import t
+
+Button = tuple[str, str]
+Rows = list[list[Button]]
+
+MAX_PER_ROW = 8
+MAX_BUTTONS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    text: str
+    rows: Rows
+
+
+@dataclass
+class Page:
+    """One screen of a prompt: its text lines (the first is the title) and its buttons."""
+
+    lines: list[str]
+    rows: Rows = field(default_factory=list)
+    info: list[str] = field(default_factory=list)  # info payloads of cards shown on the page
+    back: str | None = None  # the navigation payload of the back button, if any
+
+    def add(self, *texts: str | None) -> None:
+        self.lines += [x for x in texts if x]
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """The seat being asked, its pending decision and its legal actions."""
+
+    st: State
+    seat: int
+    lang: str
+    p: Pending
+    legal: list[Action]
+
+    def t(self, key: str, **params: object) -> str:
+        return t(self.lang, key, **params)
+
+    def name(self, seat: int) -> str:
+        return fmt.name(self.st, seat)
+
+    def label(self, seat: int) -> str:
+        return fmt.plain_name(self.st, seat)
+
+    def of(self, kind: str) -> list[Action]:
+        return [a for a in self.legal if a.kind == kind]
+
+    def hand(self) -> str:
+        return self.t(
+            "game.prompt.hand", cards=fmt.cards(self.lang, self.st.players[self.seat].items)
+        )
+
+
+def ask(st: State, seat: int, lang: str) -> Ask | None:
+    p = st.pending
+    legal = legal_actions(st, seat)
+    if p is None or not legal:
+        return None
+    return Ask(st, seat, lang, p, legal)
+
+
+def act(a: Action) -> str:
+    return codec.encode_action(a)
+
+
+def grid(buttons: list[Button], per_row: int) -> Rows:
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+
+
+def distinct_cards(actions: Iterable[Action]) -> list[Action]:
+    """One action per item kind: the three Keys (or Goblets) are the same choice for a player."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for a in actions:
+        key = (a.kind, a.target, item_kind(a.card) if a.card in _ITEM_CARDS else a.card, a.choice)
+        if key not in seen:
+            seen.add(key)
+            out.append(a)
+    return out
+
+
+_ITEM_CARDS = frozenset(ALL_ITEMS)
+
+
+def card_buttons(
+    ask_: Ask, page: Page, actions: Iterable[Action], payload: Callable[[Action], str] = act
+) -> None:
+    """A button per distinct item card (2 a row), each card also explained in the info row."""
+    buttons = []
+    for a in distinct_cards(actions):
+        assert a.card is not None
+        buttons.append((card_label(ask_.lang, a.card), payload(a)))
+        page.info.append(codec.info_item(item_kind(a.card)))
+    page.rows += grid(buttons, 2)
+
+
+def info_row(lang: str, payloads: list[str]) -> Rows:
+    """Small "ℹ️ <icon>" buttons that explain the cards of a page in an alert."""
+    buttons: list[Button] = []
+    for payload in dict.fromkeys(payloads):
+        info = codec.parse_payload(payload)
+        assert isinstance(info, codec.Info)
+        buttons.append((t(lang, "game.btn.info", icon=_icon(info)), payload))
+    return grid(buttons, MAX_PER_ROW)
+
+
+def _icon(info: codec.Info) -> str:
+    if info.kind == "item":
+        return ITEM_ICONS.get(info.id, SECRET_BAG_ICON)
+    if info.kind == "occupation":
+        return OCCUPATION_ICONS[info.id]
+    if info.kind == "association":
+        return ASSOCIATION_ICONS[info.id]
+    return DRINK_ICON
+
+
+__all__ = [
+    "MAX_BUTTONS",
+    "MAX_PER_ROW",
+    "Ask",
+    "Button",
+    "Page",
+    "Prompt",
+    "Rows",
+    "act",
+    "ask",
+    "card_buttons",
+    "distinct_cards",
+    "grid",
+    "info_row",
+]

@@ -1,0 +1,201 @@
+"""Fights (R-A1…R-A10): Priest, support, Hypnotist, boost and Doctor windows, rewards."""
+
+from __future__ import annotations
+
+from engine import public_view
+from engine.cards import DOCTOR, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
+from engine.fight import strengths
+from engine.state import Json, State
+from handlers import codec, fmt
+from handlers.cards import card_label, item_kind, occupation_label
+from handlers.i18n import t
+from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
+
+
+def _frame(st: State) -> Json | None:
+    return next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
+
+
+def played_label(lang: str, card: str) -> str:
+    return occupation_label(lang, card) if card in OCCUPATIONS else card_label(lang, card)
+
+
+def fight_lines(st: State, lang: str) -> list[str]:
+    """The fight so far, as the whole table saw it: supports, void supports, cards played and
+    the strengths they make (all public, R-V1)."""
+    fight = public_view(st)["fight"]
+    frame = _frame(st)
+    if fight is None or frame is None:
+        return []
+    a, d = fight["attacker"], fight["defender"]
+    out = [t(lang, "game.fight.header", attacker=fmt.name(st, a), defender=fmt.name(st, d))]
+    sides: dict[str, list[int]] = {"attacker": [], "defender": [], "neutral": []}
+    for seat_s, side in fight["supports"].items():
+        sides[side].append(int(seat_s))
+    if any(sides.values()):
+        out.append(
+            t(
+                lang,
+                "game.fight.supports",
+                attacker=fmt.names(st, lang, sides["attacker"]),
+                defender=fmt.names(st, lang, sides["defender"]),
+                neutral=fmt.names(st, lang, sides["neutral"]),
+            )
+        )
+    if fight["hypnotized"] is not None:
+        out.append(t(lang, "game.fight.hypnotized", name=fmt.name(st, fight["hypnotized"])))
+    for seat, card, choice in fight["played"]:
+        if choice is not None:
+            side = a if choice == "attacker" else d
+            text = t(
+                lang,
+                "game.fight.played_mixer",
+                name=fmt.name(st, seat),
+                card=played_label(lang, card),
+                winner=fmt.name(st, side),
+            )
+        else:
+            text = t(
+                lang, "game.fight.played", name=fmt.name(st, seat), card=played_label(lang, card)
+            )
+        out.append(text)
+    att, dfn = strengths(st, frame)
+    if "winner" not in frame:
+        out.append(t(lang, "game.fight.strength", attack=att, defence=dfn))
+    elif frame["winner"] is None:
+        out.append(t(lang, "game.fight.result_tie", attack=att, defence=dfn))
+    else:
+        how = "mixer" if frame.get("mixer") else "ring" if att == dfn else "win"
+        winner = fmt.name(st, frame["winner"])
+        out.append(
+            t(
+                lang,
+                f"game.fight.result_{how}",
+                attack=att,
+                defence=dfn,
+                name=winner,
+                ring=card_label(lang, "poison_ring"),
+                mixer=occupation_label(lang, POISON_MIXER),
+            )
+        )
+    return out
+
+
+def _window(a: Ask, occ: str, body: str, **params: object) -> Page:
+    page = Page([a.t("game.window.title", label=occupation_label(a.lang, occ))])
+    page.lines += fight_lines(a.st, a.lang)
+    page.add(a.t(body, label=occupation_label(a.lang, occ), **params))
+    page.info.append(codec.info_occupation(occ))
+    return page
+
+
+def priest_page(a: Ask, path: list[str]) -> Page:
+    page = _window(a, PRIEST, "game.priest.body")
+    page.rows = [
+        [(a.t("game.btn.use", label=occupation_label(a.lang, PRIEST)), act(a.of("use")[0]))],
+        [(a.t("game.btn.not_now"), act(a.of("pass")[0]))],
+    ]
+    return page
+
+
+def doctor_page(a: Ask, path: list[str]) -> Page:
+    page = _window(a, DOCTOR, "game.doctor.body")
+    page.rows = [
+        [(a.t("game.btn.use", label=occupation_label(a.lang, DOCTOR)), act(a.of("use")[0]))],
+        [(a.t("game.btn.not_now"), act(a.of("pass")[0]))],
+    ]
+    return page
+
+
+def hypnotist_page(a: Ask, path: list[str]) -> Page:
+    page = _window(a, HYPNOTIST, "game.hypnotist.body")
+    buttons = [(a.label(x.target), act(x)) for x in a.of("hypnotize") if x.target is not None]
+    page.rows = grid(buttons, 2)
+    page.rows.append([(a.t("game.btn.not_now"), act(a.of("pass")[0]))])
+    return page
+
+
+def support_page(a: Ask, path: list[str]) -> Page:
+    att, dfn = a.p.data["attacker"], a.p.data["defender"]
+    page = Page([a.t("game.support.title")])
+    page.lines += fight_lines(a.st, a.lang)
+    page.add(a.t("game.support.body"))
+    names = {"attacker": a.label(att), "defender": a.label(dfn)}
+    buttons: list[Button] = []
+    for x in a.of("support"):
+        choice = x.choice or "neutral"
+        buttons.append((a.t(f"game.btn.support_{choice}", name=names.get(choice, "")), act(x)))
+    page.rows = grid(buttons, 1)
+    return page
+
+
+def boost_page(a: Ask, path: list[str]) -> Page:
+    page = Page([a.t("game.boost.title")])
+    page.lines += fight_lines(a.st, a.lang)
+    plays = a.of("play")
+    page.add(a.t("game.boost.body" if plays else "game.boost.nothing"), a.hand())
+    att, dfn = a.p.data["attacker"], a.p.data["defender"]
+    buttons: list[Button] = []
+    for x in plays:
+        card = x.card or ""
+        if card == POISON_MIXER:
+            winner = a.label(att if x.choice == "attacker" else dfn)
+            label = a.t("game.btn.mixer", label=occupation_label(a.lang, card), name=winner)
+        else:
+            label = played_label(a.lang, card)
+        buttons.append((label, act(x)))
+        is_occ = card in OCCUPATIONS
+        page.info.append(
+            codec.info_occupation(card) if is_occ else codec.info_item(item_kind(card))
+        )
+    page.rows = grid(buttons, 2)
+    page.rows.append([(a.t("game.btn.done"), act(a.of("pass")[0]))])
+    return page
+
+
+def reward_page(a: Ask, path: list[str]) -> Page:
+    loser = a.p.data["loser"]
+    page = Page([a.t("game.reward.title")])
+    page.lines += fight_lines(a.st, a.lang)
+    page.add(a.t("game.reward.body", name=a.name(loser)))
+    page.rows = [
+        [(a.t("game.btn.reward_look"), act(a.of("look")[0]))],
+        [(a.t("game.btn.reward_take"), act(a.of("take")[0]))],
+    ]
+    return page
+
+
+def reward_take_page(a: Ask, path: list[str]) -> Page:
+    loser = a.p.data["loser"]
+    items = a.st.players[loser].items
+    page = Page(
+        [
+            a.t("game.reward.title"),
+            a.t("game.reward_take.body", name=a.name(loser), cards=fmt.cards(a.lang, items)),
+        ]
+    )
+    if len(items) == 1:
+        page.add(a.t("game.reward_take.last", name=a.name(loser)))
+    card_buttons(a, page, a.of("take"))
+    return page
+
+
+def giveback_page(a: Ask, path: list[str]) -> Page:
+    loser = a.p.data["loser"]
+    page = Page([a.t("game.reward.title"), a.t("game.giveback.body", name=a.name(loser))])
+    page.add(a.hand())
+    card_buttons(a, page, a.of("give"))
+    return page
+
+
+def priest_tribute_page(a: Ask, path: list[str]) -> Page:
+    priest = a.p.data["priest"]
+    page = Page(
+        [
+            a.t("game.window.title", label=occupation_label(a.lang, PRIEST)),
+            a.t("game.priest_tribute.body", name=a.name(priest)),
+            a.hand(),
+        ]
+    )
+    card_buttons(a, page, a.of("give"))
+    return page

@@ -1,0 +1,161 @@
+"""Answering a trade, trade effects (Smuggling, Sextant, Tome, Coat), looking at one of three
+association cards, and gifts over the hand limit."""
+
+from __future__ import annotations
+
+from engine.cards import BAGS, UNREFUSABLE_ITEMS, hand_limit
+from engine.core import bags_are_goals
+from handlers import codec, fmt
+from handlers.cards import card_label, item_kind, occupation_label
+from handlers.prompts.base import Ask, Page, act, card_buttons, grid
+
+
+def trade_answer_page(a: Ask, path: list[str]) -> Page:
+    offered, giver = a.p.data["card"], a.p.data["seat"]
+    label = card_label(a.lang, offered)
+    page = Page(
+        [
+            a.t("game.answer_trade.title", name=a.name(giver)),
+            a.t("game.answer_trade.offer", name=a.name(giver), card=label),
+        ]
+    )
+    if offered in UNREFUSABLE_ITEMS:
+        page.add(a.t("game.answer_trade.forced", card=label))
+    else:
+        page.add(a.t("game.answer_trade.choose"))
+    if offered in BAGS and not bags_are_goals(a.st):
+        page.add(a.t("game.answer_trade.no_bag"))
+    page.add(a.hand())
+    page.info.append(codec.info_item(item_kind(offered)))
+    card_buttons(a, page, a.of("accept"))
+    refuse = a.of("refuse")
+    if refuse:
+        page.rows.append([(a.t("game.btn.refuse"), act(refuse[0]))])
+    return page
+
+
+def smuggle_page(a: Ask, path: list[str]) -> Page:
+    """R-T9: the seat may skip the effect of the item it gave (it knows which; nobody else does)."""
+    frame = a.st.frames[-1]
+    page = Page([a.t("game.smuggle.title")])
+    for giver, card, partner in frame.get("fire", []):
+        if giver == a.seat:
+            page.add(a.t("game.smuggle.body", card=card_label(a.lang, card), name=a.name(partner)))
+            page.info.append(codec.info_item(item_kind(card)))
+    page.rows = [
+        [(a.t("game.btn.smuggle_use"), act(a.of("use")[0]))],
+        [(a.t("game.btn.smuggle_skip"), act(a.of("skip")[0]))],
+    ]
+    return page
+
+
+def sextant_dir_page(a: Ask, path: list[str]) -> Page:
+    page = Page(
+        [
+            a.t("game.effect.title", label=card_label(a.lang, "sextant")),
+            a.t("game.sextant.pick_direction"),
+            a.hand(),
+        ]
+    )
+    buttons = []
+    for x in a.of("direction"):
+        step = 1 if x.choice == "left" else -1
+        to = (a.seat + step) % a.st.n
+        buttons.append((a.t(f"game.btn.dir_{x.choice}", name=a.label(to)), act(x)))
+    page.rows = grid(buttons, 1)
+    page.info.append(codec.info_item("sextant"))
+    return page
+
+
+def sextant_pass_page(a: Ask, path: list[str]) -> Page:
+    direction = a.p.data["direction"]
+    to = (a.seat + (1 if direction == "left" else -1)) % a.st.n
+    page = Page(
+        [
+            a.t("game.effect.title", label=card_label(a.lang, "sextant")),
+            a.t("game.sextant.pick_item", name=a.name(to), direction=a.t(f"game.dir.{direction}")),
+        ]
+    )
+    card_buttons(a, page, a.of("give"))
+    return page
+
+
+def tome_page(a: Ask, path: list[str]) -> Page:
+    partner = a.p.data["partner"]
+    mine = a.st.players[a.seat].occupation
+    page = Page(
+        [
+            a.t("game.effect.title", label=card_label(a.lang, "tome")),
+            a.t("game.tome.body", name=a.name(partner), occupation=occupation_label(a.lang, mine)),
+        ]
+    )
+    page.rows = [
+        [(a.t("game.btn.tome_swap", name=a.label(partner)), act(a.of("swap")[0]))],
+        [(a.t("game.btn.keep_occupation"), act(a.of("skip")[0]))],
+    ]
+    page.info += [codec.info_item("tome"), codec.info_occupation(mine)]
+    return page
+
+
+def coat_page(a: Ask, path: list[str]) -> Page:
+    mine = a.st.players[a.seat].occupation
+    takes = a.of("take")
+    offered = [x.card for x in takes if x.card is not None]
+    page = Page(
+        [
+            a.t("game.effect.title", label=card_label(a.lang, "coat")),
+            a.t(
+                "game.coat.body",
+                deck=fmt.occupations(a.lang, offered),
+                occupation=occupation_label(a.lang, mine),
+            ),
+        ]
+    )
+    buttons = [(occupation_label(a.lang, x.card or ""), act(x)) for x in takes]
+    page.rows = grid(buttons, 2)
+    page.rows.append([(a.t("game.btn.keep_occupation"), act(a.of("skip")[0]))])
+    page.info += [codec.info_occupation(o) for o in [mine, *offered]]
+    return page
+
+
+def look_pos_page(a: Ask, path: list[str]) -> Page:
+    about = a.p.data["about"]
+    page = Page([a.t("game.look_pos.title"), a.t("game.look_pos.body", name=a.name(about))])
+    buttons = [(a.t("game.btn.position", n=int(x.choice or 0) + 1), act(x)) for x in a.of("look")]
+    page.rows = grid(buttons, 3)
+    return page
+
+
+def gift_page(a: Ask, path: list[str]) -> Page:
+    """R-H1: card first, then the recipient."""
+    gifts = a.of("gift")
+    me = a.st.players[a.seat]
+    page = Page(
+        [
+            a.t("game.gift.title"),
+            a.t("game.gift.body", count=len(me.items), limit=hand_limit(a.st.n)),
+        ]
+    )
+    card = _card(path, {x.card for x in gifts})
+    if card is None:
+        page.add(a.t("game.gift.pick_card"), a.hand())
+        card_buttons(a, page, gifts, lambda x: codec.nav(codec.code(x.card or "")))
+        return page
+    page.add(a.t("game.gift.pick_player", card=card_label(a.lang, card)))
+    buttons = [
+        (a.label(x.target), act(x)) for x in gifts if x.card == card and x.target is not None
+    ]
+    page.rows = grid(buttons, 2)
+    page.info.append(codec.info_item(item_kind(card)))
+    page.back = codec.nav()
+    return page
+
+
+def _card(path: list[str], allowed: set[str | None]) -> str | None:
+    if len(path) != 1:
+        return None
+    try:
+        card = codec.word(path[0])
+    except codec.BadPayload:
+        return None
+    return card if card in allowed else None

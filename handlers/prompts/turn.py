@@ -1,0 +1,183 @@
+"""The turn menu (pass, trade, attack, victory, free uses), the Clairvoyant and the Diplomat."""
+
+from __future__ import annotations
+
+from engine.actions import Action
+from engine.cards import CLAIRVOYANT, DIPLOMAT
+from handlers import codec, fmt
+from handlers.cards import card_label, item_kind, occupation_label
+from handlers.prompts import claim
+from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
+
+
+def turn_page(a: Ask, path: list[str]) -> Page:
+    head, rest = (path[0], path[1:]) if path else ("", [])
+    if head == "tr" and a.of("trade"):
+        return _trade(a, rest)
+    if head == "at" and a.of("attack"):
+        return _attack(a)
+    if head == "dp" and a.of("diplomat"):
+        return _diplomat(a, rest)
+    if head in ("cl", "fo", "so"):
+        page = claim.claim_page(a, head, rest)
+        if page is not None:
+            return page
+    return _root(a)
+
+
+def _title(a: Ask) -> str:
+    return a.t("game.turn.title", round=a.st.round)
+
+
+def _root(a: Ask) -> Page:
+    acted = bool(a.p.data.get("acted"))
+    page = Page([_title(a), a.t("game.turn.after" if acted else "game.turn.choose"), a.hand()])
+    kinds = {x.kind: x for x in a.legal}
+    buttons: list[Button] = []
+    if "pass" in kinds:
+        buttons.append((a.t("game.btn.pass"), act(kinds["pass"])))
+    if "end" in kinds:
+        buttons.append((a.t("game.btn.end"), act(kinds["end"])))
+    if "trade" in kinds:
+        buttons.append((a.t("game.btn.trade"), codec.nav("tr")))
+    if "attack" in kinds:
+        buttons.append((a.t("game.btn.attack"), codec.nav("at")))
+    if "claim" in kinds:
+        buttons.append((a.t("game.btn.claim"), codec.nav("cl", 0)))
+    if "claim_other" in kinds:
+        buttons.append((a.t("game.btn.fortune"), codec.nav("fo", 0)))
+    if "solo" in kinds:
+        buttons.append((a.t("game.btn.solo"), codec.nav("so")))
+    if "diplomat" in kinds:
+        label = a.t("game.btn.more", label=occupation_label(a.lang, DIPLOMAT))
+        buttons.append((label, codec.nav("dp")))
+    if "clairvoyant" in kinds:
+        buttons.append((occupation_label(a.lang, CLAIRVOYANT), act(kinds["clairvoyant"])))
+    page.rows = grid(buttons, 2)
+    page.info = [codec.info_item(item_kind(c)) for c in a.st.players[a.seat].items]
+    if "diplomat" in kinds or "clairvoyant" in kinds:
+        page.info.append(codec.info_occupation(a.st.players[a.seat].occupation))
+    return page
+
+
+def _player_buttons(a: Ask, seats: list[int], payload: dict[int, str]) -> list[list[Button]]:
+    buttons = [
+        (a.t("game.btn.player", name=a.label(s), items=len(a.st.players[s].items)), payload[s])
+        for s in seats
+    ]
+    return grid(buttons, 2)
+
+
+def _trade(a: Ask, rest: list[str]) -> Page:
+    targets = sorted({x.target for x in a.of("trade") if x.target is not None})
+    if rest and rest[0].isdigit() and int(rest[0]) in targets:
+        target = int(rest[0])
+        page = Page([a.t("game.trade.title"), a.t("game.trade.pick_card", name=a.name(target))])
+        card_buttons(a, page, [x for x in a.of("trade") if x.target == target])
+        page.back = codec.nav("tr")
+        return page
+    page = Page([a.t("game.trade.title"), a.t("game.trade.pick_target"), a.hand()])
+    page.rows = _player_buttons(a, targets, {s: codec.nav("tr", s) for s in targets})
+    page.back = codec.nav()
+    return page
+
+
+def _attack(a: Ask) -> Page:
+    page = Page([a.t("game.attack.title"), a.t("game.attack.pick_target")])
+    attacks = {x.target: act(x) for x in a.of("attack") if x.target is not None}
+    page.rows = _player_buttons(a, sorted(attacks), attacks)
+    page.back = codec.nav()
+    return page
+
+
+def _diplomat(a: Ask, rest: list[str]) -> Page:
+    label = occupation_label(a.lang, DIPLOMAT)
+    demands = a.of("diplomat")
+    targets = sorted({x.target for x in demands if x.target is not None})
+    page = Page([a.t("game.diplomat.title", label=label)])
+    page.info.append(codec.info_occupation(DIPLOMAT))
+    if rest and rest[0].isdigit() and int(rest[0]) in targets:
+        target = int(rest[0])
+        page.add(a.t("game.diplomat.pick_item", name=a.name(target)))
+        buttons = []
+        for x in demands:
+            if x.target == target and x.card is not None:
+                buttons.append((fmt.item_name(a.lang, x.card), act(x)))
+                page.info.append(codec.info_item(x.card))
+        page.rows = grid(buttons, 2)
+        page.back = codec.nav("dp")
+        return page
+    page.add(a.t("game.diplomat.pick_target"))
+    page.rows = _player_buttons(a, targets, {s: codec.nav("dp", s) for s in targets})
+    page.back = codec.nav()
+    return page
+
+
+def diplomat_give_page(a: Ask, path: list[str]) -> Page:
+    receive = a.p.data["receive"]
+    target = a.p.data["target"]
+    page = Page(
+        [
+            a.t("game.diplomat.title", label=occupation_label(a.lang, DIPLOMAT)),
+            a.t("game.diplomat_give.body", name=a.name(target), card=card_label(a.lang, receive)),
+        ]
+    )
+    page.info.append(codec.info_item(item_kind(receive)))
+    card_buttons(a, page, a.legal)
+    return page
+
+
+def clairvoyant_page(a: Ask, path: list[str]) -> Page:
+    orders = a.of("order")
+    top_first = list(reversed(a.st.pile))
+    page = Page(
+        [
+            a.t("game.clairvoyant.title", label=occupation_label(a.lang, CLAIRVOYANT)),
+            a.t("game.clairvoyant.pile", cards=_numbered(a, top_first)),
+        ]
+    )
+    page.info = [codec.info_item(item_kind(c)) for c in top_first]
+    first = _first_choice(path, orders)
+    if first is None:
+        page.add(a.t("game.clairvoyant.pick_first"))
+        if len(orders) == 1:
+            page.rows = [[(card_label(a.lang, orders[0].cards[0]), act(orders[0]))]]
+            return page
+        firsts = _distinct(orders, 0)
+        buttons = [
+            (card_label(a.lang, o.cards[0]), codec.nav(codec.code(o.cards[0]))) for o in firsts
+        ]
+        page.rows = grid(buttons, 2)
+        return page
+    page.add(a.t("game.clairvoyant.pick_second", card=card_label(a.lang, first)))
+    seconds = _distinct([o for o in orders if o.cards[0] == first], 1)
+    page.rows = grid([(card_label(a.lang, o.cards[1]), act(o)) for o in seconds], 2)
+    page.back = codec.nav()
+    return page
+
+
+def _first_choice(path: list[str], orders: list[Action]) -> str | None:
+    if len(path) != 1:
+        return None
+    try:
+        card = codec.word(path[0])
+    except codec.BadPayload:
+        return None
+    return card if any(len(o.cards) == 2 and o.cards[0] == card for o in orders) else None
+
+
+def _distinct(orders: list[Action], index: int) -> list[Action]:
+    seen: set[str] = set()
+    out = []
+    for o in orders:
+        k = item_kind(o.cards[index])
+        if k not in seen:
+            seen.add(k)
+            out.append(o)
+    return out
+
+
+def _numbered(a: Ask, cards: list[str]) -> str:
+    return "\n".join(
+        a.t("game.list.numbered", n=i + 1, text=card_label(a.lang, c)) for i, c in enumerate(cards)
+    )

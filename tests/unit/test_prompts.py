@@ -1,0 +1,194 @@
+"""Decision prompts (issue #4): every pending decision renders for every asked seat in every
+language, the buttons are exactly the legal actions, and the pages fit Telegram's limits."""
+
+from __future__ import annotations
+
+import html
+from collections import deque
+
+import pytest
+
+import engine
+from engine import Action, State
+from engine.api import validate
+from engine.cards import ALL_ITEMS, item_kind
+from handlers import codec, prompts
+from handlers.codec import Act, Info, Nav
+from handlers.i18n import LANGUAGES
+from handlers.prompts.base import MAX_BUTTONS, MAX_PER_ROW
+from tests.fakes.bot_api import MAX_CALLBACK_ANSWER, MAX_TEXT, parse_telegram_html, utf16_len
+from tests.unit import playouts
+
+CLAIMS = ("claim", "claim_other")
+COMMON = ("turn", "boost", "support", "priest", "hypnotist", "doctor", "trade_answer", "smuggle")
+PREFIX = f"{'g' * 10}:{'9' * 6}:"  # the longest "<game id>:<decision id>:" the service adds
+_ITEMS = frozenset(ALL_ITEMS)
+
+
+def check_text(text: str) -> None:
+    plain, problems = parse_telegram_html(text)
+    assert not problems, (problems, text)
+    assert 1 <= utf16_len(plain) <= MAX_TEXT
+    assert utf16_len(text) <= MAX_TEXT
+
+
+def same_choice(a: Action) -> tuple[object, ...]:
+    """Keys (and Goblets) are interchangeable cards: a prompt offers one button per kind."""
+
+    def norm(card: str | None) -> str | None:
+        return item_kind(card) if card in _ITEMS else card
+
+    return (a.kind, a.target, norm(a.card), a.choice, tuple(norm(c) for c in a.cards), a.seats)
+
+
+def walk(st: State, seat: int, lang: str) -> tuple[set[tuple[object, ...]], list[Action], int]:
+    """Every page reachable from the root: its checks, the actions its buttons carry."""
+    p = st.pending
+    assert p is not None
+    reached: set[tuple[object, ...]] = set()
+    claims: list[Action] = []
+    seen: set[str] = set()
+    queue = deque(["~"])
+    while queue:
+        nav = queue.popleft()
+        if nav in seen:
+            continue
+        seen.add(nav)
+        pr = prompts.render_prompt(st, seat, lang, nav, 42)
+        check_text(pr.text)
+        buttons = [b for row in pr.rows for b in row]
+        assert pr.rows and all(pr.rows) and buttons, (p.kind, nav)
+        assert all(len(row) <= MAX_PER_ROW for row in pr.rows)
+        assert len(buttons) <= MAX_BUTTONS
+        for label, payload in buttons:
+            assert label.strip()
+            assert len(payload.encode()) <= codec.MAX_PAYLOAD
+            assert len((PREFIX + payload).encode()) <= 64
+            parsed = codec.parse_payload(payload)
+            if isinstance(parsed, Nav):
+                if _few_allies(parsed.path):
+                    queue.append(payload)
+            elif isinstance(parsed, Info):
+                alert = prompts.render_info(lang, parsed)
+                assert 0 < len(alert) <= MAX_CALLBACK_ANSWER
+            else:
+                assert isinstance(parsed, Act)
+                action = codec.decode_action(parsed.payload, seat, p.id)
+                validate(st, action)
+                if action.kind in CLAIMS:
+                    claims.append(action)
+                else:
+                    reached.add(same_choice(action))
+    return reached, claims, len(seen)
+
+
+def _few_allies(path: str) -> bool:
+    """The ally multi-select has 2^(n-1) pages: walk those naming at most one player (the
+    multi-select test below checks a bigger set)."""
+    head, _, rest = path.partition(".")
+    mask = rest.split(".")[0]
+    return head not in ("cl", "fo") or not mask.isdigit() or int(mask).bit_count() <= 1
+
+
+def check_decision(st: State, seat: int, lang: str) -> None:
+    legal = engine.legal_actions(st, seat)
+    reached, claims, _ = walk(st, seat, lang)
+    expected = {same_choice(a) for a in legal if a.kind not in CLAIMS}
+    assert reached == expected, (st.pending and st.pending.kind, reached ^ expected)
+    for kind in CLAIMS:
+        offered = Action(kind, seat, legal[0].decision) in legal
+        assert offered == any(c.kind == kind for c in claims), kind
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_every_decision_renders_with_exactly_the_legal_actions(seed: int) -> None:
+    kinds: set[str] = set()
+    for i, step in enumerate(playouts.game(seed, n=3 + seed % 8)):
+        st = step.before
+        aw = engine.awaiting(st)
+        assert aw is not None
+        for seat in aw.seats:
+            # every language for the rarer decisions, one in turn for the common ones
+            langs = [LANGUAGES[i % 3]] if aw.kind in COMMON else LANGUAGES
+            for lang in langs:
+                check_decision(st, seat, lang)
+            kinds.add(aw.kind)
+        if step.seat is not None:
+            check_text(prompts.render_answered(st, step.seat, step.action, LANGUAGES[i % 3]))
+    assert {"turn", "trade_answer", "support", "boost"} <= kinds
+
+
+def test_all_decision_kinds_were_rendered() -> None:
+    """Seeds 100… reach every decision kind, the rare ones (a Diplomat's forced trade, the
+    Priest's tribute, gifts over the hand limit, advanced 3-player looks) included."""
+    kinds: set[str] = set()
+    for seed in range(100, 160):
+        for step in playouts.game(seed):
+            aw = engine.awaiting(step.before)
+            assert aw is not None
+            if aw.kind in kinds or not aw.seats:
+                continue
+            kinds.add(aw.kind)
+            for seat in aw.seats:
+                for lang in LANGUAGES:
+                    check_decision(step.before, seat, lang)
+        if kinds >= set(prompts.PAGES):
+            break
+    assert kinds == set(prompts.PAGES)
+
+
+def test_claim_multi_select_carries_the_chosen_allies() -> None:
+    for step in playouts.game(7, n=6):
+        st = step.before
+        p = st.pending
+        assert p is not None
+        if p.kind != "turn" or Action("claim", p.actors[0], p.id) not in engine.legal_actions(
+            st, p.actors[0]
+        ):
+            continue
+        seat = p.actors[0]
+        others = [s for s in range(st.n) if s != seat]
+        mask = (1 << others[0]) | (1 << others[3])
+        page = prompts.render_prompt(st, seat, "en", f"~cl.{mask}")
+        toggles = [pl for row in page.rows for _, pl in row if pl.startswith("~cl.")]
+        assert f"~cl.{mask ^ (1 << others[1])}" in toggles
+        confirm = prompts.render_prompt(st, seat, "en", f"~cl.{mask}.ok")
+        acts = [pl for row in confirm.rows for _, pl in row if not pl.startswith(("~", "?"))]
+        assert len(acts) == 1
+        action = codec.decode_action(acts[0], seat, p.id)
+        assert action == Action("claim", seat, p.id, seats=(others[0], others[3]))
+        validate(st, action)
+        return
+    pytest.fail("no claim was offered in this game")
+
+
+def test_unknown_or_stale_navigation_falls_back_to_the_root() -> None:
+    st, _ = playouts.started(3, n=5)
+    seat = st.turn
+    root = prompts.render_prompt(st, seat, "en")
+    for nav in ("~zz", "~cl.99999", f"~cl.{1 << seat}", "~so", "~dp", "~c.k1", "~gf.dg"):
+        assert prompts.render_prompt(st, seat, "en", nav) == root, nav
+    trade = prompts.render_prompt(st, seat, "en", "~tr")
+    for nav in ("~tr.9", "~tr.x", f"~tr.{seat}"):
+        assert prompts.render_prompt(st, seat, "en", nav) == trade, nav
+
+
+def test_a_seat_that_is_not_asked_gets_no_buttons() -> None:
+    st, _ = playouts.started(3, n=5)
+    other = (st.turn + 1) % st.n
+    pr = prompts.render_prompt(st, other, "de")
+    assert pr.rows == []
+    check_text(pr.text)
+
+
+def test_prompts_show_the_time_left_and_escape_names() -> None:
+    st, _ = playouts.started(1, n=4)
+    seat = st.turn
+    target = 1 if seat != 1 else 2
+    raw = st.players[target].name
+    text = prompts.render_prompt(st, seat, "en", f"~tr.{target}", 17).text
+    check_text(text)
+    assert "17" in text
+    assert html.escape(raw) in text and raw not in text
+    pages = prompts.render_prompt(st, seat, "en", "~tr").rows
+    assert any(label.startswith(raw) for row in pages for label, _ in row)  # labels are plain
