@@ -16,6 +16,26 @@ from engine.cards import BAGS, GOAL_KIND, hand_limit, item_kind
 from engine.rng import Rng
 from engine.state import Json, Pending, State
 
+# Public events kept in ``State.history``, with the fields kept of each: who did what to whom,
+# never a card (R-V1 makes the rest public too, but the record needs no more).
+HISTORY_FIELDS: dict[str, tuple[str, ...]] = {
+    "attack": ("seat", "target"),
+    "priest_stopped": ("seat", "attacker"),
+    "support": ("seat", "side"),
+    "hypnotized": ("seat", "target"),
+    "fight_result": ("seat", "target", "winner"),
+    "doctor_cancelled": ("seat",),
+    "reward": ("seat", "target", "choice"),
+    "item_taken": ("seat", "target"),
+    "trade_offered": ("seat", "target"),
+    "trade_refused": ("seat", "target"),
+    "trade_done": ("seat", "target", "forced"),
+    "gift": ("seat", "target"),
+    "diplomat_missed": ("seat", "target"),
+    "sextant_passed": ("direction",),
+    "drew": ("seat", "reason"),
+}
+
 
 class Ctx:
     """One ``apply`` call: the state being changed, the events it emits and the generator."""
@@ -30,15 +50,22 @@ class Ctx:
     # -- events and notes ------------------------------------------------------------------
     def public(self, kind: str, **data: Any) -> None:
         self.events.append(Event(kind, None, data))
+        fields = HISTORY_FIELDS.get(kind)
+        if fields is not None:
+            st = self.state
+            record: Json = {"k": kind, "turn": st.turn_no}
+            record.update((f, data[f]) for f in fields)
+            st.history.append(record)
 
     def private(self, seats: tuple[int, ...] | list[int], kind: str, **data: Any) -> None:
         self.events.append(Event(kind, tuple(seats), data))
 
     def note(self, seat: int, kind: str, **data: Any) -> None:
-        """Record in ``seat``'s notebook what they just learned, with when they learned it."""
+        """Record in ``seat``'s notebook what they just learned, with when they learned it: the
+        turn, and ``h``, the length of the public history then (to order notes among its events)."""
         st = self.state
         self.state.players[seat].notes.append(
-            {"k": kind, "turn": st.turn_no, "round": st.round, **data}
+            {"k": kind, "turn": st.turn_no, "round": st.round, "h": len(st.history), **data}
         )
 
     # -- decisions -------------------------------------------------------------------------

@@ -144,6 +144,7 @@ def new_game(
                 "k": "dealt",
                 "turn": 0,
                 "round": 1,
+                "h": 0,
                 "assoc": list(p.assoc),
                 "occupation": p.occupation,
                 "items": list(p.items),

@@ -117,6 +117,9 @@ class State:
     frames: list[Json] = field(default_factory=list)  # what is being resolved, innermost last
     pending: Pending | None = None
     result: Json | None = None  # set when the game is over
+    # The public record of what was done to whom (R-V1), for players who reason over the game so
+    # far: fights and supports, trades offered and refused, gifts, draws. See core.HISTORY_FIELDS.
+    history: list[Json] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -149,6 +152,7 @@ class State:
             "frames": _copy_json(self.frames),
             "pending": self.pending.to_dict() if self.pending else None,
             "result": _copy_json(self.result),
+            "history": [dict(h) for h in self.history],
         }
 
     @classmethod
@@ -170,6 +174,7 @@ class State:
             frames=_copy_json(d["frames"]),
             pending=Pending.from_dict(d["pending"]) if d["pending"] else None,
             result=_copy_json(d["result"]),
+            history=[dict(h) for h in d.get("history", [])],
         )
 
     def clone(self) -> State:

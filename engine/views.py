@@ -65,6 +65,7 @@ def public_view(st: State) -> Json:
         "pending": public_pending(st),
         "fight": _fight(st),
         "over": st.result is not None,
+        "history": [dict(h) for h in st.history],
     }
     if st.result is not None:
         view["result"] = dict(st.result)
