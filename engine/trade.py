@@ -50,9 +50,9 @@ def _swap(ctx: Ctx, f: Json) -> None:
         ctx.note(b, "gave_item", about=a, card=cb, how="trade")
     fire: list[list[Any]] = []
     if "broken_mirror" not in (ca, cb):  # R-T6: a Mirror trade is silent
-        if item_kind(ca) in TRADE_EFFECT_ITEMS:
+        if has_trade_effect(st, ca):
             fire.append([a, ca, b])
-        if item_kind(cb) in TRADE_EFFECT_ITEMS:
+        if has_trade_effect(st, cb):
             fire.append([b, cb, a])
     f["fire"] = fire
     f["i"] = 0
@@ -62,6 +62,15 @@ def _swap(ctx: Ctx, f: Json) -> None:
         # from having none.
         givers = sorted({int(g) for g, _, _ in fire})
         ctx.open("smuggle", givers, "window", window=True, skip=[])
+
+
+def has_trade_effect(st: State, card: str) -> bool:
+    """R-T8. A Secret Bag fires only while the pile has cards: once it is empty the Bag *is* its
+    goal item (R-W2) and trades like one (R-T3), silently (R-T7), telling nobody what it is."""
+    kind_ = item_kind(card)
+    if kind_ in BAGS:
+        return not bags_are_goals(st)
+    return kind_ in TRADE_EFFECT_ITEMS
 
 
 def _announce(ctx: Ctx, f: Json) -> None:

@@ -111,10 +111,25 @@ def test_R_T3_once_the_pile_is_empty_bags_trade_normally() -> None:
     assert sorted(g.items(0)) == ["bag_goblet", "whip"] and g.items(1) == ["bag_key"]
 
 
-def test_R_T3_bag_draws_nothing_once_the_pile_is_empty() -> None:
-    g = Game.make(4, hands={0: ["bag_key"], 1: ["dagger"]}, pile=[])
-    trade(g, 0, 1, "bag_key", "dagger")
-    assert g.of("draw_empty", g.last) and g.items(0) == ["dagger"]
+@pytest.mark.parametrize("bag", ["bag_key", "bag_goblet"])
+def test_R_T3_once_the_pile_is_empty_a_bag_trades_silently_like_its_goal_item(bag: str) -> None:
+    """R-W2: the Bag *is* a Key or Goblet now; announcing it (R-T5) would tell the table that
+    the receiver holds a goal item, which a Key traded never does (R-T7, R-V2)."""
+    g = Game.make(4, hands={0: [bag], 1: ["dagger"]}, pile=[])
+    trade(g, 0, 1, bag, "dagger")
+    assert not g.of("effects", g.last) and not g.of("draw_empty", g.last)
+    assert g.items(0) == ["dagger"] and g.items(1) == [bag]
+    assert g.kind == "turn" and g.pending.actors == [1]
+
+
+def test_R_T3_a_bag_drawing_the_last_card_still_fired() -> None:
+    g = Game.make(4, hands={0: ["bag_key"], 1: ["privilege"]}, pile=["whip"])
+    trade(g, 0, 1, "bag_key", "privilege")
+    assert [x["item"] for x in g.of("effects", g.last)[0].data["items"]] == [
+        "bag_key",
+        "privilege",
+    ]
+    assert g.st.pile == [] and "whip" in g.items(0)
 
 
 # -- R-T4, R-T5 --------------------------------------------------------------------------------
