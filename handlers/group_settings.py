@@ -26,7 +26,7 @@ class GroupSettings(BaseModel):
     fortune_telling: bool = False
     advanced_three: bool = False
     personal_scores: bool = False
-    deadlines: Deadlines = Field(default_factory=Deadlines)
+    deadlines: Deadlines = Field(default_factory=lambda: Deadlines())
     lobby_minutes: int = Field(15, ge=1, le=240)
 
     def engine_options(self) -> dict[str, Any]:
