@@ -48,6 +48,11 @@ def item_name(lang: str, name_: str) -> str:
     return card_label(lang, name_)
 
 
+def public_item(lang: str, name_: str) -> str:
+    """An item as the table may see it named: either Secret Bag is only "Secret Bag"."""
+    return item_name(lang, name_) if name_ == BAG_NAME else public_card_label(lang, name_)
+
+
 def cards(lang: str, ids: Iterable[str], *, public: bool = False) -> str:
     label = public_card_label if public else card_label
     listed = [label(lang, c) for c in ids]

@@ -8,7 +8,7 @@ from engine.actions import Event
 from engine.cards import DIPLOMAT, DOCTOR, DUELIST, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
 from engine.state import State
 from handlers import fmt
-from handlers.cards import association_label, occupation_label, public_card_label
+from handlers.cards import association_label, occupation_label
 from handlers.i18n import t
 from handlers.story.table import final_lines
 
@@ -41,7 +41,7 @@ class Teller:
         return occupation_label(self.lang, occupation)
 
     def item(self, card: str) -> str:
-        return public_card_label(self.lang, card)
+        return fmt.public_item(self.lang, card)
 
     def line(self, e: Event) -> str | None:
         d: dict[str, Any] = e.data
