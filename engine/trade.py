@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import BAGS, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
+from engine.cards import BAG_NAME, BAGS, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
 from engine.core import Ctx, Kind, bags_are_goals, kind, random_legal, step
 from engine.looks import look_at_association
 from engine.rng import Rng
@@ -78,9 +78,14 @@ def _announce(ctx: Ctx, f: Json) -> None:
     if f["fire"]:
         ctx.public(
             "effects",
-            items=[{"giver": g, "receiver": r, "item": item_kind(c)} for g, c, r in f["fire"]],
+            items=[{"giver": g, "receiver": r, "item": _public_name(c)} for g, c, r in f["fire"]],
         )
     f["stage"] = "resolve"
+
+
+def _public_name(card: str) -> str:
+    """R-V1 names the item; which of the two Secret Bags it is stays secret (R-V2)."""
+    return BAG_NAME if card in BAGS else item_kind(card)
 
 
 def resolve_effect(ctx: Ctx, giver: int, card: str, partner: int) -> None:

@@ -74,8 +74,8 @@ def card_label(lang: str, card: str) -> str:
 
 def public_card_label(lang: str, card: str) -> str:
     """Like :func:`card_label`, but a Secret Bag is only "Secret Bag": which one is secret."""
-    kind = item_kind(card)
-    if kind in SECRET_BAGS:
+    kind = SECRET_BAG if card == SECRET_BAG else item_kind(card)
+    if kind in (*SECRET_BAGS, SECRET_BAG):
         return f"{SECRET_BAG_ICON} {t(lang, f'item.{SECRET_BAG}.name')}"
     return card_label(lang, kind)
 

@@ -126,7 +126,7 @@ def test_R_T3_a_bag_drawing_the_last_card_still_fired() -> None:
     g = Game.make(4, hands={0: ["bag_key"], 1: ["privilege"]}, pile=["whip"])
     trade(g, 0, 1, "bag_key", "privilege")
     assert [x["item"] for x in g.of("effects", g.last)[0].data["items"]] == [
-        "bag_key",
+        "bag",  # R-V2: which Bag it is stays secret
         "privilege",
     ]
     assert g.st.pile == [] and "whip" in g.items(0)
@@ -198,7 +198,7 @@ def test_R_T7_items_without_effect_change_hands_silently() -> None:
 def test_R_T8_secret_bag_draws_the_top_card(bag: str) -> None:
     g = Game.make(4, hands={0: [bag], 1: ["dagger"]}, pile=["key3", "whip", "gloves"])
     trade(g, 0, 1, bag, "dagger")
-    assert g.of("effects", g.last)[0].data["items"] == [{"giver": 0, "receiver": 1, "item": bag}]
+    assert g.of("effects", g.last)[0].data["items"] == [{"giver": 0, "receiver": 1, "item": "bag"}]
     assert sorted(g.items(0)) == ["dagger", "gloves"]
     assert g.st.pile == ["key3", "whip"]
     drew = g.of("drew_card", g.last)[0]
