@@ -76,8 +76,15 @@ def _select(a: Ask, head: str, kind: str, mask: int) -> Page:
         buttons.append((a.t(key, name=a.label(s)), codec.nav(head, mask ^ (1 << s))))
     page.rows = grid(buttons, 2)
     page.rows.append([(a.t("game.btn.continue"), codec.nav(head, mask, "ok"))])
+    page.info = _info(a, side)
     page.back = codec.nav()
     return page
+
+
+def _info(a: Ask, side: str) -> list[str]:
+    me = a.st.players[a.seat]
+    out = [codec.info_association(side), codec.info_item(GOAL_KIND[side])]
+    return [*out, codec.INFO_DRINK] if me.drink else out
 
 
 def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
@@ -106,6 +113,7 @@ def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
         [(a.t(confirm), act(action))],
         [(a.t("game.btn.change_allies"), codec.nav(head, mask))],
     ]
+    page.info = _info(a, side)
     page.back = codec.nav()
     return page
 
