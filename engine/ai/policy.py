@@ -1,0 +1,127 @@
+"""The AI passenger: decides every pending decision from its seat's view and the legal actions.
+
+It never sees the game state. Its beliefs and item tracking are recomputed from the view (the
+notebook and the public history); the only thing kept between calls is a cache of that work,
+keyed by how far the notebook and the history have grown, so a policy rebuilt from scratch
+decides exactly the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.actions import Action
+from engine.ai import fights, trades, turns
+from engine.ai.beliefs import Beliefs, believe
+from engine.ai.holdings import Holdings, track
+from engine.ai.mind import Mind
+from engine.ai.table import Table
+from engine.cards import CLAIRVOYANT, DIPLOMAT, DUELIST, POISON_MIXER, PRIEST
+from engine.rng import Rng
+
+Decide = Callable[[Mind, list[Action], Rng], Action]
+
+
+def _tome(m: Mind, legal: list[Action], rng: Rng) -> Action:
+    """Swap occupations when mine is spent: theirs comes back usable."""
+    return _first(legal, "swap" if m.t.occ_spent else "skip")
+
+
+# Occupations by how much they help this policy, best first.
+_OCCUPATION_RANK = (
+    DIPLOMAT,
+    CLAIRVOYANT,
+    "thug",
+    "bodyguard",
+    "hypnotist",
+    PRIEST,
+    DUELIST,
+    POISON_MIXER,
+    "grand_master",
+    "doctor",
+)
+
+
+def _coat(m: Mind, legal: list[Action], rng: Rng) -> Action:
+    t = m.t
+    mine = 99 if t.occ_spent else _OCCUPATION_RANK.index(t.occupation)
+    best = min(
+        (a for a in legal if a.kind == "take" and a.card in _OCCUPATION_RANK),
+        key=lambda a: _OCCUPATION_RANK.index(a.card or ""),
+        default=None,
+    )
+    if best is not None and _OCCUPATION_RANK.index(best.card or "") < mine:
+        return best
+    return _first(legal, "skip")
+
+
+def _look_position(m: Mind, legal: list[Action], rng: Rng) -> Action:
+    """Advanced three players: a position of that row I have not seen yet."""
+    about = m.t.decision["about"]
+    seen = {
+        str(n.get("position"))
+        for n in m.t.notes
+        if n["k"] == "saw_association" and n["about"] == about
+    }
+    fresh = [a for a in legal if a.choice not in seen]
+    return (fresh or legal)[0]
+
+
+def _first(legal: list[Action], kind: str) -> Action:
+    return next((a for a in legal if a.kind == kind), legal[0])
+
+
+def _plain(fn: Callable[[Mind, list[Action]], Action]) -> Decide:
+    return lambda m, legal, rng: fn(m, legal)
+
+
+DECIDE: dict[str, Decide] = {
+    "turn": turns.turn,
+    "diplomat_give": _plain(trades.diplomat_give),
+    "clairvoyant": _plain(trades.clairvoyant_order),
+    "trade_answer": _plain(trades.answer),
+    "smuggle": lambda m, legal, rng: _first(legal, "use"),
+    "tome": _tome,
+    "coat": _coat,
+    "sextant_dir": _plain(trades.sextant_direction),
+    "sextant_pass": _plain(trades.sextant_pass),
+    "look_pos": _look_position,
+    "priest": _plain(fights.priest),
+    "priest_tribute": _plain(fights.give_back),
+    "support": _plain(fights.support),
+    "hypnotist": _plain(fights.hypnotist),
+    "boost": _plain(fights.boost),
+    "doctor": _plain(fights.doctor),
+    "reward": _plain(fights.reward),
+    "reward_take": _plain(fights.take),
+    "giveback": _plain(fights.give_back),
+    "gift": _plain(trades.gift),
+}
+
+
+class AiPolicy:
+    """``choose(view, legal, rng)``: one of ``legal`` (a claim with its allies filled in)."""
+
+    __slots__ = ("_cache",)
+
+    def __init__(self) -> None:
+        self._cache: tuple[tuple[object, ...], Holdings, Beliefs] | None = None
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        mind = self.mind(view)
+        decide = DECIDE.get(mind.t.decision_kind)
+        if decide is None:
+            return legal[0]
+        return decide(mind, legal, rng)
+
+    def mind(self, view: dict[str, Any]) -> Mind:
+        t = Table.read(view)
+        key = (t.seat, len(t.notes), len(t.history), t.pile, *t.items)
+        cache = self._cache
+        if cache is None or cache[0] != key:
+            holdings = track(t)
+            cache = self._cache = (key, holdings, believe(t, holdings))
+        return Mind(t, cache[2], cache[1])

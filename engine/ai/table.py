@@ -1,0 +1,128 @@
+"""What a seat's view says, read once: who I am, my cards, the table's counts, my decision."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import BAG_OF, GOAL_KIND, UNREFUSABLE_ITEMS, hand_limit, item_kind
+from engine.state import Json, other_association
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    seat: int
+    n: int
+    association: str
+    enemy_association: str
+    assoc_cards: tuple[str, ...]
+    items: tuple[str, ...]
+    occupation: str
+    occ_up: bool
+    occ_spent: bool
+    drink: bool
+    counts: tuple[int, ...]  # items each seat holds
+    face_up: tuple[str | None, ...]  # occupations shown on the table
+    pile: int
+    bags_are_goals: bool
+    removed: tuple[str, ...]  # item cards out of this game
+    round: int
+    options: Json
+    decision_kind: str
+    decision: Json
+    fight: Json | None
+    history: tuple[Json, ...]
+    notes: tuple[Json, ...]
+
+    @classmethod
+    def read(cls, view: dict[str, Any]) -> Table:
+        table = view["table"]
+        me = view["me"]
+        decision = view["decision"] or {"kind": "", "data": {}}
+        assoc = me["association"]
+        return cls(
+            seat=view["seat"],
+            n=len(table["players"]),
+            association=assoc,
+            enemy_association=other_association(assoc),
+            assoc_cards=tuple(me["assoc"]),
+            items=tuple(me["items"]),
+            occupation=me["occupation"],
+            occ_up=me["occ_up"],
+            occ_spent=me["occ_spent"],
+            drink=me["drink"],
+            counts=tuple(p["items"] for p in table["players"]),
+            face_up=tuple(p["occupation"] for p in table["players"]),
+            pile=table["pile"],
+            bags_are_goals=table["bags_are_goals"],
+            removed=tuple(table["removed"]),
+            round=table["round"],
+            options=table["options"],
+            decision_kind=decision["kind"],
+            decision=decision["data"],
+            fight=table["fight"],
+            history=tuple(table.get("history", ())),
+            notes=tuple(view["notes"]),
+        )
+
+    @property
+    def others(self) -> list[int]:
+        return [s for s in range(self.n) if s != self.seat]
+
+    @property
+    def hand_limit(self) -> int:
+        return hand_limit(self.n)
+
+    def goal_of(self, association: str, card: str) -> bool:
+        """Whether ``card`` counts as a goal item of ``association`` now (R-W2)."""
+        return item_kind(card) == GOAL_KIND[association] or (
+            self.bags_are_goals and card == BAG_OF[association]
+        )
+
+    def mine(self, card: str) -> bool:
+        return self.goal_of(self.association, card)
+
+    def theirs(self, card: str) -> bool:
+        return self.goal_of(self.enemy_association, card)
+
+    def my_goal_count(self) -> int:
+        return sum(1 for c in self.items if self.mine(c))
+
+    def option(self, name: str) -> bool:
+        return bool(self.options.get(name))
+
+
+# How much holding a card is worth to a player of ``Table.association`` (goal items aside).
+_TOOL_VALUE = {
+    "monocle": 3.0,
+    "privilege": 2.5,
+    "dagger": 1.5,
+    "gloves": 1.5,
+    "poison_ring": 1.5,
+    "casting_knives": 1.2,
+    "whip": 1.2,
+    "coat_of_arms": 2.0,
+    "tome": 1.0,
+    "coat": 1.0,
+    "sextant": 1.0,
+    "broken_mirror": 0.5,
+    "black_pearl": -6.0,  # it forbids claiming (R-W1)
+}
+MY_GOAL = 10.0
+THEIR_GOAL = 4.0  # kept out of their hands
+HIDDEN_BAG = 3.0  # a Bag before the pile runs out: a draw each time it is traded on
+
+
+def value_to(t: Table, association: str, card: str) -> float:
+    """What ``card`` is worth in the hand of a player of ``association``."""
+    if t.goal_of(association, card):
+        return MY_GOAL
+    if t.goal_of(other_association(association), card):
+        return THEIR_GOAL
+    if card.startswith("bag_"):
+        return HIDDEN_BAG + (1.0 if card == BAG_OF[association] else 0.0)
+    return _TOOL_VALUE.get(item_kind(card), 1.0)
+
+
+def unrefusable(card: str) -> bool:
+    return card in UNREFUSABLE_ITEMS

@@ -1,0 +1,116 @@
+"""Items changing hands: offers (R-T1), answers, trade effects (R-T8), gifts (R-H1) and passes.
+
+Goal items go towards allies, and to the hand that gathers them; to enemies go the things that
+hurt them (the Black Pearl first) or help them least.
+"""
+
+from __future__ import annotations
+
+from engine.actions import Action
+from engine.ai.mind import Mind, draw_value
+from engine.ai.table import Table, unrefusable
+from engine.cards import BAGS, item_kind
+
+_ACCEPT_MARGIN = 0.1
+_LIKELY_ACCEPTED = 0.7
+
+
+def effect_value(m: Mind, card: str, partner: int) -> float:
+    """What the trade effect of ``card`` brings me when I give it to ``partner`` (R-T8)."""
+    t = m.t
+    kind = item_kind(card)
+    if kind in BAGS:
+        return draw_value(m) if t.pile else 0.0
+    if kind == "monocle":
+        return 6.0 * m.doubt(partner)
+    if kind == "privilege":
+        unseen = m.holdings.sizes[partner] - sum(m.holdings.known[partner].values())
+        return 0.8 * max(0.0, unseen) * (0.5 + m.ally(partner))
+    if kind in ("tome", "coat"):
+        return 0.3 if t.occ_spent else 0.0
+    return 0.0
+
+
+def exposure(m: Mind, card: str, giver: int) -> float:
+    """What ``giver`` learns about me when I take ``card`` from them, as a cost to me."""
+    kind = item_kind(card)
+    enemy = 1.0 - m.ally(giver)
+    if kind == "monocle":
+        return 1.5 * enemy
+    if kind == "privilege":
+        return 0.7 * enemy
+    if kind in BAGS and m.t.pile:
+        return 1.0 * enemy - 0.5 * (1 - enemy)  # they draw a card
+    return 0.0
+
+
+def answer(m: Mind, legal: list[Action]) -> Action:
+    t = m.t
+    offerer, card = t.decision["seat"], t.decision["card"]
+    incoming = m.gain(card, offerer) - exposure(m, card, offerer)
+    best: Action | None = None
+    best_score = _ACCEPT_MARGIN
+    for a in legal:
+        if a.kind != "accept" or a.card is None:
+            continue
+        score = incoming - m.loss(a.card, offerer) + effect_value(m, a.card, offerer)
+        if score > best_score or (best is None and not any(x.kind == "refuse" for x in legal)):
+            best, best_score = a, max(score, best_score)
+    if best is not None:
+        return best
+    refuse = next((a for a in legal if a.kind == "refuse"), None)
+    if refuse is not None:
+        return refuse
+    return max(legal, key=lambda a: -m.loss(a.card or "", offerer))
+
+
+def offer_value(m: Mind, card: str, to: int) -> float:
+    """Expected worth of offering ``card`` to ``to`` on my turn."""
+    accepted = 1.0 if unrefusable(card) else _LIKELY_ACCEPTED
+    back = 1.0 + 2.0 * m.ally(to)  # allies hand back something useful, others their least
+    return accepted * (back - m.loss(card, to) + effect_value(m, card, to))
+
+
+def least_costly(m: Mind, legal: list[Action], to: int) -> Action:
+    return min(legal, key=lambda a: m.loss(a.card or "", to))
+
+
+def gift(m: Mind, legal: list[Action]) -> Action:
+    """R-H1: to a hand with room (a full one would have to give on, and back and forth)."""
+    t = m.t
+
+    def cost(a: Action) -> float:
+        to = a.target if a.target is not None else -1
+        full = 100.0 if t.counts[to] >= t.hand_limit else 0.0
+        return m.loss(a.card or "", to) + full
+
+    return min(legal, key=cost)
+
+
+def diplomat_give(m: Mind, legal: list[Action]) -> Action:
+    return least_costly(m, legal, m.t.decision["target"])
+
+
+def sextant_direction(m: Mind, legal: list[Action]) -> Action:
+    """Send the passes the way my item goes to the likelier ally."""
+    t = m.t
+    left, right = (t.seat + 1) % t.n, (t.seat - 1) % t.n
+    choice = "left" if m.ally(left) >= m.ally(right) else "right"
+    return next(a for a in legal if a.choice == choice)
+
+
+def sextant_pass(m: Mind, legal: list[Action]) -> Action:
+    t = m.t
+    step = 1 if t.decision["direction"] == "left" else -1
+    return least_costly(m, legal, (t.seat + step) % t.n)
+
+
+def clairvoyant_order(m: Mind, legal: list[Action]) -> Action:
+    """Put on top what I would most like to draw (my goal items first)."""
+    t = m.t
+    return max(legal, key=lambda a: _stack_score(m, t, a.cards))
+
+
+def _stack_score(m: Mind, t: Table, cards: tuple[str, ...]) -> float:
+    weights = (1.0, 0.6)
+    return sum(w * m.worth(c, t.seat) for w, c in zip(weights, cards, strict=False))
