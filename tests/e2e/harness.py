@@ -41,6 +41,7 @@ class Player:
 class Harness:
     players: list[Player]
     seed: int = 1
+    claim_from_round: int = 8
     clock: FakeClock = field(default_factory=FakeClock)
     timers: FakeTimers = field(default_factory=FakeTimers)
 
@@ -147,18 +148,25 @@ class Harness:
             if aw.window and passes and self.rng.below(5):
                 self.press(player, player.uid, message_id, passes[0])  # most let a window go
                 continue
-            self.press(player, player.uid, message_id, self._pick(choices))
+            late = st.round >= self.claim_from_round
+            self.press(player, player.uid, message_id, self._pick(choices, late))
         raise AssertionError("the game did not end")
 
-    def _pick(self, choices: list[str]) -> str:
-        """Random, but rarely the ones that end the game at once, so games have a middle."""
-        ends = [
-            c
-            for c in choices
-            if c.split(":", 2)[2].startswith(("cl", "fo", "so", "~cl", "~fo", "~so"))
-        ]
+    def _pick(self, choices: list[str], late: bool) -> str:
+        """Random, but seldom the buttons that end the game at once, so games have a middle;
+        later on, a table that has seen enough heads for a claim (as real tables do)."""
+        payloads = {c: c.split(":", 2)[2] for c in choices}
+        enders = ("cl", "fo", "so", "~cl", "~fo", "~so")
+        ends = [c for c, p in payloads.items() if p.startswith(enders)]
+        if late:
+            for wanted in (("cl", "fo", "so"), ("~",)):
+                hits = [c for c in ends if payloads[c].startswith(wanted)]
+                oks = [c for c in hits if payloads[c].endswith(".ok")]
+                if oks or hits:
+                    pool = oks or hits
+                    return pool[self.rng.below(len(pool))]
         rest = [c for c in choices if c not in ends]
-        if rest and (not ends or self.rng.below(12)):
+        if rest and (not ends or self.rng.below(6)):
             return rest[self.rng.below(len(rest))]
         return ends[self.rng.below(len(ends))]
 

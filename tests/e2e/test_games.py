@@ -36,3 +36,56 @@ def test_complete_game_by_timeouts_alone() -> None:
     assert final.result is not None and final.result["how"] == "abandoned"
     assert not h.api.violations
     assert not h.errors
+
+
+def test_six_player_game_figures_and_group_pace() -> None:
+    """Issue 4's figures for a 6-player game; the group stays far below ~20 messages a minute."""
+    h = table(6, 11)
+    h.open_lobby_and_join()
+    h.start()
+    h.play_by_buttons()
+    calls = h.api.count_by_method()
+    dates = [m.date for m in h.api.messages_in(GROUP)]
+    peak = max(sum(1 for d in dates if start <= d < start + 60) for start in dates)
+    longest = max(len(m.text) for p in h.players for m in h.api.messages_in(p.uid))
+    print(f"\nBot API calls by method: {calls}")
+    print(f"group messages per minute at peak: {peak}; longest private message: {longest} chars")
+    assert peak <= 20
+    assert longest <= 4096
+
+
+@pytest.mark.parametrize("n", [3, 7])
+def test_game_with_every_option_set_through_settings_buttons(n: int) -> None:
+    h = table(n, 20 + n)
+    creator = h.players[0]
+    h.command(creator, "/newgame")
+    h.command(creator, "/settings")
+    settings_msg = h.api.last_message(GROUP)
+    for wanted in ("smuggling", "fortune_telling", "advanced_three", "personal_scores"):
+        data = next(
+            d for _, d in h.api.last_message(GROUP).buttons() if d and d.endswith(f":{wanted}")
+        )
+        h.press(creator, GROUP, settings_msg.message_id, data)
+    lobby = next(
+        m
+        for m in h.api.messages_in(GROUP)
+        if any((u or "").startswith("https://t.me/") for _, u in m.buttons())
+    )
+    payload = next(u for _, u in lobby.buttons() if u and u.startswith("https://t.me/")).split(
+        "start=", 1
+    )[1]
+    h.last_gid = payload
+    for p in h.players:
+        h.command(p, f"/start {payload}", chat=p.uid)
+    h.start()
+    st = h.state()
+    assert (
+        st.options["smuggling"] and st.options["fortune_telling"] and st.options["personal_scores"]
+    )
+    assert st.options["advanced_three"] == (n == 3)
+    final = h.play_by_buttons()
+    assert final.result is not None
+    assert not h.api.violations and not h.errors
+    h.command(creator, "/scores")
+    if final.result.get("scores"):
+        assert any(p.name.split()[0] in h.api.last_message(GROUP).text for p in h.players)
