@@ -25,17 +25,24 @@ from engine.ai.holdings import Holdings
 from engine.ai.table import Table
 from engine.cards import BROTHERHOOD, ORDER, association_split
 
-# P(declared side | how the supporter relates to attacker and defender)
+# P(declared side | the supporter is with the attacker, with the defender, with neither or
+# both), as measured in games between AI passengers.
 _SUPPORT = {
-    "with_attacker": {"attacker": 0.5, "defender": 0.15, "neutral": 0.35},
-    "with_defender": {"attacker": 0.15, "defender": 0.5, "neutral": 0.35},
-    "unrelated": {"attacker": 0.3, "defender": 0.3, "neutral": 0.4},
+    "with_attacker": {"attacker": 0.37, "defender": 0.12, "neutral": 0.51},
+    "with_defender": {"attacker": 0.12, "defender": 0.40, "neutral": 0.48},
+    "unrelated": {"attacker": 0.19, "defender": 0.18, "neutral": 0.63},
 }
-_ATTACK_ENEMY_LR = 1.5  # attacks go to enemies a little more often than to allies
+# A support is read as two pair relations (supporter-attacker, supporter-defender); each gets
+# half the log ratio so that together they do not count the one declaration twice.
+_SUPPORT_SHARE = 0.5
+_ATTACK_ENEMY_LR = 1.0  # measured: attacks tell nothing reliable about the pair
 _TRADE_ALLY_LR = 1.3  # trades go to allies a little more often
 _OFFERED_MY_GOAL_LR = 2.5  # a player who offers me my goal item wants me to have it
 _GAVE_PEARL_LR = 2.5  # a player who hands me the Black Pearl wants me not to claim
 _HOLDS_MY_GOAL_LR = 1.3  # per goal item of mine it holds (for theirs: the inverse)
+# Repeated dealings between the same players are far from independent evidence: what one pair
+# of players (or one player, for private evidence) can tell is capped at this likelihood ratio.
+_MAX_LR = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +201,8 @@ def _seat_evidence(t: Table, holdings: Holdings) -> dict[int, float]:
                 ll[seat] += step * p
             elif t.theirs(card):
                 ll[seat] -= step * p
-    return {s: v for s, v in ll.items() if v}
+    cap = math.log(_MAX_LR)
+    return {s: max(-cap, min(cap, v)) for s, v in ll.items() if v}
 
 
 def _relation_evidence(t: Table) -> dict[tuple[int, int], tuple[float, float]]:
@@ -216,15 +224,17 @@ def _relation_evidence(t: Table) -> dict[tuple[int, int], tuple[float, float]]:
         k = rec["k"]
         if k == "attack":
             attacker, defender = rec["seat"], rec["target"]
-            if attacker != t.seat:
+            if attacker != t.seat and _ATTACK_ENEMY_LR != 1.0:
                 add(attacker, defender, 0.0, math.log(_ATTACK_ENEMY_LR))
         elif k == "support" and rec["seat"] != t.seat and attacker >= 0:
             s, side = rec["seat"], rec["side"]
             if side == "neutral":
                 continue
             # with the attacker vs not, and with the defender vs not
-            add(s, attacker, math.log(with_a[side]), math.log(unrelated[side]))
-            add(s, defender, math.log(with_d[side]), math.log(unrelated[side]))
+            h = _SUPPORT_SHARE
+            add(s, attacker, h * math.log(with_a[side]), h * math.log(unrelated[side]))
+            add(s, defender, h * math.log(with_d[side]), h * math.log(unrelated[side]))
         elif k == "trade_offered" and rec["seat"] != t.seat:
             add(rec["seat"], rec["target"], math.log(_TRADE_ALLY_LR), 0.0)
-    return {key: (v[0], v[1]) for key, v in ll.items()}
+    cap = math.log(_MAX_LR)
+    return {key: (max(-cap, min(cap, v[0] - v[1])), 0.0) for key, v in ll.items()}
