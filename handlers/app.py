@@ -97,7 +97,7 @@ class Service:
                 return
             if doc["phase"] != "playing":
                 return
-            table = Table(txn, self.scale)
+            table = Table(txn, self.scale, self.bot_username)
             pending = table.state.pending
             if pending is None or pending.id != req.decision:
                 return  # stale or duplicate timer: that decision is gone
@@ -158,7 +158,7 @@ class Service:
             if doc.get("phase") != "playing":
                 txn.toast = (t(lang, "bot.stale"), False)
                 return
-            table = Table(txn, self.scale)
+            table = Table(txn, self.scale, self.bot_username)
             seat = table.seat_of(press.user.id)
             if seat is None:
                 txn.toast = (t(lang, "bot.not_in_game"), False)
@@ -168,6 +168,7 @@ class Service:
                 txn.toast = (t(lang, "bot.stale"), False)
                 return
             plang = table.lang_of(seat)
+            table.reachable_again(press.user.id)
             if isinstance(parsed, codec.Info):
                 txn.toast = (prompts.render_info(plang, parsed), True)
                 outcome = "info"
@@ -212,7 +213,7 @@ class Service:
                 return
             if txn.doc.get("phase") != "playing":
                 return
-            table = Table(txn, self.scale)
+            table = Table(txn, self.scale, self.bot_username)
             seat = table.seat_of(cmd.user.id)
             if seat is None or table.state.players[seat].away:
                 return

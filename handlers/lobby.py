@@ -214,7 +214,7 @@ def start_game(svc: Service, txn: Txn) -> None:
             None,
             tag="lobby_edit",
         )
-    table = Table(txn, svc.scale)
+    table = Table(txn, svc.scale, svc.bot_username)
     txn.send(doc["chat"], story.seat_order_text(state, settings.language), tag="start")
     for seat in range(state.n):
         txn.send(
@@ -288,7 +288,7 @@ def cmd_cancel(svc: Service, cmd: CommandMsg, lang: str) -> None:
             txn.send(cmd.chat_id, t(lang, "lobby.only_creator"))
             return
         if txn.doc["phase"] == "playing":
-            table = Table(txn, svc.scale)
+            table = Table(txn, svc.scale, svc.bot_username)
             txn.send(cmd.chat_id, story.final_text(table.state, lang))
         _cancel(svc, txn, "lobby.cancelled")
 

@@ -8,6 +8,7 @@ prompts are edited to show the outcome, without buttons.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import engine
@@ -26,8 +27,9 @@ MAX_AUTO_STEPS = 400
 class Table:
     """The running game inside a game document."""
 
-    def __init__(self, txn: Txn, time_scale: float) -> None:
+    def __init__(self, txn: Txn, time_scale: float, bot_username: str = "") -> None:
         self.txn = txn
+        self.bot_username = bot_username
         self.doc = txn.doc
         self.scale = time_scale
         self.settings = GroupSettings.model_validate(self.doc["settings"])
@@ -113,7 +115,11 @@ class Table:
         answered = answered or {}
         self._close_prompts(answered)
         group_lang = self.settings.language
-        public = story.public_text(self.events, st, group_lang)
+        public = "\n".join(
+            filter(
+                None, [self._unreachable_notes(), story.public_text(self.events, st, group_lang)]
+            )
+        )
         if public or self.txn.changed:
             self._story(public)
         privates = story.private_texts(self.events, st, self.lang_of)
@@ -122,6 +128,25 @@ class Table:
                 self.txn.send(self.chat_of(seat), text)
         self._open_prompts()
         self.events = []
+
+    def _unreachable_notes(self) -> str:
+        """Tell the group once about each player the bot cannot write to."""
+        noted = self.doc.setdefault("unreachable_noted", [])
+        lines = []
+        for seat, p in enumerate(self.doc["players"]):
+            if p["uid"] in self.doc.get("unreachable", []) and p["uid"] not in noted:
+                noted.append(p["uid"])
+                name = f"<b>{html.escape(self.state.players[seat].name, quote=False)}</b>"
+                lines.append(
+                    t(self.settings.language, "bot.unreachable", name=name, bot=self.bot_username)
+                )
+        return "\n".join(lines)
+
+    def reachable_again(self, uid: int) -> None:
+        """A player pressing a button can be written to again."""
+        for key in ("unreachable", "unreachable_noted"):
+            if uid in self.doc.get(key, []):
+                self.doc[key].remove(uid)
 
     def _story(self, public: str | None) -> None:
         st = self.state

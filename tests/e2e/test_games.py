@@ -89,3 +89,25 @@ def test_game_with_every_option_set_through_settings_buttons(n: int) -> None:
     h.command(creator, "/scores")
     if final.result.get("scores"):
         assert any(p.name.split()[0] in h.api.last_message(GROUP).text for p in h.players)
+
+
+def test_blocked_player_is_noted_in_the_group_and_defaults() -> None:
+    h = table(4, 31)
+    h.open_lobby_and_join()
+    blocked = h.players[2]
+    h.api.blocked_chats.add(blocked.uid)  # blocked the bot after joining
+    h.start()
+    for _ in range(400):
+        st = h.state()
+        if (
+            st.over
+            or st.players[2].away
+            or blocked.uid in h.game_doc().get("unreachable_noted", [])
+        ):
+            break
+        due = h.game_doc()["due"]
+        h.clock.advance(max(0.0, due["at"] - h.clock.now()) + 0.01)
+        h.fire_timers()
+    group = " ".join(m.text for m in h.api.messages_in(GROUP))
+    assert "Rider <2> & co" in group and "@coachride_bot" in group
+    assert not h.api.violations and not h.errors
