@@ -144,9 +144,12 @@ def advance(ctx: Ctx) -> None:
 def open_gift_if_needed(ctx: Ctx) -> bool:
     """R-H1: a player over the hand limit gives items away at once, one decision per item."""
     st = ctx.state
-    limit = hand_limit(st.n)
-    for offset in range(st.n):
-        seat = (st.turn + offset) % st.n
+    n = len(st.players)
+    limit = hand_limit(n)
+    if all(len(p.items) <= limit for p in st.players):
+        return False
+    for offset in range(n):
+        seat = (st.turn + offset) % n
         if len(st.players[seat].items) > limit:
             ctx.open("gift", [seat], "choice", excess=len(st.players[seat].items) - limit)
             return True
