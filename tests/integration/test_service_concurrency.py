@@ -1,0 +1,55 @@
+"""Ten players press at the same moment: every press is applied exactly once (issue 3)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import engine
+from infra.sqlite_store import SqliteStore
+from tests.service.table import Table
+
+
+def test_simultaneous_presses_in_one_window_are_each_applied_once(tmp_path: Path) -> None:
+    table = Table(n=10, seed=5)
+    table.store = SqliteStore(str(tmp_path / "games.sqlite3"), clock=table.clock)
+    table.service.store = table.store
+    table.service.pipeline.store = table.store
+    table.start()
+    st = table.state()
+    seat = st.turn
+    message_id, data = table.prompt(seat)
+    table.press(table.uids[seat], message_id, next(d for d in data if d.split(":", 2)[2] == "~at"))
+    message_id, data = table.prompt(seat)
+    table.press(
+        table.uids[seat], message_id, next(d for d in data if d.split(":", 2)[2].startswith("at"))
+    )
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "boost":
+        if aw.closable or not aw.seats:
+            table.wait_until_due()
+            continue
+        message_id, data = table.prompt(aw.seats[0])
+        neutral = next(d for d in data if d.endswith(".hn") or d.endswith(":pa"))
+        table.press(table.uids[aw.seats[0]], message_id, neutral)
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "boost" and len(aw.seats) == 10
+    presses = []
+    for s in aw.seats:
+        message_id, data = table.prompt(s)
+        presses.append((table.uids[s], message_id, next(d for d in data if d.endswith(":pa"))))
+    version = table.store.get(f"GAME#{table.gid}").version  # type: ignore[union-attr]
+    start = threading.Barrier(len(presses))
+
+    def press(uid: int, message_id: int, data: str) -> None:
+        start.wait()
+        table.press(uid, message_id, data)
+
+    threads = [threading.Thread(target=press, args=p) for p in presses]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    after = table.state()
+    assert after.pending is not None and after.pending.kind == "boost"
+    assert sorted(after.pending.done) == sorted(aw.seats)  # every pass applied exactly once
+    assert table.store.get(f"GAME#{table.gid}").version == version + len(presses)  # type: ignore[union-attr]
