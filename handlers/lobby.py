@@ -461,7 +461,18 @@ def _language_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
             txn.doc["lang"] = code
             txn.changed = True
 
-        svc.pipeline.run(user_key(p.user.id), change, p.update_id, create={"game": None})
+        done = svc.pipeline.run(user_key(p.user.id), change, p.update_id, create={"game": None})
+        gid = done.doc.get("game") if done else None
+        if gid:
+
+            def in_game(txn: Txn) -> None:
+                """Prompts and news of a running game follow the new language from now on."""
+                for player in txn.doc.get("players", []):
+                    if player["uid"] == p.user.id and player.get("lang") != code:
+                        player["lang"] = code
+                        txn.changed = True
+
+            svc.pipeline.run(game_key(gid), in_game, None)
     elif target.lstrip("-").isdigit() and int(target) == p.chat_id:
         settings, chat_doc, _ = svc.chat_settings(p.chat_id)
         if not _may_manage(svc, None, p.chat_id, p.user.id) and chat_doc.get("game"):

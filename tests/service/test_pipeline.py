@@ -140,3 +140,14 @@ def test_R_D1_window_nobody_can_use_lasts_its_minimum(n: int) -> None:
     opened = table.doc()["dec"]["opened"]
     due = table.doc()["due"]["at"]
     assert due - opened >= 5 - 1e-6
+
+
+def test_private_language_change_follows_into_the_running_game() -> None:
+    table = Table()
+    table.start()
+    uid = table.uids[1]
+    table.message(uid, uid, "/language")
+    shown = table.messenger.in_chat(uid)[-1]
+    german = next(b[2] for row in shown.rows or [] for b in row if b[2].endswith(":de"))
+    table.press(uid, shown.message_id, german)
+    assert next(p for p in table.doc()["players"] if p["uid"] == uid)["lang"] == "de"
