@@ -122,7 +122,11 @@ def validate(st: State, action: Action) -> None:
         raise Illegal(f"{action.kind} is not a legal answer to {p.kind}")
 
 
-def apply(st: State, action: Action, *, inplace: bool = False) -> tuple[State, list[Event]]:
+def apply(
+    st: State, action: Action, *, inplace: bool = False, stand_in: bool = False
+) -> tuple[State, list[Event]]:
+    """``stand_in``: someone else (an AI passenger, R-D2) decides for an away seat, which
+    therefore stays away."""
     validate(st, action)
     if not inplace:
         st = st.clone()
@@ -133,7 +137,8 @@ def apply(st: State, action: Action, *, inplace: bool = False) -> tuple[State, l
         _timeout(ctx, action.seat)
     else:
         assert action.seat is not None
-        _came_back(ctx, action.seat)
+        if not stand_in:
+            _came_back(ctx, action.seat)
         KINDS[p.kind].handle(ctx, p, action)
     advance(ctx)
     st.rng = ctx.rng.state

@@ -28,6 +28,8 @@ class GroupSettings(BaseModel):
     personal_scores: bool = False
     deadlines: Deadlines = Field(default_factory=lambda: Deadlines())
     lobby_minutes: int = Field(15, ge=1, le=240)
+    ai_fill: int = Field(0, ge=0, le=10)  # fill the table with AI passengers up to this size
+    ai_takeover: bool = True  # an AI plays for a player marked away (R-D2)
 
     def engine_options(self) -> dict[str, Any]:
         return {
@@ -41,6 +43,8 @@ class GroupSettings(BaseModel):
     def seconds(self, deadline_kind: str) -> int:
         return int(getattr(self.deadlines, deadline_kind))
 
+
+AI_FILL_CHOICES = (0, 3, 4, 5, 6, 8, 10)
 
 # Values offered on the /settings buttons for each deadline.
 DEADLINE_CHOICES: dict[str, tuple[int, ...]] = {

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from handlers import story
-from handlers.group_settings import DEADLINE_CHOICES, DEADLINE_KINDS, GroupSettings
+from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, DEADLINE_KINDS, GroupSettings
 from handlers.i18n import LANGUAGES, t
 from handlers.messenger import Rows
 from handlers.play import Table
@@ -76,6 +76,7 @@ def lobby_text(svc: Service, doc: dict[str, Any]) -> str:
             t(lang, "lobby.title"),
             t(lang, "lobby.players", count=len(doc["players"]), max=MAX_PLAYERS) + "\n" + names,
             settings_summary(settings, lang),
+            *([t(lang, "lobby.ai_fill", count=settings.ai_fill)] if settings.ai_fill else []),
             t(lang, "lobby.how_to_join", minutes=settings.lobby_minutes),
         ]
     )
@@ -185,7 +186,8 @@ def _start(
             if query is None:
                 txn.send(chat_id, t(lang, "lobby.only_creator"))
             return
-        if len(doc["players"]) < MIN_PLAYERS:
+        fill = GroupSettings.model_validate(doc["settings"]).ai_fill
+        if max(len(doc["players"]), fill) < MIN_PLAYERS or not doc["players"]:
             txn.toast = (t(lang, "lobby.too_few", min=MIN_PLAYERS), True)
             if query is None:
                 txn.send(chat_id, t(lang, "lobby.too_few", min=MIN_PLAYERS))
@@ -201,6 +203,7 @@ def start_game(svc: Service, txn: Txn) -> None:
     doc = txn.doc
     settings = GroupSettings.model_validate(doc["settings"])
     seed = int.from_bytes(doc["gid"].encode()[:8], "big") ^ int(txn.now * 1000)
+    add_ai_passengers(doc, settings, seed)
     names = [p["name"] for p in doc["players"]]
     state, events = engine.new_game(names, seed, settings.engine_options())
     doc["phase"] = "playing"
@@ -226,6 +229,18 @@ def start_game(svc: Service, txn: Txn) -> None:
     svc.after_play(txn, table)
 
 
+def add_ai_passengers(doc: dict[str, Any], settings: GroupSettings, seed: int) -> None:
+    """Fill the table up to the chosen size with AI passengers, marked and named as such.
+    They sit among the humans at random, so the seat gives nothing away."""
+    lang = settings.language
+    names = t(lang, "ai.names").split(",")
+    missing = max(0, min(MAX_PLAYERS, settings.ai_fill) - len(doc["players"]))
+    for i in range(missing):
+        name = t(lang, "ai.marker", name=names[(seed + i) % len(names)])
+        slot = (seed >> (4 * i)) % (len(doc["players"]) + 1)
+        doc["players"].insert(slot, {"uid": -(i + 1), "name": name, "lang": lang, "ai": True})
+
+
 def finish_game(svc: Service, txn: Txn, table: Table) -> None:
     doc = txn.doc
     doc["phase"] = "over"
@@ -240,6 +255,8 @@ def finish_game(svc: Service, txn: Txn, table: Table) -> None:
         totals = dict(chat_doc.get("scores", {}))
         for seat, pts in enumerate(scores):
             p = doc["players"][seat]
+            if p.get("ai"):
+                continue
             entry = totals.get(str(p["uid"]), {"name": p["name"], "points": 0, "games": 0})
             entry["points"] += pts
             entry["games"] += 1
@@ -248,7 +265,8 @@ def finish_game(svc: Service, txn: Txn, table: Table) -> None:
         chat_doc["scores"] = totals
     txn.put(chat_key(doc["chat"]), chat_doc, chat.version if chat else None)
     for p in doc["players"]:
-        _clear_pointer(svc, txn, p["uid"])
+        if not p.get("ai"):
+            _clear_pointer(svc, txn, p["uid"])
 
 
 def expire_if_due(svc: Service, txn: Txn) -> None:
@@ -268,7 +286,8 @@ def _cancel(svc: Service, txn: Txn, key: str) -> None:
     if chat and chat.doc.get("game") == doc["gid"]:
         txn.put(chat_key(doc["chat"]), {**chat.doc, "game": None}, chat.version)
     for p in doc["players"]:
-        _clear_pointer(svc, txn, p["uid"])
+        if not p.get("ai"):
+            _clear_pointer(svc, txn, p["uid"])
     if doc.get("lobby_msg") and doc.get("engine") is None:
         txn.edit(doc["chat"], doc["lobby_msg"], lobby_text(svc, doc), None, tag="lobby_edit")
     txn.send(doc["chat"], t(lang, key))
@@ -330,8 +349,16 @@ def settings_summary(s: GroupSettings, lang: str) -> str:
         t(lang, "settings.items", value=t(lang, f"settings.items.{s.items}")),
         *(t(lang, f"settings.{k}", value=on if getattr(s, k) else off) for k in TOGGLES),
         t(lang, "settings.deadlines", **{k: s.seconds(k) for k in DEADLINE_KINDS}),
+        t(lang, "settings.ai_fill", value=_ai_fill_value(s, lang)),
+        t(lang, "settings.ai_takeover", value=on if s.ai_takeover else off),
     ]
     return t(lang, "settings.title") + "\n" + "\n".join(lines)
+
+
+def _ai_fill_value(s: GroupSettings, lang: str) -> str:
+    if not s.ai_fill:
+        return t(lang, "settings.ai_fill.off")
+    return t(lang, "settings.ai_fill.to", count=s.ai_fill)
 
 
 def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
@@ -363,6 +390,18 @@ def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
         [
             [t(lang, f"settings.button.{k}", seconds=s.seconds(k)), "d", f"S:{chat_id}:d.{k}"]
             for k in DEADLINE_KINDS[3:]
+        ],
+        [
+            [
+                t(lang, "settings.button.ai_fill", value=_ai_fill_value(s, lang)),
+                "d",
+                f"S:{chat_id}:ai_fill",
+            ],
+            [
+                f"{on if s.ai_takeover else off} {t(lang, 'settings.button.ai_takeover')}",
+                "d",
+                f"S:{chat_id}:ai_takeover",
+            ],
         ],
         [[f"🌐 {t(code, 'language.name')}", "d", f"S:{chat_id}:lang.{code}"] for code in LANGUAGES],
     ]
@@ -396,8 +435,10 @@ def _settings_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
     data = settings.model_dump()
     if what == "items":
         data["items"] = "beginner" if settings.items == "full" else "full"
-    elif what in TOGGLES:
+    elif what in (*TOGGLES, "ai_takeover"):
         data[what] = not data[what]
+    elif what == "ai_fill":
+        data["ai_fill"] = _next(AI_FILL_CHOICES, settings.ai_fill)
     elif what.startswith("d.") and what[2:] in DEADLINE_CHOICES:
         k = what[2:]
         data["deadlines"][k] = _next(DEADLINE_CHOICES[k], settings.seconds(k))

@@ -13,12 +13,16 @@ from typing import Any
 
 import engine
 from engine import TIMEOUT, Action, Event, State
+from engine.ai import AiPolicy
+from engine.rng import Rng, seed_state
 from handlers import prompts, story
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.messenger import Rows
 from handlers.service import Txn
 
+AI = AiPolicy()
+AI_TURN_PAUSE_SECONDS = 3.0
 STORY_MERGE_SECONDS = 6.0
 STORY_MAX_CHARS = 3600
 MAX_AUTO_STEPS = 400
@@ -53,16 +57,48 @@ class Table:
     def chat_of(self, seat: int) -> int:
         return int(self.doc["players"][seat]["uid"])
 
+    def is_ai(self, seat: int) -> bool:
+        return bool(self.doc["players"][seat].get("ai"))
+
+    def ai_plays(self, seat: int) -> bool:
+        """AI passengers, and an AI standing in for a player marked away (R-D2) if allowed."""
+        return self.is_ai(seat) or (self.state.players[seat].away and self.settings.ai_takeover)
+
+    def no_chat(self, seat: int) -> bool:
+        """An AI passenger, or a player the bot cannot write to."""
+        return self.is_ai(seat) or self.chat_of(seat) in self.doc.get("unreachable", [])
+
+    def asks(self, seat: int) -> bool:
+        """Whether the seat gets prompts: not when its decisions are taken for it."""
+        return not (self.no_chat(seat) or self.defaults_at_once(seat) or self.ai_plays(seat))
+
     def defaults_at_once(self, seat: int) -> bool:
         """R-D2 away players, and players the bot cannot reach, decide by default at once."""
+        if self.ai_plays(seat):
+            return False
         p = self.state.players[seat]
         return p.away or self.chat_of(seat) in self.doc.get("unreachable", [])
+
+    def _ai_waits_until(self, aw: engine.Awaiting) -> float | None:
+        """An AI takes its turn after a short pause, so the table can follow the story; it
+        answers everything else at once (windows still last their minimum, R-D1)."""
+        if aw.kind != "turn" or not any(self.ai_plays(s) for s in aw.seats):
+            return None
+        return float(self.doc["dec"]["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
+
+    def _ai_action(self, seat: int) -> Action:
+        st = self.state
+        rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
+        return AI.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------
     def due_at(self) -> float | None:
         aw = engine.awaiting(self.state)
         if aw is None:
             return None
+        ai_turn = self._ai_waits_until(aw)
+        if ai_turn is not None:
+            return ai_turn
         opened = self.doc["dec"]["opened"]
         d = self.settings.deadlines
         seconds = d.window_min if aw.closable else self.settings.seconds(aw.deadline)
@@ -84,8 +120,8 @@ class Table:
         self.doc["due"] = None if due is None else {"dec": p.id, "at": due}
 
     # -- applying ----------------------------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        self.state, events = engine.apply(self.state, action, inplace=True)
+    def apply(self, action: Action, stand_in: bool = False) -> None:
+        self.state, events = engine.apply(self.state, action, inplace=True, stand_in=stand_in)
         self.events += events
         self._track_decision()
 
@@ -99,6 +135,11 @@ class Table:
             auto = [s for s in aw.seats if self.defaults_at_once(s)]
             if auto:
                 self.apply(Action(TIMEOUT, auto[0], aw.decision))
+                continue
+            ai = [s for s in aw.seats if self.ai_plays(s)]
+            ai_turn = self._ai_waits_until(aw)
+            if ai and (ai_turn is None or self.txn.now >= ai_turn):
+                self.apply(self._ai_action(ai[0]), stand_in=not self.is_ai(ai[0]))
                 continue
             due = self.due_at()
             if due is not None and self.txn.now >= due:
@@ -124,7 +165,7 @@ class Table:
             self._story(public)
         privates = story.private_texts(self.events, st, self.lang_of)
         for seat, text in privates.items():
-            if text and not self.defaults_at_once(seat):
+            if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
         self._open_prompts()
         self.events = []
@@ -206,7 +247,7 @@ class Table:
         open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
         version = _prompt_version(self.state)
         for seat in p.actors:
-            if self.defaults_at_once(seat):
+            if not self.asks(seat):
                 continue
             current = open_prompts.get(str(seat))
             if current is not None and current["dec"] == p.id and current.get("v") == version:

@@ -135,12 +135,15 @@ class Harness:
                 return st
             aw = engine.awaiting(st)
             assert aw is not None
-            if not aw.seats:
+            by_uid = {p.uid: p for p in self.players}
+            seated = self.game_doc()["players"]
+            humans = [s for s in aw.seats if seated[s]["uid"] in by_uid and not st.players[s].away]
+            if not humans:
                 self.clock.advance(max(0.0, self.game_doc()["due"]["at"] - self.clock.now()) + 0.01)
                 self.fire_timers()
                 continue
-            seat = aw.seats[self.rng.below(len(aw.seats))]
-            player = self.players[seat]
+            seat = humans[self.rng.below(len(humans))]
+            player = by_uid[seated[seat]["uid"]]
             self.clock.advance(0.5)
             message_id, data = self.prompt_buttons(player, aw.decision)
             choices = [d for d in data if ":?" not in d]

@@ -111,3 +111,41 @@ def test_blocked_player_is_noted_in_the_group_and_defaults() -> None:
     group = " ".join(m.text for m in h.api.messages_in(GROUP))
     assert "Rider <2> & co" in group and "@coachride_bot" in group
     assert not h.api.violations and not h.errors
+
+
+@pytest.mark.parametrize(("humans", "fill"), [(1, 5), (2, 8)])
+def test_ai_passengers_fill_the_table_and_play_to_the_end(humans: int, fill: int) -> None:
+    """Issue 5 in the bot: a lone player (or two) plays a whole game against AI passengers."""
+    h = table(humans, 40 + fill)
+    creator = h.players[0]
+    h.command(creator, "/newgame")
+    h.command(creator, "/settings")
+    settings_msg = h.api.last_message(GROUP)
+    while f"{fill}" not in next(
+        label for label, d in h.api.last_message(GROUP).buttons() if d and d.endswith(":ai_fill")
+    ):
+        data = next(
+            d for _, d in h.api.last_message(GROUP).buttons() if d and d.endswith(":ai_fill")
+        )
+        h.press(creator, GROUP, settings_msg.message_id, data)
+    lobby = next(
+        m
+        for m in h.api.messages_in(GROUP)
+        if any((u or "").startswith("https://t.me/") for _, u in m.buttons())
+    )
+    h.last_gid = next(u for _, u in lobby.buttons() if u and u.startswith("https://t.me/")).split(
+        "start=", 1
+    )[1]
+    for p in h.players:
+        h.command(p, f"/start {h.last_gid}", chat=p.uid)
+    h.start()
+    seated = h.game_doc()["players"]
+    assert len(seated) == fill and sum(1 for p in seated if p.get("ai")) == fill - humans
+    assert all(p["name"].startswith("🤖") for p in seated if p.get("ai"))
+    final = h.play_by_buttons()
+    assert final.result is not None
+    assert not h.api.violations and not h.errors
+    assert all(
+        call.params.get("chat_id", 1) > -100 or call.params.get("chat_id") == GROUP
+        for call in h.api.calls
+    )
