@@ -175,6 +175,17 @@ def _timed_out(ctx: Ctx, seat: int) -> None:
         ctx.public("away", seat=seat)
 
 
+def come_back(st: State, seat: int) -> list[Event]:
+    """R-D2: a player marked away says they are back (acting also does it); in place."""
+    if st.result is not None:
+        raise GameOver("the game is over")
+    if not 0 <= seat < st.n:
+        raise Illegal(f"no seat {seat}")
+    ctx = Ctx(st)
+    _came_back(ctx, seat)
+    return ctx.events
+
+
 def _came_back(ctx: Ctx, seat: int) -> None:
     pl = ctx.state.players[seat]
     pl.timeouts = 0
@@ -187,6 +198,7 @@ __all__ = [
     "Awaiting",
     "apply",
     "awaiting",
+    "come_back",
     "default_action",
     "legal_actions",
     "new_game",

@@ -18,7 +18,7 @@ from handlers.updates import ButtonPress, CommandMsg
 if TYPE_CHECKING:
     from handlers.app import Service
 
-BUTTON_PREFIXES = {"L", "S", "G"}  # lobby, settings, language
+BUTTON_PREFIXES = {"L", "S", "G", "B"}  # lobby, settings, language, back from away
 MIN_PLAYERS, MAX_PLAYERS = 3, 10
 ACTIVE = ("lobby", "playing")
 
@@ -333,10 +333,33 @@ def press(svc: Service, p: ButtonPress, prefix: str, rest: str) -> str:
             return "lobby_leave"
     if prefix == "S":
         return _settings_press(svc, p, rest, lang)
+    if prefix == "B":
+        return _back_press(svc, p, rest, lang)
     if prefix == "G":
         return _language_press(svc, p, rest, lang)
     svc.messenger.answer(p.query_id)
     return "garbage"
+
+
+def _back_press(svc: Service, p: ButtonPress, gid: str, lang: str) -> str:
+    """R-D2: the player marked away is back; their decisions are theirs again."""
+
+    def change(txn: Txn) -> None:
+        if txn.doc.get("phase") != "playing":
+            return
+        table = Table(txn, svc.scale, svc.bot_username)
+        seat = table.seat_of(p.user.id)
+        if seat is None or not table.come_back(seat):
+            return
+        table.reachable_again(p.user.id)
+        table.settle()
+        txn.changed = True
+        txn.edit(p.chat_id, p.message_id, t(lang, "bot.back_done"), None)
+        svc.after_play(txn, table)
+
+    svc.pipeline.run(game_key(gid), change, p.update_id)
+    svc.messenger.answer(p.query_id)
+    return "back"
 
 
 # -- /settings --------------------------------------------------------------------------------

@@ -163,12 +163,30 @@ class Table:
         )
         if public or self.txn.changed:
             self._story(public)
+        self._away_notices()
         privates = story.private_texts(self.events, st, self.lang_of)
         for seat, text in privates.items():
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
         self._open_prompts()
         self.events = []
+
+    def _away_notices(self) -> None:
+        """R-D2: a player just marked away hears it privately, with a way back."""
+        for e in self.events:
+            if e.kind != "away" or self.no_chat(e.data["seat"]):
+                continue
+            seat = e.data["seat"]
+            lang = self.lang_of(seat)
+            stand_in = t(lang, "bot.away_ai" if self.settings.ai_takeover else "bot.away_defaults")
+            rows = [[[t(lang, "bot.back_button"), "d", f"B:{self.doc['gid']}"]]]
+            self.txn.send(self.chat_of(seat), t(lang, "bot.away_notice", stand_in=stand_in), rows)
+
+    def come_back(self, seat: int) -> bool:
+        if not self.state.players[seat].away:
+            return False
+        self.events += engine.come_back(self.state, seat)
+        return True
 
     def _unreachable_notes(self) -> str:
         """Tell the group once about each player the bot cannot write to."""

@@ -151,3 +151,24 @@ def test_private_language_change_follows_into_the_running_game() -> None:
     german = next(b[2] for row in shown.rows or [] for b in row if b[2].endswith(":de"))
     table.press(uid, shown.message_id, german)
     assert next(p for p in table.doc()["players"] if p["uid"] == uid)["lang"] == "de"
+
+
+def test_R_D2_away_player_is_played_by_an_ai_and_comes_back_with_the_button() -> None:
+    table = Table(n=4)
+    table.start()
+    for _ in range(200):  # nobody presses anything: deadlines pass until someone is away
+        if any(p.away for p in table.state().players):
+            break
+        table.wait_until_due()
+    st = table.state()
+    away = next(s for s, p in enumerate(st.players) if p.away)
+    uid = table.uids[away]
+    notice = next(
+        m for m in table.messenger.in_chat(uid) if m.rows and m.rows[0][0][2].startswith("B:")
+    )
+    assert not table.state().over
+    assert not [
+        m for m in table.messenger.in_chat(uid) if m.message_id > notice.message_id and m.rows
+    ]
+    table.press(uid, notice.message_id, notice.rows[0][0][2])  # type: ignore[index]
+    assert not table.state().players[away].away
