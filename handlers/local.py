@@ -16,7 +16,7 @@ from handlers.app import Service
 from handlers.i18n import t
 from handlers.runtime import bot_username, configure_logging
 from handlers.telegram_messenger import TelegramMessenger, make_bot
-from infra.ports import TimerRequest
+from infra.ports import TimerRequest, Timers
 from infra.settings import Settings
 from infra.sqlite_store import SqliteStore
 from infra.telegram_gateway import TelegramGateway
@@ -26,6 +26,19 @@ log = logging.getLogger("coachride")
 
 POLL_SECONDS = 1
 ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]
+
+
+def rearm_timers(store: SqliteStore, timers: Timers) -> int:
+    """In-process timers die with the process: on start, every open lobby and running game
+    gets its next deadline back (a late one fires at once)."""
+    armed = 0
+    for key in store.keys("GAME#"):
+        got = store.get(key)
+        due = got.doc.get("due") if got else None
+        if got and due and got.doc.get("phase") in ("lobby", "playing"):
+            timers.schedule(TimerRequest(key, due["dec"], due["at"]))
+            armed += 1
+    return armed
 
 
 def main() -> int:
@@ -44,8 +57,9 @@ def main() -> int:
         print(t("en", "local.bad_token"), file=sys.stderr)
         return 2
     timers = LocalTimers(due.put)
+    store = SqliteStore(settings.db_path, clock=clock)
     service = Service(
-        SqliteStore(settings.db_path, clock=clock),
+        store,
         messenger,
         timers,
         clock,
@@ -53,6 +67,7 @@ def main() -> int:
         time_scale=settings.game_time_scale,
         is_admin=messenger.is_admin,
     )
+    rearm_timers(store, timers)
     messenger.runner.run(bot.delete_webhook())
     print(t("en", "local.running", bot=username, db=settings.db_path), file=sys.stderr)
     offset = 0

@@ -88,6 +88,15 @@ class SqliteStore:
                     found[key] = Versioned(key, version, codec.decode(body))
         return found
 
+    def keys(self, prefix: str) -> list[str]:
+        """Live keys starting with ``prefix`` (the local runner re-arms timers on start)."""
+        self._count_read()
+        rows = self._conn().execute(
+            f"SELECT key FROM docs WHERE key >= ? AND key < ? AND {_LIVE}",
+            (prefix, prefix + "\uffff", self.clock.now()),
+        )
+        return [row[0] for row in rows]
+
     def seen_update(self, update_id: int) -> bool:
         self._count_read()
         row = (
