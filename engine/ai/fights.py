@@ -201,6 +201,8 @@ def take_value(m: Mind, seat: int) -> float:
     unseen = max(0.0, m.holdings.sizes[seat] - sum(known.values()))
     if unseen > 0:
         best = max(best, MY_GOAL * (1 - (1 - m.unseen_goal_chance()) ** unseen))
+    if m.holdings.sizes[seat] <= 1 and m.t.items:  # R-A9: then I give one of mine back
+        best -= min(m.loss(c, seat) for c in m.t.items)
     return best
 
 

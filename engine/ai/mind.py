@@ -8,10 +8,13 @@ from dataclasses import dataclass, field
 from engine.ai.beliefs import Beliefs
 from engine.ai.holdings import Holdings
 from engine.ai.table import MY_GOAL, Table, value_to
-from engine.cards import ALL_ITEMS
+from engine.cards import ALL_ITEMS, BAG_OF
 
 CONFIDENT = 0.9  # an ally this sure may be handed goal items and named in a claim
 COLLECTOR_BONUS = 3.0  # a goal item gathered in the hand that will claim
+# What an enemy gains from a card weighs less than what we gain from it: keeping a card from
+# them only lasts until they take it back, while ours bring a claim nearer.
+ENEMY_WEIGHT = 0.5
 
 
 @dataclass(slots=True)
@@ -34,9 +37,8 @@ class Mind:
         if seat == t.seat:
             return value_to(t, t.association, card)
         p = self.ally(seat)
-        return p * value_to(t, t.association, card) - (1 - p) * value_to(
-            t, t.enemy_association, card
-        )
+        theirs = value_to(t, t.enemy_association, card)
+        return p * value_to(t, t.association, card) - (1 - p) * ENEMY_WEIGHT * theirs
 
     def loss(self, card: str, to: int) -> float:
         """What handing ``card`` from my hand to ``to`` costs my association."""
@@ -81,15 +83,31 @@ class Mind:
         return max(cards, key=lambda c: self.worth(c, self.t.seat))
 
 
+def urgency(round_: int) -> float:
+    """0 in the first rounds, growing to 1 by round 20: a stalled game calls for risks."""
+    return min(1.0, max(0.0, (round_ - 8) / 12))
+
+
 def draw_value(m: Mind) -> float:
     """What drawing the top card of the pile is worth."""
     t = m.t
     if t.pile == 0:
         return 0.0
     top = stacked_top(t)
+    value = 1.0 + MY_GOAL * m.unseen_goal_chance()
     if top is not None:
-        return value_to(t, t.association, top)
-    return 1.0 + MY_GOAL * m.unseen_goal_chance()
+        value = value_to(t, t.association, top)
+    if my_bag_with_us(m):  # R-W2: every draw brings our Bag nearer to counting
+        value += 2.0 * MY_GOAL / (t.pile + 4)
+    return value
+
+
+def my_bag_with_us(m: Mind) -> bool:
+    """My association's Secret Bag is in my hand or a hand I know is an ally's."""
+    bag = BAG_OF[m.t.association]
+    if bag in m.t.items:
+        return True
+    return any(m.ally(s) >= CONFIDENT and m.holdings.p(s, bag) > 0.5 for s in m.t.others)
 
 
 def stacked_top(t: Table) -> str | None:

@@ -13,6 +13,7 @@ from engine.cards import BAGS, item_kind
 
 _ACCEPT_MARGIN = 0.1
 _LIKELY_ACCEPTED = 0.7
+_WORTH_BACK = 0.3
 
 
 def effect_value(m: Mind, card: str, partner: int) -> float:
@@ -65,10 +66,23 @@ def answer(m: Mind, legal: list[Action]) -> Action:
 
 
 def offer_value(m: Mind, card: str, to: int) -> float:
-    """Expected worth of offering ``card`` to ``to`` on my turn."""
-    accepted = 1.0 if unrefusable(card) else _LIKELY_ACCEPTED
-    back = 1.0 + 2.0 * m.ally(to)  # allies hand back something useful, others their least
-    return accepted * (back - m.loss(card, to) + effect_value(m, card, to))
+    """Expected worth of offering ``card`` to ``to`` on my turn. What comes back is whatever
+    hurts the partner's side least, worth little to mine; what counts is where my card ends up
+    and its trade effect."""
+    accepted = 1.0 if unrefusable(card) else acceptance(m, to)
+    return accepted * (_WORTH_BACK - m.loss(card, to) + effect_value(m, card, to))
+
+
+def acceptance(m: Mind, to: int) -> float:
+    """How often ``to`` accepted my offers so far (a guess of 0.7 before the first)."""
+    t = m.t
+    offers = done = 0
+    for i, rec in enumerate(t.history):
+        if rec["k"] == "trade_offered" and rec["seat"] == t.seat and rec["target"] == to:
+            offers += 1
+            nxt = t.history[i + 1] if i + 1 < len(t.history) else None
+            done += nxt is not None and nxt["k"] == "trade_done"
+    return (done + 2 * _LIKELY_ACCEPTED) / (offers + 2)
 
 
 def least_costly(m: Mind, legal: list[Action], to: int) -> Action:

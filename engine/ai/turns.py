@@ -6,11 +6,11 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.ai import fights, trades
 from engine.ai.claims import best_claim, best_fortune
-from engine.ai.mind import Mind, stacked_top
+from engine.ai.mind import Mind, stacked_top, urgency
 from engine.cards import BAGS, GOAL_KIND, item_kind
 from engine.rng import Rng
 
-CLAIM_AT = 0.9  # how sure a claim must be
+CLAIM_AT = 0.9  # how sure a claim must be (early on; a long game makes one bolder)
 FORTUNE_AT = 0.92  # naming the other side is riskier: their Drink is not counted for them
 _TURN_WORTH = 2.0  # what an ordinary action is worth, lost when the Diplomat misses before it
 _DIPLOMAT_SPENT = 1.0
@@ -22,7 +22,7 @@ def turn(m: Mind, legal: list[Action], rng: Rng) -> Action:
     d = legal[0].decision
     if "claim" in kinds:
         claim = best_claim(t, m.beliefs, m.holdings)
-        if claim.chance >= CLAIM_AT:
+        if claim.chance >= CLAIM_AT - 0.1 * urgency(t.round):
             return Action("claim", t.seat, d, seats=claim.seats)
     if "solo" in kinds:
         return next(a for a in legal if a.kind == "solo")

@@ -1,0 +1,292 @@
+"""AI passengers (issue 5): the AI decides from its seat's view only, its beliefs follow the
+evidence, it never makes an illegal move, and it is deterministic."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from engine import Action, State
+from engine.ai import AiPolicy, BaselinePolicy, SeatPolicy
+from engine.ai.beliefs import Beliefs
+from engine.core import HISTORY_FIELDS, goal_count
+from engine.rng import Rng, seed_state
+from engine.views import view
+from tests.unit.engine_helpers import BRO, ORD, Game, pass_supports
+
+AI_DIR = Path(__file__).resolve().parents[2] / "engine" / "ai"
+FORBIDDEN = {"time", "datetime", "random", "os", "threading", "socket", "asyncio", "telegram"}
+
+
+def play(
+    seed: int,
+    n: int,
+    policies: list[Any],
+    options: dict[str, Any] | None = None,
+    on_decision: Any = None,
+) -> State:
+    """A whole game; ``policies[seat]`` take (view, legal, rng)."""
+    rng = Rng(seed_state(seed))
+    st, _ = engine.new_game([f"p{i}" for i in range(n)], seed, options)
+    while (aw := engine.awaiting(st)) is not None:
+        if aw.closable or not aw.seats:
+            action = engine.timeout_action(st)
+        else:
+            seat = aw.seats[rng.below(len(aw.seats))]
+            legal = engine.legal_actions(st, seat)
+            v = view(st, seat)
+            action = policies[seat].choose(v, legal, rng)
+            if on_decision is not None:
+                on_decision(st, seat, v, legal, action)
+        st, _ = engine.apply(st, action, inplace=True)
+    return st
+
+
+# -- the AI sees only its view -------------------------------------------------------------
+def test_engine_ai_is_pure_and_never_touches_the_state() -> None:
+    for module in sorted(AI_DIR.glob("*.py")):
+        tree = ast.parse(module.read_text())
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module.split(".")[0])
+                if module.name != "__init__.py":  # only the simulator's adapter builds views
+                    assert "State" not in {a.name for a in node.names}, module.name
+                    assert node.module not in ("engine.api", "engine.views"), module.name
+        assert not names & FORBIDDEN, f"{module.name} imports {sorted(names & FORBIDDEN)}"
+
+
+def scrambled(st: State, seat: int, rng: Rng) -> State:
+    """``st`` with everything ``seat`` cannot see dealt anew: the other players' associations,
+    their items (each keeps its count), their face-down occupations and the draw pile."""
+    other = st.clone()
+    others = [s for s in range(st.n) if s != seat]
+    assocs = [other.players[s].assoc for s in others]
+    rng.shuffle(assocs)
+    pool = [c for s in others for c in other.players[s].items]
+    rng.shuffle(pool)
+    hidden = [s for s in others if not other.players[s].occ_up]
+    occs = [other.players[s].occupation for s in hidden]
+    rng.shuffle(occs)
+    for s, a in zip(others, assocs, strict=True):
+        other.players[s].assoc = a
+        k = len(other.players[s].items)
+        other.players[s].items, pool = pool[:k], pool[k:]
+    for s, o in zip(hidden, occs, strict=True):
+        other.players[s].occupation = o
+    rng.shuffle(other.pile)
+    return other
+
+
+def test_same_view_different_hidden_state_same_decision() -> None:
+    compared = 0
+    scramble_rng = Rng(seed_state(99))
+
+    def check(st: State, seat: int, v: Any, legal: list[Action], action: Action) -> None:
+        nonlocal compared
+        twin = scrambled(st, seat, scramble_rng)
+        if engine.legal_actions(twin, seat) != legal:
+            return  # the legal actions name hidden cards the seat saw (a reward's take)
+        assert view(twin, seat) == v
+        key = scramble_rng.below(1 << 30)
+        a = AiPolicy().choose(view(st, seat), legal, Rng(key))
+        b = AiPolicy().choose(view(twin, seat), engine.legal_actions(twin, seat), Rng(key))
+        assert a == b
+        compared += 1
+
+    for seed in range(8):
+        n = 3 + seed
+        play(seed, n, [AiPolicy() for _ in range(n)], {"max_rounds": 6}, check)
+    assert compared > 500
+
+
+# -- beliefs ---------------------------------------------------------------------------------
+def beliefs_of(st: State, seat: int) -> Beliefs:
+    return AiPolicy().mind(view(st, seat)).beliefs
+
+
+def saw(st: State, seat: int, about: int) -> None:
+    st.players[seat].notes.append(
+        {
+            "k": "saw_association",
+            "turn": st.turn_no,
+            "round": st.round,
+            "h": len(st.history),
+            "about": about,
+            "assoc": st.players[about].association,
+            "position": None,
+            "how": "monocle",
+        }
+    )
+
+
+def test_a_seen_association_card_is_certain() -> None:
+    g = Game.make(6, assoc=[ORD, ORD, BRO, ORD, BRO, BRO])
+    prior = beliefs_of(g.st, 0)
+    assert prior.ally[1] == pytest.approx(2 / 5)
+    saw(g.st, 0, 1)
+    saw(g.st, 0, 2)
+    b = beliefs_of(g.st, 0)
+    assert b.ally[1] == 1.0 and b.ally[2] == 0.0
+    assert b.certain(1) and b.certain(2) and not b.certain(3)
+    # one of my two allies found: the other is one of the three left
+    assert b.ally[3] == pytest.approx(1 / 3)
+
+
+def test_both_allies_seen_makes_the_rest_enemies() -> None:
+    g = Game.make(6, assoc=[ORD, ORD, BRO, ORD, BRO, BRO])
+    saw(g.st, 0, 1)
+    saw(g.st, 0, 3)
+    b = beliefs_of(g.st, 0)
+    assert [round(p, 6) for p in b.ally] == [1.0, 1.0, 0.0, 1.0, 0.0, 0.0]
+
+
+def _fight_with_supports(sides: dict[int, str]) -> Game:
+    """Seat 1 (a known ally of seat 0) attacks seat 2 (a known enemy); the others declare."""
+    g = Game.make(6, assoc=[ORD, ORD, BRO, ORD, BRO, BRO], turn=1)
+    saw(g.st, 0, 1)
+    saw(g.st, 0, 2)
+    g.act(1, "attack", target=2).close()
+    g.st, _ = pass_supports(g.st, sides)
+    return g
+
+
+def test_supporting_our_ally_against_our_enemy_marks_an_ally() -> None:
+    prior = 1 / 3  # two allies among the five others, one of them known
+    g = _fight_with_supports({3: "attacker", 4: "defender"})
+    b = beliefs_of(g.st, 0)
+    assert b.ally[3] > prior + 0.1
+    assert b.ally[4] < prior - 0.1
+    assert b.ally[3] > b.ally[5] > b.ally[4]
+
+
+def test_an_offered_goal_item_is_evidence_of_an_ally() -> None:
+    g = Game.make(6, assoc=[ORD, BRO, BRO, ORD, BRO, ORD], hands={3: ["key1", "whip"]}, turn=3)
+    before = beliefs_of(g.st, 0).ally[3]
+    g.act(3, "trade", target=0, card="key1")
+    assert beliefs_of(g.st, 0).ally[3] > before
+
+
+def test_the_minority_is_known_once_the_enemies_are_counted() -> None:
+    """Five players, 3 + 3 cards, one boxed: three seen enemies make mine the smaller side."""
+    g = Game.make(5, assoc=[ORD, BRO, BRO, BRO, ORD])
+    assert 0.0 < beliefs_of(g.st, 0).minority < 1.0
+    for s in (1, 2, 3):
+        saw(g.st, 0, s)
+    assert beliefs_of(g.st, 0).minority == pytest.approx(1.0)
+
+
+# -- play --------------------------------------------------------------------------------------
+def test_claims_with_three_goal_items_in_hand() -> None:
+    g = Game.make(4, assoc=[ORD, BRO, ORD, BRO], hands={0: ["key1", "key2", "key3"]})
+    action = AiPolicy().choose(view(g.st, 0), g.legal(0), Rng(1))
+    assert action.kind == "claim" and action.seats == ()
+
+
+def test_claims_naming_a_seen_ally_with_a_seen_key() -> None:
+    g = Game.make(4, assoc=[ORD, BRO, ORD, BRO], hands={0: ["key1", "key2"], 2: ["key3"]}, turn=2)
+    g.act(2, "trade", target=0, card="key3").act(0, "refuse")  # seat 0 saw the Key
+    saw(g.st, 0, 2)
+    while g.st.turn != 0 or g.kind != "turn":
+        seat = g.pending.actors[0]
+        g.act(seat, "end" if g.pending.data.get("acted") else "pass")
+    action = AiPolicy().choose(view(g.st, 0), g.legal(0), Rng(1))
+    assert action.kind == "claim" and action.seats == (2,)
+
+
+def test_backs_a_known_ally_against_a_known_enemy() -> None:
+    g = Game.make(6, assoc=[ORD, ORD, BRO, ORD, BRO, BRO], turn=1)
+    saw(g.st, 0, 1)
+    saw(g.st, 0, 2)
+    g.act(1, "attack", target=2).close()
+    while g.pending.actors != [0]:
+        g.act(g.pending.actors[0], "support", choice="neutral")
+    action = AiPolicy().choose(view(g.st, 0), g.legal(0), Rng(3))
+    assert action.choice == "attacker"
+
+
+def test_hands_the_black_pearl_to_a_known_enemy() -> None:
+    g = Game.make(4, assoc=[ORD, BRO, ORD, BRO], hands={0: ["black_pearl", "key1"]})
+    saw(g.st, 0, 1)
+    action = AiPolicy().choose(view(g.st, 0), g.legal(0), Rng(3))
+    assert (action.kind, action.target, action.card) == ("trade", 1, "black_pearl")
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_never_an_illegal_move(chunk: int) -> None:
+    """A few hundred games with every option mixed in; ``apply`` rejects any illegal action."""
+    for seed in range(chunk * 50, chunk * 50 + 50):
+        n = 3 + seed % 8
+        opts: dict[str, Any] = {
+            "max_rounds": 2 + seed % 4,
+            "smuggling": seed % 2 == 0,
+            "fortune_telling": seed % 3 == 0,
+            "advanced_three": seed % 4 < 2,
+            "items": "beginner" if seed % 7 == 0 else "full",
+        }
+        seats: list[Any] = [AiPolicy() if (seed + s) % 3 else BaselinePolicy() for s in range(n)]
+        st = play(seed, n, seats, opts)
+        assert st.result is not None
+
+
+def test_long_all_ai_games_finish_with_legal_claims() -> None:
+    for seed in range(16):
+        n = 3 + seed % 8
+        st = play(1000 + seed, n, [AiPolicy() for _ in range(n)], {"fortune_telling": True})
+        assert st.result is not None and st.result["how"] != "exhausted"
+
+
+def test_deterministic() -> None:
+    def run() -> str:
+        st = play(7, 7, [AiPolicy() for _ in range(7)])
+        return json.dumps([st.result, st.history])
+
+    assert run() == run()
+
+
+def test_baseline_claims_only_what_its_hand_proves() -> None:
+    for seed in range(24):
+        n = 3 + seed % 8
+        st = play(seed, n, [BaselinePolicy() for _ in range(n)], {"max_rounds": 15})
+        assert st.result is not None
+        if st.result["declarer"] is not None:
+            assert st.result["how"] in ("claim", "solo")
+            d = st.result["declarer"]
+            p = st.players[d]
+            assert st.result["how"] == "solo" or goal_count(st, p.items, p.association) >= 3
+
+
+def test_seat_policy_adapts_to_the_simulator() -> None:
+    st, _ = engine.new_game(["a", "b", "c", "d"], 3)
+    aw = engine.awaiting(st)
+    assert aw is not None
+    seat = aw.seats[0]
+    legal = engine.legal_actions(st, seat)
+    action = SeatPolicy(AiPolicy()).choose(st, seat, legal, Rng(5))
+    assert action in legal
+
+
+# -- the public history ------------------------------------------------------------------------
+def test_history_is_public_only() -> None:
+    """Every record names seats, sides, directions and reward kinds, never a card."""
+    allowed = {"k", "turn", *{f for fields in HISTORY_FIELDS.values() for f in fields}}
+    st = play(11, 6, [AiPolicy() for _ in range(6)])
+    assert st.history
+    for rec in st.history:
+        assert set(rec) <= allowed
+        for key, value in rec.items():
+            if key in ("k",):
+                assert value in HISTORY_FIELDS
+            elif key in ("side", "direction", "choice"):
+                assert value in ("attacker", "defender", "neutral", "left", "right", "look", "take")
+            elif key in ("reason",):
+                assert value in ("bag", "tie")
+            else:
+                assert value is None or isinstance(value, int)
