@@ -23,6 +23,22 @@ IMPORT_SNIPPET = (
 )
 
 
+CLAIM_FROM_ROUND = 8  # random presses, then a table that claims, as real tables do by then
+ENDERS = ("cl", "fo", "so", "~cl", "~fo", "~so")
+
+
+def _pick(choices: list[str], prefix: str, rng: Any, *, late: bool) -> str:
+    payloads = {c: c[len(prefix) :] for c in choices}
+    ends = [c for c, p in payloads.items() if p.startswith(ENDERS)]
+    if late and ends:
+        acts = [c for c in ends if not payloads[c].startswith("~")]
+        oks = [c for c in ends if payloads[c].endswith(".ok")]
+        pool = acts or oks or ends
+        return str(pool[rng.below(len(pool))])
+    rest = [c for c in choices if c not in ends] or choices
+    return str(rest[rng.below(len(rest))])
+
+
 def cold_import_ms(module: str, runs: int = 5) -> float:
     samples = []
     for _ in range(runs):
@@ -134,15 +150,7 @@ def play(players: int, seed: int) -> dict[str, Any]:
             for b in row
             if b[2].startswith(prefix) and ":?" not in b[2]
         ]
-        ends = [
-            c
-            for c in choices
-            if c[len(prefix) :].startswith(("cl", "fo", "so", "~cl", "~fo", "~so"))
-        ]
-        rest = [c for c in choices if c not in ends] or choices
-        data = (
-            rest[rng.below(len(rest))] if not ends or rng.below(15) else ends[rng.below(len(ends))]
-        )
+        data = _pick(choices, prefix, rng, late=st.round >= CLAIM_FROM_ROUND)
         clock.advance(0.3)
         update = press(uid, shown.message_id, data)
         before = (store.stats.reads, store.stats.writes)
