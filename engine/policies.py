@@ -5,8 +5,9 @@ elsewhere), the seat, the legal actions from ``engine.legal_actions`` and an ``e
 owned by the caller, so a run is reproducible from its seed. They never touch the global
 ``random``.
 
-``policies_for(name, n, rng)`` returns one policy per seat; other policies (an AI) plug in with
-``register``.
+``policies_for(name, n, rng)`` returns one policy per seat: ``random``, the AI passenger ``ai``
+and the benchmark's ``baseline`` (both in ``engine.ai``, deciding from the seat's view), or any
+policy plugged in with ``register``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action
+from engine.ai import ai_seat, baseline_seat
 from engine.rng import Rng
 
 CLAIMS = frozenset({"claim", "claim_other", "solo"})
@@ -84,7 +86,12 @@ def _with_allies(action: Action, seat: int, n: int, max_allies: int, rng: Rng) -
 
 # -- choosing a policy per seat --------------------------------------------------------------
 PolicyFactory = Callable[[], Policy]
-_REGISTRY: dict[str, PolicyFactory] = {"random": RandomPolicy}
+_REGISTRY: dict[str, PolicyFactory] = {
+    "random": RandomPolicy,
+    "ai": ai_seat,  # the AI passenger (engine.ai), deciding from its seat's view
+    "baseline": baseline_seat,  # random moves, claims only what its own hand proves
+}
+ALIASES = {"mixed": "mix:ai,baseline,random"}
 
 
 def register(name: str, factory: PolicyFactory) -> None:
@@ -98,29 +105,52 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def policies_for(name: str, n: int, rng: Rng) -> list[Policy]:
-    """One policy per seat for a game of ``n`` players.
+def policies_for(
+    name: str, n: int, rng: Rng, associations: Sequence[str] | None = None
+) -> list[Policy]:
+    """One policy per seat for a game of ``n`` players (see ``seat_labels``)."""
+    return [_factory(label)() for label in seat_labels(name, n, rng, associations)]
+
+
+def seat_labels(
+    name: str, n: int, rng: Rng, associations: Sequence[str] | None = None
+) -> list[str]:
+    """The registered policy each seat plays.
 
     - ``"random"`` (any registered name): every seat plays it.
-    - ``"a-vs-b"``: a random half of the seats (rounded down) plays ``a``, the rest ``b``.
-    - ``"mix:a,b,…"``: each seat independently plays one of the listed policies.
+    - ``"a-vs-b"``: with the seats' ``associations`` given, one association (drawn at random)
+      plays ``a`` and the other ``b``; without, a random half of the seats (rounded down).
+    - ``"mix:a,b,…"``: each seat independently plays one of the listed policies;
+      ``"mixed"`` is ``mix:ai,baseline,random``.
     """
+    name = ALIASES.get(name, name)
     if name in _REGISTRY:
-        factory = _REGISTRY[name]
-        return [factory() for _ in range(n)]
+        return [name] * n
     if "-vs-" in name:
         first, _, second = name.partition("-vs-")
-        fa, fb = _factory(first), _factory(second)
+        for label in (first, second):
+            _factory(label)
+        if associations is not None:
+            sides = sorted(set(associations))
+            playing_first = sides[rng.below(len(sides))]
+            return [first if a == playing_first else second for a in associations]
         seats = list(range(n))
         rng.shuffle(seats)
         team_a = set(seats[: n // 2])
-        return [fa() if s in team_a else fb() for s in range(n)]
+        return [first if s in team_a else second for s in range(n)]
     if name.startswith("mix:"):
-        factories = [_factory(x) for x in name[4:].split(",") if x]
-        if not factories:
+        labels = [x for x in name[4:].split(",") if x]
+        for label in labels:
+            _factory(label)
+        if not labels:
             raise ValueError("mix: needs at least one policy")
-        return [factories[rng.below(len(factories))]() for _ in range(n)]
+        return [labels[rng.below(len(labels))] for _ in range(n)]
     raise ValueError(f"unknown policy {name!r} (known: {', '.join(names())})")
+
+
+def policy(name: str) -> Policy:
+    """A new instance of the registered policy ``name``."""
+    return _factory(name)()
 
 
 def _factory(name: str) -> PolicyFactory:
@@ -130,4 +160,12 @@ def _factory(name: str) -> PolicyFactory:
         raise ValueError(f"unknown policy {name!r} (known: {', '.join(names())})") from None
 
 
-__all__ = ["Policy", "RandomPolicy", "names", "policies_for", "register"]
+__all__ = [
+    "Policy",
+    "RandomPolicy",
+    "names",
+    "policies_for",
+    "policy",
+    "register",
+    "seat_labels",
+]

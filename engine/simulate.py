@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 import traceback
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from engine import invariants
 from engine.actions import TIMEOUT, Action
 from engine.api import apply, awaiting, legal_actions, new_game, timeout_action
-from engine.policies import policies_for
+from engine.policies import policy, seat_labels
 from engine.rng import Rng, seed_state
 from engine.state import Json, State
 
@@ -58,6 +59,34 @@ class Config:
     view_every: int = 10  # every step of every view_every-th game gets the view checks
     sample_every: int = 200  # other games: views and full round trip every sample_every steps
     replay: int | None = None  # play only this game seed
+    short_games: bool = True  # now and then cap a game at 1-6 rounds, to reach exhaustion
+
+
+@dataclass
+class PolicyStats:
+    """How the seats playing one policy fared (a game counts once per policy at the table)."""
+
+    games: int = 0
+    wins: int = 0  # games in which a seat of this policy was among the winners
+    claims: int = 0  # victory declarations by its seats (team, Fortune-telling, solo)
+    failed_claims: int = 0
+    rounds: int = 0  # summed over its finished games
+    decision_ms: list[float] = field(default_factory=list)
+
+    def to_json(self) -> Json:
+        ms = sorted(self.decision_ms)
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.wins / self.games, 4) if self.games else 0.0,
+            "claims": self.claims,
+            "failed_claims": self.failed_claims,
+            "mean_rounds": round(self.rounds / self.games, 2) if self.games else 0.0,
+            "decisions": len(ms),
+            "decision_ms_mean": round(sum(ms) / len(ms), 3) if ms else 0.0,
+            "decision_ms_p99": round(ms[min(len(ms) - 1, len(ms) * 99 // 100)], 3) if ms else 0.0,
+            "decision_ms_max": round(ms[-1], 3) if ms else 0.0,
+        }
 
 
 @dataclass
@@ -79,13 +108,14 @@ class Stats:
     options: Counter[str] = field(default_factory=Counter)
     error_samples: list[Json] = field(default_factory=list)
     violation_samples: list[Json] = field(default_factory=list)
+    by_policy: dict[str, PolicyStats] = field(default_factory=dict)
 
 
 def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_000 + index
 
 
-def random_options(rng: Rng) -> dict[str, object]:
+def random_options(rng: Rng, *, short_games: bool = True) -> dict[str, object]:
     """A random mix of the game options (occasionally a short game to reach exhaustion)."""
     opts: dict[str, object] = {
         "items": "beginner" if rng.below(4) == 0 else "full",
@@ -95,7 +125,9 @@ def random_options(rng: Rng) -> dict[str, object]:
         "personal_scores": rng.below(2) == 0,
     }
     if rng.below(20) == 0:
-        opts["max_rounds"] = 1 + rng.below(6)
+        short = 1 + rng.below(6)  # drawn either way: the same seed plays the same game
+        if short_games:
+            opts["max_rounds"] = short
     return opts
 
 
@@ -106,8 +138,8 @@ def _describe(action: Action | None) -> Json | None:
 def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None:
     """One complete game; everything it finds goes into ``stats``."""
     rng = Rng(seed_state(gseed ^ 0x5EED))
-    opts = random_options(rng)
-    seats = policies_for(cfg.policy, n, rng)
+    opts = random_options(rng, short_games=cfg.short_games)
+    labels: list[str] = []
     timeout_ppm = int(cfg.timeouts * 1_000_000)
     full = cfg.checks and (cfg.strict or (cfg.view_every > 0 and index % cfg.view_every == 0))
     sample = cfg.sample_every if cfg.checks and cfg.sample_every > 0 else 0
@@ -145,6 +177,11 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
         t0 = perf()
         st, events = new_game([f"p{i}" for i in range(n)], gseed, opts)
         engine_s += perf() - t0
+        # "a-vs-b" gives each association one policy, so the policies are seated once the
+        # associations are dealt (new_game draws nothing from this generator).
+        labels = seat_labels(cfg.policy, n, rng, [p.association for p in st.players])
+        seats = [policy(label) for label in labels]
+        decision_ms: dict[str, list[float]] = {label: [] for label in labels}
         for e in events:
             event_kinds[e.kind] += 1
         if cfg.checks:
@@ -175,7 +212,9 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
                 t0 = perf()
                 legal = legal_actions(st, seat)
                 engine_s += perf() - t0
+                t0 = perf()
                 action = seats[seat].choose(st, seat, legal, rng)
+                decision_ms[labels[seat]].append((perf() - t0) * 1000.0)
             t0 = perf()
             st, events = apply(st, action, inplace=True)
             engine_s += perf() - t0
@@ -251,12 +290,34 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
             stats.how[st.result["how"]] += 1
             stats.rounds.append(st.result["round"])
             bucket[2] += st.result["round"]
+        if labels:
+            _count_policies(stats, labels, None if st is None else st.result, decision_ms)
+
+
+def _count_policies(
+    stats: Stats, labels: list[str], result: Json | None, decision_ms: dict[str, list[float]]
+) -> None:
+    for label in sorted(set(labels)):
+        ps = stats.by_policy.setdefault(label, PolicyStats())
+        ps.games += 1
+        ps.decision_ms += decision_ms.get(label, [])
+        if result is None:
+            continue
+        ps.rounds += result["round"]
+        if any(labels[s] == label for s in result["winners"]):
+            ps.wins += 1
+    declarer = None if result is None else result["declarer"]
+    if result is not None and declarer is not None:
+        ps = stats.by_policy[labels[declarer]]
+        ps.claims += 1
+        ps.failed_claims += result["how"].endswith("_failed")
 
 
 def run(cfg: Config) -> Json:
     lo, hi = cfg.players
     if not 3 <= lo <= hi <= 10:
         raise ValueError("players must be within 3-10")
+    seat_labels(cfg.policy, lo, Rng(0))  # a bad --policy fails here, before any game
     stats = Stats()
     started = time.perf_counter()
     cpu_started = time.process_time()
@@ -296,6 +357,7 @@ def report(cfg: Config, stats: Stats, seconds: float) -> Json:
         "cpu_seconds": round(stats.cpu_seconds, 3),
         "mean_actions": round(stats.actions / stats.games, 1) if stats.games else 0.0,
         "mean_rounds": (round(sum(stats.rounds) / len(stats.rounds), 2) if stats.rounds else 0.0),
+        "median_rounds": statistics.median(stats.rounds) if stats.rounds else 0.0,
         "results": {h: stats.how.get(h, 0) for h in HOWS},
         "by_players": {
             str(n): {
@@ -308,6 +370,7 @@ def report(cfg: Config, stats: Stats, seconds: float) -> Json:
         "options": dict(sorted(stats.options.items())),
         "decisions": dict(stats.decisions.most_common()),
         "events": dict(stats.events.most_common()),
+        "policies": {k: v.to_json() for k, v in sorted(stats.by_policy.items())},
         "first_errors": stats.error_samples,
         "first_violations": stats.violation_samples,
         "config": {
@@ -321,6 +384,7 @@ def report(cfg: Config, stats: Stats, seconds: float) -> Json:
             "view_every": cfg.view_every,
             "sample_every": cfg.sample_every,
             "replay": cfg.replay,
+            "short_games": cfg.short_games,
         },
     }
 
@@ -355,7 +419,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, bool]:
     ap.add_argument("--strict", action="store_true", help="every check after every step")
     ap.add_argument("--no-checks", action="store_true", help="no invariant checks (speed only)")
     ap.add_argument("--timeouts", type=_probability, default=0.05, help="timeout probability")
-    ap.add_argument("--policy", default="random", help="random, a-vs-b, mix:a,b (see policies)")
+    ap.add_argument(
+        "--policy",
+        default="random",
+        help="random, ai, baseline, a-vs-b (one policy per association), mix:a,b, mixed",
+    )
+    ap.add_argument("--no-short-games", action="store_true", help="never cap a game at 1-6 rounds")
     ap.add_argument("--view-every", type=int, default=10, help="every step of every K-th game")
     ap.add_argument("--sample-every", type=int, default=200, help="other games: every K steps")
     ap.add_argument("--replay", type=int, default=None, help="play only this game seed")
@@ -375,6 +444,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, bool]:
         view_every=args.view_every,
         sample_every=args.sample_every,
         replay=args.replay,
+        short_games=not args.no_short_games,
     )
     return cfg, args.json
 
@@ -388,7 +458,8 @@ def summary(out: Json) -> str:
         f"engine {out['engine_actions_per_s']})",
         f"cpu {out['cpu_seconds']} s, checks {out['check_seconds']} s, "
         f"engine {out['engine_seconds']} s",
-        f"mean rounds {out['mean_rounds']}, mean actions {out['mean_actions']}",
+        f"mean rounds {out['mean_rounds']} (median {out['median_rounds']}), "
+        f"mean actions {out['mean_actions']}",
         "results: " + ", ".join(f"{k} {v}" for k, v in out["results"].items()),
         "by players: "
         + ", ".join(
@@ -396,6 +467,13 @@ def summary(out: Json) -> str:
             for n, b in out["by_players"].items()
         ),
     ]
+    for label, ps in out["policies"].items():
+        lines.append(
+            f"policy {label}: {ps['games']} games, win rate {ps['win_rate']:.1%}, "
+            f"claims {ps['claims']} ({ps['failed_claims']} failed), "
+            f"mean rounds {ps['mean_rounds']}, decision ms mean {ps['decision_ms_mean']} "
+            f"p99 {ps['decision_ms_p99']} max {ps['decision_ms_max']}"
+        )
     for e in out["first_errors"]:
         lines.append(f"ERROR game {e['game']} seed {e['seed']} step {e['step']}: {e['error']}")
         lines += ["    " + t for t in e["traceback"]]

@@ -16,7 +16,7 @@ from engine.cards import (
     POISON_MIXER,
     THUG,
 )
-from engine.rng import Rng
+from engine.fight import fight_strengths
 
 ATTACKER, DEFENDER, NEUTRAL = "attacker", "defender", "neutral"
 _LEAN = 0.2  # how much more likely one side must be mine before I take it
@@ -50,35 +50,11 @@ def strengths(t: Table, extra: tuple[int, str, str | None] | None = None) -> tup
     assert f is not None
     a, d = f["attacker"], f["defender"]
     played = list(f["played"]) + ([list(extra)] if extra else [])
-    duel = any(c == DUELIST for _, c, _ in played)
-    face_up = list(t.face_up)
+    face_up: list[str | None] = list(t.face_up)
     for seat, card, _ in played:
         if card in (THUG, GRAND_MASTER, BODYGUARD):
-            face_up[seat] = card
-    att = dfn = 1
-    for seat_s, side in f["supports"].items():
-        seat = int(seat_s)
-        if duel or seat == f["hypnotized"] or side == NEUTRAL:
-            continue
-        bonus = 2 if face_up[seat] == BODYGUARD else 1
-        if side == ATTACKER:
-            att += bonus
-        else:
-            dfn += bonus
-    att += face_up[a] == THUG
-    dfn += face_up[d] == GRAND_MASTER
-    for seat, card, _ in played:
-        if card == "dagger":
-            att += 1
-        elif card == "gloves":
-            dfn += 1
-        elif card == "casting_knives" and not duel:
-            att += 1
-        elif card == "whip" and not duel:
-            dfn += 1
-        elif card == DUELIST:
-            att, dfn = (att + 1, dfn) if seat == a else (att, dfn + 1)
-    return att, dfn
+            face_up[seat] = card  # playing it turns it face up
+    return fight_strengths(a, d, f["supports"], f["hypnotized"], played, face_up)
 
 
 def outcome(t: Table, extra: tuple[int, str, str | None] | None = None) -> str | None:
@@ -233,7 +209,6 @@ def attack_value(m: Mind, target: int) -> float:
 def fight_odds(m: Mind, target: int) -> tuple[float, float]:
     """P(win), P(tie) of my attack on ``target``, from who is likely to back whom."""
     t = m.t
-    me = t.seat
     p_target = m.ally(target)
     mean = 0.0
     var = 0.25
@@ -260,7 +235,6 @@ def fight_odds(m: Mind, target: int) -> tuple[float, float]:
     tie = _normal_cdf((0.5 - mean) / sd) - _normal_cdf((-0.5 - mean) / sd)
     if "poison_ring" in t.items:
         win, tie = win + tie, 0.0
-    _ = me
     return win, tie
 
 
@@ -273,10 +247,3 @@ def _pick(legal: list[Action], *, kind: str | None = None, choice: str | None = 
         if (kind is None or a.kind == kind) and (choice is None or a.choice == choice):
             return a
     return legal[0]
-
-
-def pick(legal: list[Action], rng: Rng, score: dict[Action, float]) -> Action:
-    """The best-scored action, ties broken by ``rng``."""
-    top = max(score.values())
-    best = [a for a in legal if score.get(a, -math.inf) >= top - 1e-9]
-    return best[rng.below(len(best))] if len(best) > 1 else best[0]

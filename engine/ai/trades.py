@@ -46,23 +46,21 @@ def exposure(m: Mind, card: str, giver: int) -> float:
 
 
 def answer(m: Mind, legal: list[Action]) -> Action:
+    """Accept when the offered card, less what it tells the offerer, is worth more than the
+    least costly card to hand back (whose own trade effect then fires for me)."""
     t = m.t
     offerer, card = t.decision["seat"], t.decision["card"]
     incoming = m.gain(card, offerer) - exposure(m, card, offerer)
-    best: Action | None = None
-    best_score = _ACCEPT_MARGIN
-    for a in legal:
-        if a.kind != "accept" or a.card is None:
-            continue
-        score = incoming - m.loss(a.card, offerer) + effect_value(m, a.card, offerer)
-        if score > best_score or (best is None and not any(x.kind == "refuse" for x in legal)):
-            best, best_score = a, max(score, best_score)
-    if best is not None:
-        return best
+
+    def score(a: Action) -> float:
+        back = a.card or ""
+        return incoming - m.loss(back, offerer) + effect_value(m, back, offerer)
+
+    best = max((a for a in legal if a.kind == "accept"), key=score, default=None)
     refuse = next((a for a in legal if a.kind == "refuse"), None)
-    if refuse is not None:
-        return refuse
-    return max(legal, key=lambda a: -m.loss(a.card or "", offerer))
+    if best is not None and (refuse is None or score(best) > _ACCEPT_MARGIN):
+        return best
+    return refuse or legal[0]
 
 
 def offer_value(m: Mind, card: str, to: int) -> float:

@@ -3,6 +3,8 @@ a trade, an attack or a pass — and the free uses of the Diplomat and the Clair
 
 from __future__ import annotations
 
+import math
+
 from engine.actions import Action
 from engine.ai import fights, trades
 from engine.ai.claims import best_claim, best_fortune
@@ -43,7 +45,7 @@ def turn(m: Mind, legal: list[Action], rng: Rng) -> Action:
             score[a] = diplomat_value(m, a.target, a.card, acted=acted)
         elif a.kind == "clairvoyant":
             score[a] = clairvoyant_value(m, acted=acted)
-    return fights.pick(legal, rng, score)
+    return best_scored(legal, rng, score)
 
 
 def diplomat_value(m: Mind, target: int, name: str, *, acted: bool) -> float:
@@ -75,3 +77,10 @@ def clairvoyant_value(m: Mind, *, acted: bool) -> float:
     if any(item_kind(c) in BAGS and not t.bags_are_goals for c in t.items):
         return 3.0
     return -1.0
+
+
+def best_scored(legal: list[Action], rng: Rng, score: dict[Action, float]) -> Action:
+    """The best-scored action, ties broken by ``rng``."""
+    top = max(score.values())
+    best = [a for a in legal if score.get(a, -math.inf) >= top - 1e-9]
+    return best[rng.below(len(best))] if len(best) > 1 else best[0]

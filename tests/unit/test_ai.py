@@ -15,7 +15,9 @@ from engine import Action, State
 from engine.ai import AiPolicy, BaselinePolicy, SeatPolicy
 from engine.ai.beliefs import Beliefs
 from engine.core import HISTORY_FIELDS, goal_count
+from engine.policies import seat_labels
 from engine.rng import Rng, seed_state
+from engine.simulate import Config, run
 from engine.views import view
 from tests.unit.engine_helpers import BRO, ORD, Game, pass_supports
 
@@ -290,3 +292,30 @@ def test_history_is_public_only() -> None:
                 assert value in ("bag", "tie")
             else:
                 assert value is None or isinstance(value, int)
+
+
+# -- the simulator's --policy ------------------------------------------------------------------
+def test_versus_seats_one_policy_per_association() -> None:
+    rng = Rng(seed_state(4))
+    for _ in range(20):
+        assocs = [ORD, BRO, BRO, ORD, ORD, BRO, BRO]
+        labels = seat_labels("ai-vs-baseline", 7, rng, assocs)
+        by_assoc = {
+            a: {lab for lab, x in zip(labels, assocs, strict=True) if x == a} for a in assocs
+        }
+        assert sorted(len(v) for v in by_assoc.values()) == [1, 1]
+        assert by_assoc[ORD] != by_assoc[BRO]
+    assert set(seat_labels("mixed", 30, rng)) == {"ai", "baseline", "random"}
+
+
+def test_simulate_reports_per_policy() -> None:
+    out = run(Config(games=6, players=(3, 5), seed=2, timeouts=0.0, policy="ai-vs-baseline"))
+    assert out["errors"] == 0 and out["invariant_violations"] == 0
+    pol = out["policies"]
+    assert set(pol) == {"ai", "baseline"}
+    for ps in pol.values():
+        assert ps["games"] == 6 and ps["decisions"] > 0
+        assert ps["decision_ms_p99"] >= ps["decision_ms_mean"] > 0
+    assert pol["ai"]["wins"] + pol["baseline"]["wins"] <= 6
+    declared = sum(v for k, v in out["results"].items() if k not in ("exhausted", "abandoned"))
+    assert pol["ai"]["claims"] + pol["baseline"]["claims"] == declared
