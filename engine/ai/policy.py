@@ -119,9 +119,26 @@ class AiPolicy:
 
     def mind(self, view: dict[str, Any]) -> Mind:
         t = Table.read(view)
-        key = (t.seat, len(t.notes), len(t.history), t.pile, *t.items)
         cache = self._cache
+        key = _fingerprint(t)
         if cache is None or cache[0] != key:
             holdings = track(t)
             cache = self._cache = (key, holdings, believe(t, holdings))
         return Mind(t, cache[2], cache[1])
+
+
+def _fingerprint(t: Table) -> tuple[object, ...]:
+    """What the cached work depends on, distinct across seats and games (one policy object may
+    serve many): the seat's first and latest notes, the latest public record, the hands."""
+    last_record = t.history[-1] if t.history else None
+    return (
+        t.seat,
+        len(t.notes),
+        len(t.history),
+        repr(t.notes[0]) if t.notes else None,
+        repr(t.notes[-1]) if t.notes else None,
+        repr(last_record),
+        t.items,
+        t.counts,
+        t.pile,
+    )
