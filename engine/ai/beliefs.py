@@ -4,9 +4,9 @@ Every way the unseen association cards can lie (in the other hands and, at odd c
 is a hypothesis, equally likely before any evidence; at most C(9, 4) = 126 of them. Cards this
 seat saw rule hypotheses out; softer evidence weighs them:
 
-- public: who attacked whom, who supported which side of a fight (after the fight's first
-  support a player backs the side of its own association more often than not), who offered
-  trades to whom;
+- public: who supported which side of a fight (a player backs the side of its own association
+  more often than not), who offered trades to whom (more often to allies). Who attacks whom
+  was measured to tell nothing reliable, and is not used;
 - private: who offered this seat one of its goal items, or gave it the Black Pearl, and which
   goal items each player is seen holding (allies gather our goal items, enemies theirs).
 
@@ -35,7 +35,6 @@ _SUPPORT = {
 # A support is read as two pair relations (supporter-attacker, supporter-defender); each gets
 # half the log ratio so that together they do not count the one declaration twice.
 _SUPPORT_SHARE = 0.5
-_ATTACK_ENEMY_LR = 1.0  # measured: attacks tell nothing reliable about the pair
 _TRADE_ALLY_LR = 1.3  # trades go to allies a little more often
 _OFFERED_MY_GOAL_LR = 2.5  # a player who offers me my goal item wants me to have it
 _GAVE_PEARL_LR = 2.5  # a player who hands me the Black Pearl wants me not to claim
@@ -50,7 +49,6 @@ class Hypothesis:
     allies: int  # bit mask of the seats in my association (mine included)
     minority: bool  # my association is the smaller one (odd counts)
     cards: tuple[tuple[int, int, str], ...]  # (seat, position, association card) it assumes
-    weight: float  # how many card deals it stands for
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +95,10 @@ def believe(t: Table, holdings: Holdings) -> Beliefs:
         for seat, value in seat_ll.items():
             if h.allies >> seat & 1:
                 ll += value
-        for (x, y), (same, differ) in pair_ll.items():
-            ll += same if (h.allies >> x & 1) == (h.allies >> y & 1) else differ
-        scored.append((h.allies, h.minority, ll + math.log(h.weight)))
+        for (x, y), same in pair_ll.items():
+            if (h.allies >> x & 1) == (h.allies >> y & 1):
+                ll += same
+        scored.append((h.allies, h.minority, ll))
     top = max(ll for _, _, ll in scored)
     weights = [(a, m, math.exp(ll - top)) for a, m, ll in scored]
     total = sum(w for _, _, w in weights)
@@ -132,7 +131,7 @@ def _deals(n: int, seat: int, mine: str, my_cards: tuple[str, ...]) -> tuple[Hyp
                 allies |= 1 << s
             cards.append((s, 0, mine if i in picked else theirs))
         boxed_mine = n % 2 == 1 and len(slots) - 1 in picked
-        out.append(Hypothesis(allies, boxed_mine, tuple(cards), 1.0))
+        out.append(Hypothesis(allies, boxed_mine, tuple(cards)))
     return tuple(out)
 
 
@@ -161,7 +160,7 @@ def _advanced_three_deals(
             if assoc == mine:
                 allies |= 1 << s
         theirs = BROTHERHOOD if mine == ORDER else ORDER
-        out.append(Hypothesis(allies, size[mine] < size[theirs], cards, 1.0))
+        out.append(Hypothesis(allies, size[mine] < size[theirs], cards))
     return tuple(out)
 
 
@@ -205,17 +204,15 @@ def _seat_evidence(t: Table, holdings: Holdings) -> dict[int, float]:
     return {s: max(-cap, min(cap, v)) for s, v in ll.items() if v}
 
 
-def _relation_evidence(t: Table) -> dict[tuple[int, int], tuple[float, float]]:
-    """Log-likelihoods (same association, different associations) per pair of seats, summed over
-    the public history. A support is read as evidence about the supporter's relation to the
-    attacker and to the defender separately, the ratio of its two one-sided explanations."""
-    ll: dict[tuple[int, int], list[float]] = {}
+def _relation_evidence(t: Table) -> dict[tuple[int, int], float]:
+    """Log-likelihood ratio, same association against different ones, per pair of seats, summed
+    over the public history. A support is read as evidence about the supporter's relation to the
+    attacker and to the defender separately."""
+    ll: dict[tuple[int, int], float] = {}
 
-    def add(x: int, y: int, same: float, differ: float) -> None:
+    def add(x: int, y: int, log_ratio: float) -> None:
         key = (x, y) if x < y else (y, x)
-        acc = ll.setdefault(key, [0.0, 0.0])
-        acc[0] += same
-        acc[1] += differ
+        ll[key] = ll.get(key, 0.0) + log_ratio
 
     attacker = defender = -1
     with_a, with_d = _SUPPORT["with_attacker"], _SUPPORT["with_defender"]
@@ -224,17 +221,11 @@ def _relation_evidence(t: Table) -> dict[tuple[int, int], tuple[float, float]]:
         k = rec["k"]
         if k == "attack":
             attacker, defender = rec["seat"], rec["target"]
-            if attacker != t.seat and _ATTACK_ENEMY_LR != 1.0:
-                add(attacker, defender, 0.0, math.log(_ATTACK_ENEMY_LR))
-        elif k == "support" and rec["seat"] != t.seat and attacker >= 0:
+        elif k == "support" and rec["seat"] != t.seat and rec["side"] != "neutral":
             s, side = rec["seat"], rec["side"]
-            if side == "neutral":
-                continue
-            # with the attacker vs not, and with the defender vs not
-            h = _SUPPORT_SHARE
-            add(s, attacker, h * math.log(with_a[side]), h * math.log(unrelated[side]))
-            add(s, defender, h * math.log(with_d[side]), h * math.log(unrelated[side]))
+            add(s, attacker, _SUPPORT_SHARE * math.log(with_a[side] / unrelated[side]))
+            add(s, defender, _SUPPORT_SHARE * math.log(with_d[side] / unrelated[side]))
         elif k == "trade_offered" and rec["seat"] != t.seat:
-            add(rec["seat"], rec["target"], math.log(_TRADE_ALLY_LR), 0.0)
+            add(rec["seat"], rec["target"], math.log(_TRADE_ALLY_LR))
     cap = math.log(_MAX_LR)
-    return {key: (max(-cap, min(cap, v[0] - v[1])), 0.0) for key, v in ll.items()}
+    return {key: max(-cap, min(cap, v)) for key, v in ll.items()}

@@ -32,6 +32,9 @@ def turn(m: Mind, legal: list[Action], rng: Rng) -> Action:
         fortune = best_fortune(t, m.beliefs, m.holdings)
         if fortune.chance >= FORTUNE_AT:
             return Action("claim_other", t.seat, d, seats=fortune.seats)
+    pearl_away = _pearl_before_claim(m, legal)
+    if pearl_away is not None:
+        return pearl_away
     acted = bool(t.decision.get("acted"))
     score: dict[Action, float] = {}
     for a in legal:
@@ -46,6 +49,18 @@ def turn(m: Mind, legal: list[Action], rng: Rng) -> Action:
         elif a.kind == "clairvoyant":
             score[a] = clairvoyant_value(m, acted=acted)
     return best_scored(legal, rng, score)
+
+
+def _pearl_before_claim(m: Mind, legal: list[Action]) -> Action | None:
+    """Only the Black Pearl stands between me and a sure claim: hand it to my likeliest ally.
+    An enemy would hand it straight back before my next turn; an ally will not."""
+    t = m.t
+    if "black_pearl" not in t.items or t.my_goal_count() < 1:
+        return None
+    if best_claim(t, m.beliefs, m.holdings).chance < CLAIM_AT:
+        return None
+    offers = [a for a in legal if a.kind == "trade" and a.card == "black_pearl"]
+    return max(offers, key=lambda a: m.ally(a.target or 0), default=None)
 
 
 def diplomat_value(m: Mind, target: int, name: str, *, acted: bool) -> float:
