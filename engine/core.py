@@ -103,6 +103,15 @@ class Ctx:
             self.public("bags_turned")  # R-W2: from now on the Bags are goal items
         return card
 
+    def hand_over(self, card: str, giver: int, receiver: int, how: str, reason: str = "") -> None:
+        """A gift that fires nothing (hand limit, Priest, give-back): the table learns who gave
+        to whom (``reason``, default ``how``), only the two of them what (R-V1)."""
+        self.move_item(card, giver, receiver)
+        self.public("gift", seat=giver, target=receiver, reason=reason or how)
+        self.private((receiver,), "received", seat=receiver, source=giver, card=card, how=how)
+        self.note(receiver, "got_item", about=giver, card=card, how=how)
+        self.note(giver, "gave_item", about=receiver, card=card, how=how)
+
     def move_item(self, card: str, src: int, dst: int) -> None:
         self.state.players[src].items.remove(card)
         self.state.players[dst].items.append(card)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import Action
 from engine.cards import (
     BODYGUARD,
@@ -80,28 +82,36 @@ def _support_order(st: State, a: int, d: int) -> list[int]:
 
 
 def strengths(st: State, f: Json) -> tuple[int, int]:
-    """R-A6: 1 + supporters + bonuses per side, with void supports counting nothing."""
-    a, d = f["a"], f["d"]
+    """R-A6 for the fight being resolved."""
+    face_up = [p.occupation if p.occ_up else None for p in st.players]
+    return fight_strengths(f["a"], f["d"], f["sup"], f["hyp"], f["played"], face_up)
+
+
+def fight_strengths(
+    attacker: int,
+    defender: int,
+    supports: dict[str, str],
+    hypnotized: int | None,
+    played: list[list[Any]],
+    face_up: list[str | None],
+) -> tuple[int, int]:
+    """R-A6 from what the table sees: 1 + supporters + bonuses per side; a void support (the
+    Hypnotist's, or any in a Duelist's fight) counts nothing and carries no bonus. ``face_up``
+    holds each seat's face-up occupation (always-occupations apply by themselves, §6)."""
+    duel = any(card == DUELIST for _, card, _ in played)
     att = dfn = 1
-    duel = f.get("duel") is not None
-    for seat_s, side in f["sup"].items():
+    for seat_s, side in supports.items():
         seat = int(seat_s)
-        if duel or seat == f["hyp"] or side == NEUTRAL:
+        if duel or seat == hypnotized or side == NEUTRAL:
             continue
-        bonus = 1
-        p = st.players[seat]
-        if p.occupation == BODYGUARD and p.occ_up:
-            bonus += 1
+        bonus = 2 if face_up[seat] == BODYGUARD else 1
         if side == ATTACKER:
             att += bonus
         else:
             dfn += bonus
-    pa, pd = st.players[a], st.players[d]
-    if pa.occupation == THUG and pa.occ_up:
-        att += 1
-    if pd.occupation == GRAND_MASTER and pd.occ_up:
-        dfn += 1
-    for seat, card, _ in f["played"]:
+    att += face_up[attacker] == THUG
+    dfn += face_up[defender] == GRAND_MASTER
+    for seat, card, _ in played:
         if card == "dagger":
             att += 1
         elif card == "gloves":
@@ -111,10 +121,7 @@ def strengths(st: State, f: Json) -> tuple[int, int]:
         elif card == "whip" and not duel:
             dfn += 1
         elif card == DUELIST:
-            if seat == a:
-                att += 1
-            else:
-                dfn += 1
+            att, dfn = (att + 1, dfn) if seat == attacker else (att, dfn + 1)
     return att, dfn
 
 
@@ -172,13 +179,8 @@ def _legal_give(st: State, p: Pending, seat: int) -> list[Action]:
 
 def _handle_tribute(ctx: Ctx, p: Pending, a: Action) -> None:
     ctx.close()
-    seat, priest = p.actors[0], p.data["priest"]
     assert a.card is not None
-    ctx.move_item(a.card, seat, priest)
-    ctx.public("gift", seat=seat, target=priest, reason="priest")
-    ctx.private((priest,), "received", seat=priest, source=seat, card=a.card, how="priest")
-    ctx.note(priest, "got_item", about=seat, card=a.card, how="priest")
-    ctx.note(seat, "gave_item", about=priest, card=a.card, how="priest")
+    ctx.hand_over(a.card, p.actors[0], p.data["priest"], "priest")
 
 
 # -- Support (R-A3) ----------------------------------------------------------------------------
@@ -334,13 +336,8 @@ def _handle_take(ctx: Ctx, p: Pending, a: Action) -> None:
 
 def _handle_giveback(ctx: Ctx, p: Pending, a: Action) -> None:
     ctx.close()
-    winner, loser = p.actors[0], p.data["loser"]
     assert a.card is not None
-    ctx.move_item(a.card, winner, loser)
-    ctx.public("gift", seat=winner, target=loser, reason="giveback")
-    ctx.private((loser,), "received", seat=loser, source=winner, card=a.card, how="giveback")
-    ctx.note(loser, "got_item", about=winner, card=a.card, how="giveback")
-    ctx.note(winner, "gave_item", about=loser, card=a.card, how="giveback")
+    ctx.hand_over(a.card, p.actors[0], p.data["loser"], "giveback")
 
 
 kind("priest", Kind(_legal_use_or_pass, _handle_priest, _default_pass, _finish_window))

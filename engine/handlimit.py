@@ -17,13 +17,8 @@ def _legal(st: State, p: Pending, seat: int) -> list[Action]:
 
 def _handle(ctx: Ctx, p: Pending, a: Action) -> None:
     ctx.close()
-    seat = p.actors[0]
     assert a.card is not None and a.target is not None
-    ctx.move_item(a.card, seat, a.target)
-    ctx.public("gift", seat=seat, target=a.target, reason="hand_limit")
-    ctx.private((a.target,), "received", seat=a.target, source=seat, card=a.card, how="gift")
-    ctx.note(a.target, "got_item", about=seat, card=a.card, how="gift")
-    ctx.note(seat, "gave_item", about=a.target, card=a.card, how="gift")
+    ctx.hand_over(a.card, p.actors[0], a.target, "gift", reason="hand_limit")
 
 
 def _default(st: State, p: Pending, seat: int, rng: Rng) -> Action:
