@@ -216,6 +216,7 @@ def fight_odds(m: Mind, target: int) -> tuple[float, float]:
         if s == target:
             continue
         p = m.ally(s)
+        # backs me as my ally against an enemy, backs them as their ally; some noise either way
         with_me = 0.15 + 0.6 * p * (1 - p_target)
         with_them = 0.15 + 0.6 * (1 - p) * (1 - p_target) + 0.1 * p * p_target
         weight = 2.0 if t.face_up[s] == BODYGUARD else 1.0
