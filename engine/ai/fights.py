@@ -179,7 +179,22 @@ def take_value(m: Mind, seat: int) -> float:
         best = max(best, MY_GOAL * (1 - (1 - m.unseen_goal_chance()) ** unseen))
     if m.holdings.sizes[seat] <= 1 and m.t.items:  # R-A9: then I give one of mine back
         best -= min(m.loss(c, seat) for c in m.t.items)
-    return best
+    return best * 0.5 ** taken_back(m, seat)
+
+
+def taken_back(m: Mind, seat: int) -> int:
+    """How often ``seat`` took an item from me in the last three rounds: what I take from them
+    they are likely to take back, and trading blows over one card gets nobody anywhere."""
+    t = m.t
+    since = max(0, t.history[-1]["turn"] - 3 * t.n) if t.history else 0
+    return sum(
+        1
+        for r in t.history
+        if r["k"] == "item_taken"
+        and r["seat"] == seat
+        and r["target"] == t.seat
+        and r["turn"] > since
+    )
 
 
 def take(m: Mind, legal: list[Action]) -> Action:

@@ -13,7 +13,6 @@ from engine.cards import BAGS, item_kind
 
 _ACCEPT_MARGIN = 0.1
 _LIKELY_ACCEPTED = 0.7
-_WORTH_BACK = 0.3
 
 
 def effect_value(m: Mind, card: str, partner: int) -> float:
@@ -21,7 +20,8 @@ def effect_value(m: Mind, card: str, partner: int) -> float:
     t = m.t
     kind = item_kind(card)
     if kind in BAGS:
-        return draw_value(m) if t.pile else 0.0
+        # R-T6: a partner holding the Broken Mirror can hand it back and cancel the draw
+        return draw_value(m) * (1.0 - m.holdings.p(partner, "broken_mirror")) if t.pile else 0.0
     if kind == "monocle":
         return 6.0 * m.doubt(partner)
     if kind == "privilege":
@@ -68,7 +68,7 @@ def offer_value(m: Mind, card: str, to: int) -> float:
     hurts the partner's side least, worth little to mine; what counts is where my card ends up
     and its trade effect."""
     accepted = 1.0 if unrefusable(card) else acceptance(m, to)
-    return accepted * (_WORTH_BACK - m.loss(card, to) + effect_value(m, card, to))
+    return accepted * (effect_value(m, card, to) - m.loss(card, to))
 
 
 def acceptance(m: Mind, to: int) -> float:

@@ -16,6 +16,7 @@ CLAIM_AT = 0.9  # how sure a claim must be (early on; a long game makes one bold
 FORTUNE_AT = 0.92  # naming the other side is riskier: their Drink is not counted for them
 _TURN_WORTH = 2.0  # what an ordinary action is worth, lost when the Diplomat misses before it
 _DIPLOMAT_SPENT = 1.0
+_IDLE = 0.05  # passing beats a move that changes nothing (two players trading one card around)
 
 
 def turn(m: Mind, legal: list[Action], rng: Rng) -> Action:
@@ -39,7 +40,7 @@ def turn(m: Mind, legal: list[Action], rng: Rng) -> Action:
     score: dict[Action, float] = {}
     for a in legal:
         if a.kind in ("pass", "end"):
-            score[a] = 0.0
+            score[a] = _IDLE
         elif a.kind == "trade" and a.card is not None and a.target is not None:
             score[a] = trades.offer_value(m, a.card, a.target)
         elif a.kind == "attack" and a.target is not None:
