@@ -13,7 +13,7 @@ from engine.cards import BAGS, GOAL_KIND, item_kind
 from engine.rng import Rng
 
 CLAIM_AT = 0.9  # how sure a claim must be (early on; a long game makes one bolder)
-FORTUNE_AT = 0.92  # naming the other side is riskier: their Drink is not counted for them
+FORTUNE_AT = 0.92  # R-W7 counts no Drink, and every name rests on beliefs about an enemy
 _TURN_WORTH = 2.0  # what an ordinary action is worth, lost when the Diplomat misses before it
 _DIPLOMAT_SPENT = 1.0
 _IDLE = 0.05  # passing beats a move that changes nothing (two players trading one card around)
