@@ -27,7 +27,7 @@ FORBIDDEN = {
 # The command-line simulator measures its own speed (issue #2: actions per second): it is a harness
 # around the engine, never imported by it (checked below), so only it may read the clock.
 HARNESS = {"simulate.py": {"time"}}
-MODULES = sorted(ENGINE.glob("*.py"))
+MODULES = sorted(ENGINE.rglob("*.py"))  # the AI passengers in engine/ai too
 
 
 def imported(tree: ast.AST) -> set[str]:
