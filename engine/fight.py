@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Action
@@ -152,14 +153,25 @@ def _window_pass(p: Pending, seat: int) -> None:
     p.done.append(seat)
 
 
-def _handle_priest(ctx: Ctx, p: Pending, a: Action) -> None:
-    assert a.seat is not None
-    if a.kind == "pass":
-        _window_pass(p, a.seat)
-        return
-    ctx.close()
-    f = ctx.state.frames[-1]
-    use_occupation(ctx, a.seat, once=True)
+def _occupation_window(
+    once: bool, effect: Callable[[Ctx, Json, Action], None]
+) -> Callable[[Ctx, Pending, Action], None]:
+    """Priest, Hypnotist, Doctor: a pass only leaves the window; a use reveals the occupation,
+    closes the window and has its ``effect`` on the fight."""
+
+    def handle(ctx: Ctx, p: Pending, a: Action) -> None:
+        assert a.seat is not None
+        if a.kind == "pass":
+            _window_pass(p, a.seat)
+            return
+        ctx.close()
+        use_occupation(ctx, a.seat, once=once)
+        effect(ctx, ctx.state.frames[-1], a)
+
+    return handle
+
+
+def _priest_stops(ctx: Ctx, f: Json, a: Action) -> None:
     ctx.public("priest_stopped", seat=a.seat, attacker=f["a"])
     f["stage"] = "priest_tribute"
     f["priest"] = a.seat
@@ -207,14 +219,7 @@ def _legal_hypnotist(st: State, p: Pending, seat: int) -> list[Action]:
     ] + [Action("pass", seat, p.id)]
 
 
-def _handle_hypnotist(ctx: Ctx, p: Pending, a: Action) -> None:
-    assert a.seat is not None
-    if a.kind == "pass":
-        _window_pass(p, a.seat)
-        return
-    ctx.close()
-    f = ctx.state.frames[-1]
-    use_occupation(ctx, a.seat, once=False)
+def _hypnotist_voids(ctx: Ctx, f: Json, a: Action) -> None:
     f["hyp"] = a.target
     ctx.public("hypnotized", seat=a.seat, target=a.target)
 
@@ -281,14 +286,7 @@ def _handle_boost(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 # -- Doctor (R-A8) -----------------------------------------------------------------------------
-def _handle_doctor(ctx: Ctx, p: Pending, a: Action) -> None:
-    assert a.seat is not None
-    if a.kind == "pass":
-        _window_pass(p, a.seat)
-        return
-    ctx.close()
-    f = ctx.state.frames[-1]
-    use_occupation(ctx, a.seat, once=True)
+def _doctor_cancels(ctx: Ctx, f: Json, a: Action) -> None:
     f["cancelled"] = True
     ctx.public("doctor_cancelled", seat=a.seat)
 
@@ -340,12 +338,27 @@ def _handle_giveback(ctx: Ctx, p: Pending, a: Action) -> None:
     ctx.hand_over(a.card, p.actors[0], p.data["loser"], "giveback")
 
 
-kind("priest", Kind(_legal_use_or_pass, _handle_priest, _default_pass, _finish_window))
+kind(
+    "priest",
+    Kind(
+        _legal_use_or_pass, _occupation_window(True, _priest_stops), _default_pass, _finish_window
+    ),
+)
 kind("priest_tribute", Kind(_legal_give, _handle_tribute, random_legal))
 kind("support", Kind(_legal_support, _handle_support, _default_support))
-kind("hypnotist", Kind(_legal_hypnotist, _handle_hypnotist, _default_pass, _finish_window))
+kind(
+    "hypnotist",
+    Kind(
+        _legal_hypnotist, _occupation_window(False, _hypnotist_voids), _default_pass, _finish_window
+    ),
+)
 kind("boost", Kind(_legal_boost, _handle_boost, _default_pass, _finish_window))
-kind("doctor", Kind(_legal_use_or_pass, _handle_doctor, _default_pass, _finish_window))
+kind(
+    "doctor",
+    Kind(
+        _legal_use_or_pass, _occupation_window(True, _doctor_cancels), _default_pass, _finish_window
+    ),
+)
 kind("reward", Kind(_legal_reward, _handle_reward, _default_reward))
 kind("reward_take", Kind(_legal_take, _handle_take, random_legal))
 kind("giveback", Kind(_legal_give, _handle_giveback, random_legal))
