@@ -13,8 +13,8 @@ class Deadlines(BaseModel):
     turn: int = Field(90, ge=10, le=3600)
     trade: int = Field(45, ge=10, le=3600)
     support: int = Field(20, ge=5, le=3600)
-    window: int = Field(10, ge=5, le=120)  # Priest / Hypnotist / Doctor windows
-    window_min: int = Field(5, ge=1, le=60)  # R-D1: no window closes sooner
+    window: int = Field(8, ge=5, le=120)  # Priest / Hypnotist / Doctor windows: always this long
+    window_min: int = Field(5, ge=1, le=60)  # R-D1: no window (the boost too) closes sooner
     boost: int = Field(30, ge=5, le=600)
     choice: int = Field(30, ge=10, le=3600)
 
@@ -51,7 +51,7 @@ DEADLINE_CHOICES: dict[str, tuple[int, ...]] = {
     "turn": (45, 90, 180, 600),
     "trade": (20, 45, 90, 300),
     "support": (10, 20, 40, 120),
-    "window": (5, 10, 20),
+    "window": (5, 8, 12, 20),
     "boost": (15, 30, 60),
     "choice": (15, 30, 60, 300),
 }

@@ -101,7 +101,14 @@ class Table:
             return ai_turn
         opened = self.doc["dec"]["opened"]
         d = self.settings.deadlines
-        seconds = d.window_min if aw.closable else self.settings.seconds(aw.deadline)
+        if aw.window and aw.kind != "boost":
+            # R-D1: a window whose askees are hidden lasts the same time whether someone could
+            # use it and thought about it, passed at once, or nobody could: only a use ends it.
+            seconds = max(d.window, d.window_min)
+        elif aw.closable:
+            seconds = d.window_min
+        else:
+            seconds = self.settings.seconds(aw.deadline)
         return float(opened + seconds * self.scale)
 
     def seconds_left(self) -> int | None:

@@ -172,3 +172,26 @@ def test_R_D2_away_player_is_played_by_an_ai_and_comes_back_with_the_button() ->
     ]
     table.press(uid, notice.message_id, notice.rows[0][0][2])  # type: ignore[index]
     assert not table.state().players[away].away
+
+
+def test_R_D1_hidden_windows_close_at_the_same_time_whoever_could_act() -> None:
+    """A Priest/Hypnotist/Doctor window lasts its full time even when nobody holds the card, and
+    no longer when someone does and hesitates: its length tells the table nothing."""
+    table = Table(n=5)
+    table.start()
+    st = table.state()
+    seat = st.turn
+    message_id, data = table.prompt(seat)
+    table.press(table.uids[seat], message_id, next(d for d in data if d.split(":", 2)[2] == "~at"))
+    message_id, data = table.prompt(seat)
+    table.press(
+        table.uids[seat], message_id, next(d for d in data if d.split(":", 2)[2].startswith("at"))
+    )
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "priest"
+    doc = table.doc()
+    length = doc["due"]["at"] - doc["dec"]["opened"]
+    from handlers.group_settings import GroupSettings
+
+    expected = GroupSettings.model_validate(doc["settings"]).deadlines.window
+    assert abs(length - expected) < 1e-6  # the same with or without a Priest at the table
