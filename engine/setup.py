@@ -28,6 +28,9 @@ DEFAULT_OPTIONS: Json = {
 }
 
 
+MIN_PLAYERS, MAX_PLAYERS = 3, 10
+
+
 class SetupError(ValueError):
     pass
 
@@ -62,7 +65,7 @@ def new_game(
     names: list[str], seed: int, options: dict[str, Any] | None = None
 ) -> tuple[State, list[Event]]:
     n = len(names)
-    if not 3 <= n <= 10:
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise SetupError("the game needs 3 to 10 players")
     opts = normalize_options(options)
     advanced_three = opts["advanced_three"] and n == 3

@@ -6,6 +6,7 @@ import html
 from typing import TYPE_CHECKING, Any
 
 import engine
+from engine.setup import MAX_PLAYERS, MIN_PLAYERS
 from handlers import story
 from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, DEADLINE_KINDS, GroupSettings
 from handlers.i18n import LANGUAGES, t
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
     from handlers.app import Service
 
 BUTTON_PREFIXES = {"L", "S", "G", "B"}  # lobby, settings, language, back from away
-MIN_PLAYERS, MAX_PLAYERS = 3, 10
 ACTIVE = ("lobby", "playing")
 
 

@@ -16,14 +16,7 @@ def test_simultaneous_presses_in_one_window_are_each_applied_once(tmp_path: Path
     table.service.store = table.store
     table.service.pipeline.store = table.store
     table.start()
-    st = table.state()
-    seat = st.turn
-    message_id, data = table.prompt(seat)
-    table.press(table.uids[seat], message_id, next(d for d in data if d.split(":", 2)[2] == "~at"))
-    message_id, data = table.prompt(seat)
-    table.press(
-        table.uids[seat], message_id, next(d for d in data if d.split(":", 2)[2].startswith("at"))
-    )
+    table.attack()
     while (aw := engine.awaiting(table.state())) is not None and aw.kind != "boost":
         if aw.closable or not aw.seats:
             table.wait_until_due()

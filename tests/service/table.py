@@ -103,6 +103,22 @@ class Table:
                 return shown.message_id, data
         raise AssertionError(f"seat {seat} has no prompt for decision {st.pending.id}")
 
+    def press_payload(self, seat: int, wanted: str, *, prefix: bool = False) -> None:
+        """Press the button of the seat's prompt whose payload is (or starts with) wanted."""
+        message_id, data = self.prompt(seat)
+        button = next(
+            d
+            for d in data
+            if (p := d.split(":", 2)[2]) == wanted or (prefix and p.startswith(wanted))
+        )
+        self.press(self.uids[seat], message_id, button)
+
+    def attack(self) -> None:
+        """The player whose turn it is attacks someone, through the attack menu."""
+        seat = self.state().turn
+        self.press_payload(seat, "~at")
+        self.press_payload(seat, "at", prefix=True)
+
     def fire_timers(self) -> None:
         for request in self.timers.pop_due(self.clock.now()):
             self.service.handle_timer(request)

@@ -126,14 +126,7 @@ def test_R_D1_window_nobody_can_use_lasts_its_minimum(n: int) -> None:
     """An attack opens the Priest window; it closes at its minimum, never at once."""
     table = Table(n=n)
     table.start()
-    st = table.state()
-    seat = st.turn
-    message_id, data = table.prompt(seat)
-    nav = next(d for d in data if d.split(":", 2)[2].startswith("~at"))
-    table.press(table.uids[seat], message_id, nav)
-    message_id, data = table.prompt(seat)
-    attack = next(d for d in data if d.split(":", 2)[2].startswith("at"))
-    table.press(table.uids[seat], message_id, attack)
+    table.attack()
     st = table.state()
     aw = engine.awaiting(st)
     assert aw is not None and aw.kind == "priest"
@@ -179,14 +172,7 @@ def test_R_D1_hidden_windows_close_at_the_same_time_whoever_could_act() -> None:
     no longer when someone does and hesitates: its length tells the table nothing."""
     table = Table(n=5)
     table.start()
-    st = table.state()
-    seat = st.turn
-    message_id, data = table.prompt(seat)
-    table.press(table.uids[seat], message_id, next(d for d in data if d.split(":", 2)[2] == "~at"))
-    message_id, data = table.prompt(seat)
-    table.press(
-        table.uids[seat], message_id, next(d for d in data if d.split(":", 2)[2].startswith("at"))
-    )
+    table.attack()
     aw = engine.awaiting(table.state())
     assert aw is not None and aw.kind == "priest"
     doc = table.doc()

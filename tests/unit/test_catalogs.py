@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from handlers import cards, i18n
+from handlers.app import GROUP_COMMANDS, PRIVATE_COMMANDS  # the commands the bot answers
 from handlers.cards import (
     ASSOCIATION_ICONS,
     DRINK_ICON,
@@ -34,18 +35,6 @@ CARD_KEYS = [
     "item.bag.name",
     "item.bag.text",
 ]
-GROUP_COMMANDS = [
-    "newgame",
-    "startgame",
-    "cancel",
-    "settings",
-    "language",
-    "status",
-    "rules",
-    "scores",
-    "help",
-]
-PRIVATE_COMMANDS = ("start", "notes", "language", "rules", "help")
 
 
 def placeholders(template: str) -> set[str]:
