@@ -5,9 +5,11 @@ PYTHON ?= python3
 .PHONY: install run test lint typecheck cfn bench simulate clean build-WebhookFunction build-TimerFunction
 
 $(VENV)/.installed: pyproject.toml
+	@echo "Installing the project and its dev tools into $(VENV) (the first time takes a few minutes)..."
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --progress-bar on -e '.[dev]'
+	@echo "Installed into $(VENV)."
 	touch $@
 
 install: $(VENV)/.installed
