@@ -1,4 +1,4 @@
-"""Every rule id in docs/rules.md is cited by some test, and every card has a test named after it."""
+"""Every rule id in docs/rules.md is cited by a test, and every card has a test named after it."""
 
 from __future__ import annotations
 
