@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: install run test lint typecheck cfn bench simulate clean build-WebhookFunction build-TimerFunction
+.PHONY: install run test lint typecheck cfn bench pace simulate clean build-WebhookFunction build-TimerFunction
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ simulate: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) -m handlers.bench
+
+pace: $(VENV)/.installed
+	nice $(PY) -m handlers.pace
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
