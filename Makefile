@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: install run test lint typecheck cfn bench simulate clean build-WebhookFunction build-TimerFunction
+.PHONY: install run test lint typecheck cfn bench pace simulate clean build-WebhookFunction build-TimerFunction
 
 $(VENV)/.installed: pyproject.toml
 	@echo "Installing the project and its dev tools into $(VENV) (the first time takes a few minutes)..."
@@ -35,6 +35,9 @@ simulate: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) -m handlers.bench
+
+pace: $(VENV)/.installed
+	nice $(PY) -m handlers.pace
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
