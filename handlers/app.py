@@ -6,9 +6,7 @@ Handlers stay thin: they parse, build a command, run it through the pipeline, re
 from __future__ import annotations
 
 import html
-import json
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +19,7 @@ from handlers.messenger import Messenger
 from handlers.play import Table
 from handlers.service import FLUSH, Pipeline, Txn, chat_key, game_key, user_key
 from handlers.updates import ButtonPress, CommandMsg, MemberLeft, parse
+from infra import metrics
 from infra.ports import Clock, DocumentStore, TimerRequest, Timers
 
 log = logging.getLogger("coachride")
@@ -62,7 +61,7 @@ class Service:
 
     # -- entry points ------------------------------------------------------------------------
     def handle_update(self, update: Any) -> None:
-        started = time.perf_counter()
+        tally = metrics.adopt()
         cmd = parse(update, self.bot_username)
         outcome = "ignored"
         try:
@@ -75,17 +74,12 @@ class Service:
         except Exception:
             outcome = "error"
             log.exception("update failed")
-        log.info(
-            json.dumps(
-                {
-                    "event": "update",
-                    "update_id": update.get("update_id") if isinstance(update, dict) else None,
-                    "kind": type(cmd).__name__ if cmd else None,
-                    "outcome": outcome,
-                    "ms": round((time.perf_counter() - started) * 1000, 2),
-                }
-            )
-        )
+        fields = {
+            "update_id": update.get("update_id") if isinstance(update, dict) else None,
+            "kind": type(cmd).__name__ if cmd else None,
+            "outcome": outcome,
+        }
+        log.info("update", extra=metrics.line("update", fields, tally))
 
     def handle_timer(self, req: TimerRequest) -> None:
         def change(txn: Txn) -> None:

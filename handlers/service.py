@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handlers.messenger import Messenger, Rows, entry
+from infra import metrics
 from infra.ports import (
     Clock,
     DocumentStore,
@@ -133,7 +134,8 @@ class Pipeline:
                 return None
             self._deliver(key, txn, txn.stale_entries + txn.new_entries)
             return txn
-        log.warning(json.dumps({"event": "gave_up", "key": key}))
+        metrics.count(metrics.GAVE_UPS)
+        log.warning("gave up after %d version conflicts", MAX_ATTEMPTS, extra={"key": key})
         return None
 
     # -- outbox ----------------------------------------------------------------------------
