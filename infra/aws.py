@@ -14,7 +14,7 @@ _lock = threading.Lock()
 _session: Any = None
 
 
-def client(service: str) -> Any:
+def client(service: str, region: str | None = None) -> Any:
     """A new client for ``service``; callers keep it (a session is not thread-safe: locked)."""
     global _session
     import botocore.session
@@ -25,4 +25,4 @@ def client(service: str) -> Any:
     with _lock:
         if _session is None:
             _session = botocore.session.get_session()
-        return _session.create_client(service, config=config)
+        return _session.create_client(service, region_name=region, config=config)
