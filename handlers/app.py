@@ -197,23 +197,21 @@ class Service:
                 outcome = "info"
                 return
             if isinstance(parsed, codec.Nav):
-                pr = prompts.render_prompt(st, seat, plang, parsed.path, table.seconds_left())
+                pr = table.prompt(seat, parsed.path)
                 self.messenger.edit(
                     press.chat_id, press.message_id, pr.text, table.rows(decision, pr.rows)
                 )
                 outcome = "nav"
                 return
             action = codec.decode_action(parsed.payload, seat, decision)
-            before = st.clone()
+            before = engine.view(st, seat), engine.legal_actions(st, seat)
             try:
                 table.apply(action)
             except Rejected:
                 txn.toast = (t(plang, "bot.illegal"), False)
                 return
             table.settle()
-            answered = {
-                seat: (press.message_id, prompts.render_answered(before, seat, action, plang))
-            }
+            answered = {seat: (press.message_id, prompts.render_answered(*before, action, plang))}
             txn.changed = True
             self.after_play(txn, table, answered)
             outcome = action.kind
