@@ -13,6 +13,7 @@ from infra.memory_store import MemoryStore
 from infra.timers import FakeClock, FakeTimers
 
 GROUP = -1002
+ADMIN = 1
 
 
 class Group:
@@ -21,7 +22,12 @@ class Group:
         self.messenger = MemoryMessenger()
         self.store = MemoryStore(clock=self.clock)
         self.service = Service(
-            self.store, self.messenger, FakeTimers(), self.clock, bot_username="test_bot"
+            self.store,
+            self.messenger,
+            FakeTimers(),
+            self.clock,
+            bot_username="test_bot",
+            is_admin=lambda chat, uid: uid == ADMIN,
         )
         self.ids = itertools.count(1)
 
@@ -86,7 +92,7 @@ def test_a_new_lobby_takes_the_creators_language_until_the_group_chooses_one() -
 
 def test_language_command_in_the_group_is_a_choice_too() -> None:
     g = Group()
-    g.say(1, "en", "/language")
-    g.press(1, "en", g.last().message_id, f"G:{GROUP}:de")
+    g.say(ADMIN, "en", "/language")
+    g.press(ADMIN, "en", g.last().message_id, f"G:{GROUP}:de")
     g.say(2, "zh-hans", "/newgame")
     assert g.last().text.startswith(t("de", "lobby.title"))
