@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from handlers.app import Service
 
 BUTTON_PREFIXES = {"L", "S", "G", "B"}  # lobby, settings, language, back from away
+LANGUAGE_CHOSEN = "language_chosen"  # in the chat document, once the group picked a language
 ACTIVE = ("lobby", "playing")
 
 
@@ -35,6 +36,11 @@ def cmd_newgame(svc: Service, cmd: CommandMsg, lang: str) -> None:
         if running and running.doc.get("phase") in ACTIVE:
             svc.messenger.send(cmd.chat_id, t(lang, "lobby.already_running"))
             return
+    if not chat_doc.get(LANGUAGE_CHOSEN):
+        # Until the group picks a language (/settings, /language), it speaks its creator's.
+        creator_lang = svc.user_lang(cmd.user.id, cmd.user.language_code)
+        settings = settings.model_copy(update={"language": creator_lang})
+        chat_doc["settings"] = settings.model_dump()
     gid = new_game_id()
     now = svc.clock.now()
     doc = {
@@ -272,6 +278,10 @@ def finish_game(svc: Service, txn: Txn, table: Table) -> None:
     for p in doc["players"]:
         if not p.get("ai"):
             _clear_pointer(svc, txn, p["uid"])
+    for seat in range(table.state.n):
+        if not table.no_chat(seat):
+            final_view = engine.view(table.state, seat)
+            txn.send(table.chat_of(seat), story.game_over_text(final_view, table.lang_of(seat)))
 
 
 def expire_if_due(svc: Service, txn: Txn) -> None:
@@ -480,7 +490,8 @@ def _settings_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
         return "garbage"
     new = GroupSettings.model_validate(data)
     saved = (t(new.language, "settings.saved"), False)
-    if not _save_settings(svc, chat_id, new, p.update_id, p.query_id, saved):
+    chose = what.startswith("lang.")
+    if not _save_settings(svc, chat_id, new, p.update_id, p.query_id, saved, chose_language=chose):
         return "duplicate"
     svc.messenger.edit(
         chat_id,
@@ -498,12 +509,16 @@ def _save_settings(
     update_id: int,
     query: str,
     toast: tuple[str, bool],
+    *,
+    chose_language: bool = False,
 ) -> bool:
     """The chat document holds the settings; an open lobby shows (and later uses) them.
     The press is answered as soon as they are saved. False for a redelivered press."""
 
     def change(txn: Txn) -> None:
         txn.doc["settings"] = new.model_dump()
+        if chose_language:
+            txn.doc[LANGUAGE_CHOSEN] = True
         txn.toast = toast
         txn.changed = True
 
@@ -575,7 +590,9 @@ def _language_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
             svc.messenger.answer(p.query_id, t(lang, "settings.only_admin"), True)
             return "denied"
         new = settings.model_copy(update={"language": code})
-        if not _save_settings(svc, p.chat_id, new, p.update_id, p.query_id, chosen):
+        if not _save_settings(
+            svc, p.chat_id, new, p.update_id, p.query_id, chosen, chose_language=True
+        ):
             return "duplicate"
     else:
         svc.messenger.answer(p.query_id)
