@@ -220,6 +220,8 @@ def start_game(svc: Service, txn: Txn) -> None:
     table = Table(txn, svc.scale, svc.bot_username)
     txn.send(doc["chat"], story.seat_order_text(state, settings.language), tag="start")
     for seat in range(state.n):
+        if table.is_ai(seat):
+            continue  # an AI passenger has no chat: writing to it would mark it unreachable
         txn.send(
             table.chat_of(seat), story.dossier_text(state, seat, table.lang_of(seat)), tag="dossier"
         )
