@@ -229,6 +229,8 @@ def start_game(svc: Service, txn: Txn) -> None:
         tag="start",
     )
     for seat in range(state.n):
+        if table.is_ai(seat):
+            continue  # an AI passenger has no chat: writing to it would mark it unreachable
         txn.send(
             table.chat_of(seat),
             story.dossier_text(engine.view(state, seat), table.lang_of(seat)),
