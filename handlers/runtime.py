@@ -25,6 +25,7 @@ def bot_username(messenger: TelegramMessenger) -> str:
 def lambda_service() -> Service:
     """One per warm container: the bot, its connection pool and the event loop are reused."""
     from infra.dynamo_store import DynamoStore
+    from infra.rate_limit import SharedRateLimiter
     from infra.timers import SqsTimers
 
     settings = Settings()
@@ -34,12 +35,14 @@ def lambda_service() -> Service:
     clock = SystemClock()
     bot = make_bot(settings.telegram_bot_token, settings.bot_api_base_url())
     messenger = TelegramMessenger(TelegramGateway(bot))
+    store = DynamoStore(settings.table_name, clock=clock)
     return Service(
-        DynamoStore(settings.table_name, clock=clock),
+        store,
         messenger,
         SqsTimers(settings.timer_queue_url, clock=clock),
         clock,
         bot_username=bot_username(messenger),
         time_scale=settings.game_time_scale,
         is_admin=messenger.is_admin,
+        limiter=SharedRateLimiter(store),  # the bot's ~30 messages a second, across functions
     )
