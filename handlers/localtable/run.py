@@ -8,6 +8,7 @@ once.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import sys
@@ -70,7 +71,7 @@ def run_table(settings: Settings) -> int:
         bot = Bot(
             server.token, base_url=f"{api}/bot", request=_request(), get_updates_request=_request()
         )
-        table_settings = settings.model_copy(update={"telegram_api_base_url": api})
+        table_settings = dataclasses.replace(settings, telegram_api_base_url=api)
         runner = Runner(table_settings, bot, wake=server.table.wake)
         set_menus(runner)
         url = f"http://{shown}:{server.port}/"
