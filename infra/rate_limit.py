@@ -60,7 +60,7 @@ class SharedRateLimiter:
                 )
             except VersionConflict:
                 self.conflicts += 1
-                self.sleep(random.uniform(0, 0.005 * 2**attempt))
+                self.sleep(random.uniform(0, min(0.2, 0.005 * 2**attempt)))
                 continue
             return [max(now, base + i * step) for i in range(fits)]
         raise VersionConflict(self.key)
