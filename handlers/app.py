@@ -6,7 +6,6 @@ Handlers stay thin: they parse, build a command, run it through the pipeline, re
 from __future__ import annotations
 
 import html
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from handlers.service import (
     user_key,
 )
 from handlers.updates import ButtonPress, CommandMsg, MemberLeft, parse
+from infra import metrics
 from infra.ports import Clock, DocumentStore, TimerRequest, Timers, deadline_scope
 
 log = logging.getLogger("coachride")
@@ -79,7 +79,7 @@ class Service:
     # -- entry points ------------------------------------------------------------------------
     def handle_update(self, update: Any, seconds_left: float | None = None) -> None:
         """``seconds_left``: of the invocation (the Lambda's remaining time), for every wait."""
-        started = time.perf_counter()
+        tally = metrics.adopt()
         cmd = parse(update, self.bot_username)
         outcome = "ignored"
         try:
@@ -96,17 +96,12 @@ class Service:
         except Exception:
             outcome = "error"
             log.exception("update failed")
-        log.info(
-            json.dumps(
-                {
-                    "event": "update",
-                    "update_id": update.get("update_id") if isinstance(update, dict) else None,
-                    "kind": type(cmd).__name__ if cmd else None,
-                    "outcome": outcome,
-                    "ms": round((time.perf_counter() - started) * 1000, 2),
-                }
-            )
-        )
+        fields = {
+            "update_id": update.get("update_id") if isinstance(update, dict) else None,
+            "kind": type(cmd).__name__ if cmd else None,
+            "outcome": outcome,
+        }
+        log.info("update", extra=metrics.line("update", fields, tally))
 
     def handle_timer(self, req: TimerRequest, seconds_left: float | None = None) -> None:
         with deadline_scope(self._deadline(seconds_left), self.clock), handling(None):
@@ -203,21 +198,19 @@ class Service:
                 outcome = "info"
                 return
             if isinstance(parsed, codec.Nav):
-                pr = prompts.render_prompt(st, seat, plang, parsed.path, table.seconds_left())
+                pr = table.prompt(seat, parsed.path)
                 menu[:] = [(pr.text, table.rows(decision, pr.rows))]
                 outcome = "nav"
                 return
             action = codec.decode_action(parsed.payload, seat, decision)
-            before = st.clone()
+            before = engine.view(st, seat), engine.legal_actions(st, seat)
             try:
                 table.apply(action)
             except Rejected:
                 txn.toast = (t(plang, "bot.illegal"), False)
                 return
             table.settle()
-            answered = {
-                seat: (press.message_id, prompts.render_answered(before, seat, action, plang))
-            }
+            answered = {seat: (press.message_id, prompts.render_answered(*before, action, plang))}
             txn.changed = True
             self.after_play(txn, table, answered)
             outcome = action.kind

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from handlers.messenger import Messenger, Rows, Sent, entry
+from infra import metrics
 from infra.ports import (
     Clock,
     DocumentStore,
@@ -285,7 +286,8 @@ class Pipeline:
                 self.replies.answer(query, *(txn.toast or (None, False)))
             self._deliver(key, txn)
             return txn
-        log.warning(json.dumps({"event": "gave_up", "key": key}))
+        metrics.count(metrics.GAVE_UPS)
+        log.warning("gave up after %d version conflicts", MAX_ATTEMPTS, extra={"key": key})
         return None
 
     # -- outbox ----------------------------------------------------------------------------
