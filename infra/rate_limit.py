@@ -30,7 +30,7 @@ class SharedRateLimiter:
         *,
         rate: float = 25.0,
         burst: int = 5,
-        attempts: int = 8,
+        attempts: int = 16,
         sleep: Callable[[float], None] = time.sleep,
         key: str = RATE_KEY,
     ) -> None:
