@@ -31,6 +31,20 @@ def bot_username(messenger: TelegramMessenger) -> str:
     return str(me.username)
 
 
+# What a cold container imports before it answers its first update (handlers.bench measures
+# it): the webhook module, then what _build and the first DynamoDB client need.
+FIRST_UPDATE_IMPORTS = (
+    "handlers.webhook",
+    "handlers.app",
+    "handlers.telegram_messenger",
+    "infra.telegram_gateway",
+    "infra.dynamo_store",
+    "infra.timers",
+    "botocore.session",
+    "botocore.config",
+    "botocore.client",
+)
+
 _lock = threading.Lock()
 _source: SecretSource | None = None
 _built: tuple[str, Service] | None = None  # (the token it was built with, the service)
