@@ -2,12 +2,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: install run test lint typecheck cfn bench simulate clean lock build-WebhookFunction build-TimerFunction
+.PHONY: install run test lint typecheck cfn bench pace simulate clean lock build-WebhookFunction build-TimerFunction
 
 $(VENV)/.installed: pyproject.toml
+	@echo "Installing the project and its dev tools into $(VENV) (the first time takes a few minutes)..."
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --progress-bar on -e '.[dev]'
+	@echo "Installed into $(VENV)."
 	touch $@
 
 install: $(VENV)/.installed
@@ -33,6 +35,9 @@ simulate: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) -m handlers.bench
+
+pace: $(VENV)/.installed
+	nice $(PY) -m handlers.pace
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""A group's settings: game options (RULES.md §7), deadlines (§8), language, lobby expiry.
+"""A group's settings: game options (docs/rules.md §7), deadlines (§8), language, lobby expiry.
 
 Plain dataclasses with pydantic's three method names (``model_validate``, ``model_dump``,
 ``model_copy``): every update reads a group's settings, and importing pydantic cost the Lambda

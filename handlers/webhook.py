@@ -40,7 +40,12 @@ def parse_body(event: dict[str, Any]) -> Any:
         return None
 
 
-def handle(event: dict[str, Any], service_factory: Any, secret: str | None) -> dict[str, Any]:
+def handle(
+    event: dict[str, Any],
+    service_factory: Any,
+    secret: str | None,
+    seconds_left: float | None = None,
+) -> dict[str, Any]:
     headers = event.get("headers") if isinstance(event, dict) else None
     if not isinstance(headers, dict) or SECRET_HEADER not in {str(k).lower() for k in headers}:
         return _rejected(401)
@@ -48,7 +53,7 @@ def handle(event: dict[str, Any], service_factory: Any, secret: str | None) -> d
         return _rejected(403)
     update = parse_body(event)
     try:
-        service_factory().handle_update(update)
+        service_factory().handle_update(update, seconds_left)
     except Exception:
         log.exception("update handling failed")
     return _response(200)
@@ -75,4 +80,10 @@ def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
     if isinstance(headers, dict) and not secret_ok(headers, secret):
         # Rotated since this container read it? Read again (at most once a minute).
         secret = runtime.bot_secrets(refresh=True).webhook_secret
-    return handle(event, runtime.lambda_service, secret)
+    return handle(event, runtime.lambda_service, secret, seconds_left(context))
+
+
+def seconds_left(context: Any, margin: float = 2.0) -> float | None:
+    """The invocation's remaining time, less a margin to log and answer, for every wait."""
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    return None if remaining is None else max(0.0, remaining() / 1000 - margin)
