@@ -11,6 +11,7 @@ construction, and a new runtime module is shipped without editing a list.
 from __future__ import annotations
 
 import ast
+import functools
 import shutil
 import sys
 from pathlib import Path
@@ -70,8 +71,10 @@ def imported_names(path: Path, module: str) -> set[str]:
     return names
 
 
+@functools.cache
 def closure(entry_points: tuple[str, ...] = ENTRY_POINTS) -> tuple[set[str], set[str]]:
-    """(first-party modules reachable from the entry points, third-party top-level names)."""
+    """(first-party modules reachable from the entry points, third-party top-level names).
+    Cached: callers must not change the sets."""
     seen: set[str] = set()
     third_party: set[str] = set()
     todo = list(entry_points)

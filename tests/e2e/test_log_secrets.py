@@ -128,7 +128,7 @@ def private_texts(h: Harness) -> set[str]:
 
 
 def test_whole_games_log_no_token_secret_or_private_text(captured: io.StringIO) -> None:
-    h = play_through_lambda(5, seed=2, failures=2)
+    h = play_through_lambda(4, seed=2, failures=2)
     lines = captured.getvalue().splitlines()
     assert [line for line in lines if TOKEN_KEY in line or SECRET in line] == []
 
