@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from infra import logs, metrics
+from infra import logs
 from infra.bot_secrets import BotSecrets, SecretSource
 from infra.settings import Settings
 
@@ -35,11 +35,13 @@ def bot_username(messenger: TelegramMessenger) -> str:
 # it): the webhook module, then what _build and the first DynamoDB client need.
 FIRST_UPDATE_IMPORTS = (
     "handlers.webhook",
+    "handlers.runtime",
     "handlers.app",
     "handlers.telegram_messenger",
     "infra.telegram_gateway",
     "infra.dynamo_store",
     "infra.timers",
+    "infra.timed",
     "botocore.session",
     "botocore.config",
     "botocore.client",
@@ -79,6 +81,7 @@ def lambda_service() -> Service:
 def _build(token: str | None) -> Service:
     from handlers.app import Service
     from handlers.telegram_messenger import TelegramMessenger, make_bot
+    from infra import timed
     from infra.dynamo_store import DynamoStore
     from infra.telegram_gateway import TelegramGateway
     from infra.timers import SqsTimers, SystemClock
@@ -90,8 +93,8 @@ def _build(token: str | None) -> Service:
     bot = make_bot(token, settings.bot_api_base_url())
     messenger = TelegramMessenger(TelegramGateway(bot))
     return Service(
-        metrics.TimedStore(DynamoStore(settings.table_name, clock=clock)),
-        metrics.TimedMessenger(messenger),
+        timed.TimedStore(DynamoStore(settings.table_name, clock=clock)),
+        timed.TimedMessenger(messenger),
         SqsTimers(settings.timer_queue_url, clock=clock),
         clock,
         bot_username=bot_username(messenger),

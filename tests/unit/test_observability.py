@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from infra import metrics
+from infra import metrics, timed
 from infra.bot_secrets import REFRESH_AT_MOST_EVERY_SECONDS, SecretSource
 from infra.memory_store import MemoryStore
 from infra.ports import Put, VersionConflict
@@ -55,7 +55,7 @@ def test_outcomes_map_to_a_bounded_set_of_metrics(outcome: str, metric: str) -> 
 
 
 def test_timed_store_counts_version_conflicts() -> None:
-    store = metrics.TimedStore(MemoryStore())
+    store = timed.TimedStore(MemoryStore())
     tally = metrics.start()
     store.commit([Put("k", {"a": 1}, None)])
     with pytest.raises(VersionConflict):
