@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from infra import logs
+from infra import logs, metrics
 from infra.bot_secrets import BotSecrets, SecretSource
 from infra.settings import Settings
 
@@ -74,7 +74,8 @@ def lambda_service() -> Service:
     with _lock:
         if _built is not None and _built[0] == token:
             return _built[1]
-        _built = (token or "", _build(token))
+        with metrics.timing("setup"):  # a cold start's (or a rotation's) share of this update
+            _built = (token or "", _build(token))
         return _built[1]
 
 
