@@ -30,6 +30,7 @@ class GroupSettings(BaseModel):
     lobby_minutes: int = Field(15, ge=1, le=240)
     ai_fill: int = Field(0, ge=0, le=10)  # fill the table with AI passengers up to this size
     ai_takeover: bool = True  # an AI plays for a player marked away (R-D2)
+    ai_level: Literal["ai", "expert"] = "ai"  # how the AI passengers play (engine.ai)
 
     def engine_options(self) -> dict[str, Any]:
         return {
