@@ -7,9 +7,8 @@ fast rollout policy (``engine.ai.rollout``), and picks the candidate with the be
 the heuristic's own choice stays unless another is clearly better. Declarations of victory and
 every other decision are the ``ai`` passenger's.
 
-The time per decision is bounded by a budget in milliseconds, spent as a number of rollouts
-derived from it (the engine has no clock, and the same seed must play the same game): a rollout
-of one round at a table of ``n`` costs about ``ROLLOUT_MS(n)`` on one core of the Lambda.
+The time per decision is bounded by a budget in CPU milliseconds, spent as a number of engine
+steps derived from it (the engine has no clock, and the same seed must play the same game).
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.ai import turns
+from engine.ai.claims import best_claim
 from engine.ai.mind import Mind
 from engine.ai.policy import AiPolicy
 from engine.ai.rollout import play_out, value
@@ -28,16 +28,19 @@ from engine.rng import Rng, seed_state
 # CPU milliseconds per searched decision. A timer batch settles one AI turn (and the windows
 # around it) well inside the 30 s Lambda even at 256 MB, about a seventh of a core.
 DEFAULT_BUDGET_MS = 100
-MAX_CANDIDATES = 5
+MAX_CANDIDATES = 4
 MIN_WORLDS = 2  # below this a comparison is noise: keep the heuristic's choice
-# The mean result (-1..1) by which a candidate must beat the heuristic's choice to replace it.
-MARGIN = 0.03
-
-
-def rollout_ms(n: int) -> float:
-    """Cost of one rollout (one round) at a table of ``n`` players, in CPU ms (measured
-    0.1 + 0.26 n on one core; rounded up)."""
-    return 0.3 + 0.3 * n
+MAX_WORLDS = 64
+# The budget is spent in engine steps (deterministic, unlike a clock): one step of a rollout
+# (the engine and the rollout policy) costs about 0.05 ms of CPU on one core, building or copying
+# a sampled world about as much as WORLD_STEPS steps.
+STEPS_PER_MS = 16
+WORLD_STEPS = 4
+# Heuristic score units per unit of mean rollout result (-1..1), and by how much a candidate must
+# beat the heuristic's choice to replace it.
+SEARCH_WEIGHT = 4.0
+MARGIN = 0.2
+TIMELY_CLAIM_AT = 0.85  # the least sure claim made when waiting looks worse
 
 
 class ExpertPolicy:
@@ -61,13 +64,31 @@ class ExpertPolicy:
         score = turns.scores(m, legal)
         heuristic = turns.best_scored(legal, rng, score)
         candidates = _candidates(heuristic, score)
-        rollouts = int(self.budget_ms / rollout_ms(m.t.n))
-        worlds = rollouts // len(candidates)
-        if len(candidates) < 2 or worlds < MIN_WORLDS:
+        if len(candidates) < 2:
             return heuristic
-        means = search(m, candidates, worlds, rng.below(1 << 62))
-        best = max(range(len(candidates)), key=lambda i: (means[i], -i))
-        return candidates[best] if means[best] - means[0] > MARGIN else heuristic
+        means = search(m, candidates, int(self.budget_ms * STEPS_PER_MS), rng.below(1 << 62))
+        if not means:
+            return heuristic
+        claim = _timely_claim(m, legal, max(means))
+        if claim is not None:
+            return claim
+        # The rollouts judge what a move does to the cards; what it teaches (a look, the
+        # Monocle) only the heuristic sees, as every player in a sampled world sees everything.
+        # So the look-ahead corrects the heuristic's scores rather than replacing them.
+        total = [score[a] + SEARCH_WEIGHT * (means[i] - means[0]) for i, a in enumerate(candidates)]
+        best = max(range(len(candidates)), key=lambda i: (total[i], -i))
+        return candidates[best] if total[best] - total[0] > MARGIN else heuristic
+
+
+def _timely_claim(m: Mind, legal: list[Action], waiting: float) -> Action | None:
+    """A claim not quite sure enough for the heuristic, made when waiting looks worse: the
+    rollouts show the other side likely to declare first."""
+    if not any(a.kind == "claim" for a in legal):
+        return None
+    claim = best_claim(m.t, m.beliefs, m.holdings)
+    if claim.chance < TIMELY_CLAIM_AT or 2 * claim.chance - 1 <= waiting:
+        return None
+    return Action("claim", m.t.seat, legal[0].decision, seats=claim.seats)
 
 
 def _candidates(heuristic: Action, score: dict[Action, float]) -> list[Action]:
@@ -86,18 +107,29 @@ def _candidates(heuristic: Action, score: dict[Action, float]) -> list[Action]:
     return out[:MAX_CANDIDATES]
 
 
-def search(m: Mind, candidates: list[Action], worlds: int, seed: int) -> list[float]:
-    """Mean result of each candidate over the same ``worlds`` sampled worlds (and the same
-    rollout randomness in each, so the candidates are compared on equal terms)."""
+def search(m: Mind, candidates: list[Action], budget_steps: int, seed: int) -> list[float]:
+    """Mean result of each candidate over the same sampled worlds (with the same rollout
+    randomness in each, so the candidates are compared on equal terms), as many worlds as
+    ``budget_steps`` engine steps allow; empty when not even ``MIN_WORLDS`` fit."""
     t = m.t
     totals = [0.0] * len(candidates)
-    for w in range(worlds):
-        rng = Rng(seed_state(seed + w))
+    spent = worlds = 0
+    while worlds < MAX_WORLDS:
+        per_world = spent / worlds if worlds else len(candidates) * (WORLD_STEPS + t.n * 3)
+        if spent + per_world > budget_steps:
+            break
+        rng = Rng(seed_state(seed + worlds))
         world = sample(m, rng)
         roll_seed = rng.below(1 << 62)
+        spent += WORLD_STEPS
         for i, action in enumerate(candidates):
             st = world.clone()
             st, _ = apply(st, action, inplace=True)
+            before = st.step
             st = play_out(st, t.n, Rng(roll_seed))
+            spent += st.step - before + WORLD_STEPS
             totals[i] += value(st, t.association, t.seat)
+        worlds += 1
+    if worlds < MIN_WORLDS:
+        return []
     return [x / worlds for x in totals]

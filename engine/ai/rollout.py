@@ -19,7 +19,7 @@ from engine.victory import is_real_minority
 
 _NOISE_PERMILLE = 200  # a random turn now and then
 _ATTACK_PERMILLE = 450  # an opponent holds my goal item: attack it this often
-_STEP_CAP = 400  # actions per rollout, whatever the horizon
+_STEP_CAP = 200  # actions per rollout, whatever the horizon
 
 
 def play_out(st: State, horizon_turns: int, rng: Rng) -> State:

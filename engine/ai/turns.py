@@ -13,8 +13,8 @@ from engine.ai.table import Table
 from engine.cards import BAGS, GOAL_KIND, item_kind
 from engine.rng import Rng
 
-CLAIM_AT = 0.9  # how sure a claim must be (early on; a long game makes one bolder)
-FORTUNE_AT = 0.92  # R-W7 counts no Drink, and every name rests on beliefs about an enemy
+CLAIM_AT = 0.95  # how sure a claim must be (early on; a long game makes one bolder)
+FORTUNE_AT = 0.95  # R-W7: as sure as a claim for my own association
 _TURN_WORTH = 2.0  # what an ordinary action is worth, lost when the Diplomat misses before it
 _DIPLOMAT_SPENT = 1.0
 _REPEAT_ATTACK_COST = 1.5
@@ -44,7 +44,7 @@ def decisive(m: Mind, legal: list[Action]) -> Action | None:
         return next(a for a in legal if a.kind == "solo")
     if "claim_other" in kinds:
         fortune = best_fortune(t, m.beliefs, m.holdings)
-        if fortune.chance >= FORTUNE_AT - late:
+        if fortune.chance >= FORTUNE_AT - 0.1 * urgency(t.round) - late:
             return Action("claim_other", t.seat, d, seats=fortune.seats)
     return _pearl_before_claim(m, legal)
 

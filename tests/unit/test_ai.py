@@ -17,7 +17,7 @@ from engine.ai.beliefs import Beliefs
 from engine.core import HISTORY_FIELDS, goal_count
 from engine.policies import seat_labels
 from engine.rng import Rng, seed_state
-from engine.simulate import Config, run
+from engine.simulate import Config, Stats, game_seed, play_game, run
 from engine.views import view
 from tests.unit.engine_helpers import BRO, ORD, Game, pass_supports
 
@@ -127,7 +127,7 @@ def test_same_view_different_hidden_state_same_decision() -> None:
 def test_expert_decides_from_its_view_only() -> None:
     """The expert samples its worlds from the view: a twin state with other hidden cards gives
     the same worlds, the same rollouts and the same choice."""
-    assert _twin_decisions(lambda: ExpertPolicy(budget_ms=25), 4, ("turn",)) > 40
+    assert _twin_decisions(lambda: ExpertPolicy(budget_ms=15), 3, ("turn",)) > 25
 
 
 # -- beliefs ---------------------------------------------------------------------------------
@@ -266,6 +266,17 @@ def test_long_all_ai_games_finish_with_legal_claims() -> None:
         assert st.result is not None and st.result["how"] != "exhausted"
 
 
+@pytest.mark.parametrize("game", [14, 22, 40])
+def test_all_ai_game_that_sat_at_the_round_cap_now_ends(game: int) -> None:
+    """Issue 14: three AI passengers used to trade one card back and forth (or attack each other
+    for it, or all pass) until round 60. They now see the repetition and change plan."""
+    stats = Stats()
+    cfg = Config(policy="ai", timeouts=0.0, checks=False, short_games=False)
+    play_game(game, game_seed(21, game), 3, cfg, stats)
+    assert stats.finished == 1 and stats.how["exhausted"] == 0
+    assert stats.rounds[0] < 60
+
+
 def test_deterministic() -> None:
     def run() -> str:
         st = play(7, 7, [AiPolicy() for _ in range(7)])
@@ -345,6 +356,7 @@ def test_versus_seats_one_policy_per_association() -> None:
         assert sorted(len(v) for v in by_assoc.values()) == [1, 1]
         assert by_assoc[ORD] != by_assoc[BRO]
     assert set(seat_labels("mixed", 30, rng)) == {"ai", "baseline", "random"}
+    assert set(seat_labels("expert-vs-ai", 7, rng, assocs)) == {"expert", "ai"}
 
 
 def test_simulate_reports_per_policy() -> None:
