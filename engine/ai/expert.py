@@ -29,7 +29,7 @@ from engine.rng import Rng, seed_state
 # around it) well inside the 30 s Lambda even at 256 MB, about a seventh of a core.
 DEFAULT_BUDGET_MS = 100
 MAX_CANDIDATES = 4
-MIN_WORLDS = 2  # below this a comparison is noise: keep the heuristic's choice
+MIN_WORLDS = 4  # below this a comparison is noise: keep the heuristic's choice
 MAX_WORLDS = 64
 # The budget is spent in engine steps (deterministic, unlike a clock): one step of a rollout
 # (the engine and the rollout policy) costs about 0.05 ms of CPU on one core, building or copying
@@ -40,6 +40,7 @@ WORLD_STEPS = 4
 # beat the heuristic's choice to replace it.
 SEARCH_WEIGHT = 4.0
 MARGIN = 0.2
+SURE_Z = 2.0
 TIMELY_CLAIM_AT = 0.85  # the least sure claim made when waiting looks worse
 
 
@@ -66,18 +67,33 @@ class ExpertPolicy:
         candidates = _candidates(heuristic, score)
         if len(candidates) < 2:
             return heuristic
-        means = search(m, candidates, int(self.budget_ms * STEPS_PER_MS), rng.below(1 << 62))
-        if not means:
+        results = search(m, candidates, int(self.budget_ms * STEPS_PER_MS), rng.below(1 << 62))
+        if not results:
             return heuristic
+        means = [sum(r) / len(r) for r in results]
         claim = _timely_claim(m, legal, max(means))
         if claim is not None:
             return claim
         # The rollouts judge what a move does to the cards; what it teaches (a look, the
         # Monocle) only the heuristic sees, as every player in a sampled world sees everything.
-        # So the look-ahead corrects the heuristic's scores rather than replacing them.
-        total = [score[a] + SEARCH_WEIGHT * (means[i] - means[0]) for i, a in enumerate(candidates)]
-        best = max(range(len(candidates)), key=lambda i: (total[i], -i))
-        return candidates[best] if total[best] - total[0] > MARGIN else heuristic
+        # So the look-ahead corrects the heuristic's scores, and only where it is sure: the
+        # candidate must beat the heuristic's choice world by world, not by the luck of a few.
+        best, best_total = 0, score[heuristic]
+        for i in range(1, len(candidates)):
+            diffs = [a - b for a, b in zip(results[i], results[0], strict=True)]
+            gain = sum(diffs) / len(diffs)
+            total = score[candidates[i]] + SEARCH_WEIGHT * gain
+            if total > best_total + MARGIN and _sure(diffs):
+                best, best_total = i, total
+        return candidates[best]
+
+
+def _sure(diffs: list[float]) -> bool:
+    """The mean of the paired differences is above zero by ``SURE_Z`` standard errors."""
+    k = len(diffs)
+    mean = sum(diffs) / k
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean > 0 and mean * mean * k > SURE_Z * SURE_Z * max(var, 1e-12)
 
 
 def _timely_claim(m: Mind, legal: list[Action], waiting: float) -> Action | None:
@@ -107,12 +123,12 @@ def _candidates(heuristic: Action, score: dict[Action, float]) -> list[Action]:
     return out[:MAX_CANDIDATES]
 
 
-def search(m: Mind, candidates: list[Action], budget_steps: int, seed: int) -> list[float]:
-    """Mean result of each candidate over the same sampled worlds (with the same rollout
+def search(m: Mind, candidates: list[Action], budget_steps: int, seed: int) -> list[list[float]]:
+    """The result of each candidate in each of the same sampled worlds (with the same rollout
     randomness in each, so the candidates are compared on equal terms), as many worlds as
     ``budget_steps`` engine steps allow; empty when not even ``MIN_WORLDS`` fit."""
     t = m.t
-    totals = [0.0] * len(candidates)
+    results: list[list[float]] = [[] for _ in candidates]
     spent = worlds = 0
     while worlds < MAX_WORLDS:
         per_world = spent / worlds if worlds else len(candidates) * (WORLD_STEPS + t.n * 3)
@@ -128,8 +144,6 @@ def search(m: Mind, candidates: list[Action], budget_steps: int, seed: int) -> l
             before = st.step
             st = play_out(st, t.n, Rng(roll_seed))
             spent += st.step - before + WORLD_STEPS
-            totals[i] += value(st, t.association, t.seat)
+            results[i].append(value(st, t.association, t.seat))
         worlds += 1
-    if worlds < MIN_WORLDS:
-        return []
-    return [x / worlds for x in totals]
+    return results if worlds >= MIN_WORLDS else []

@@ -14,6 +14,8 @@ import engine
 from engine import Action, State
 from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy
 from engine.ai.beliefs import Beliefs
+from engine.ai.worlds import can_sample, sample
+from engine.cards import ALL_ITEMS
 from engine.core import HISTORY_FIELDS, goal_count
 from engine.policies import seat_labels
 from engine.rng import Rng, seed_state
@@ -283,6 +285,47 @@ def test_deterministic() -> None:
         return json.dumps([st.result, st.history])
 
     assert run() == run()
+
+
+def test_sampled_worlds_agree_with_everything_the_seat_knows() -> None:
+    """Determinization: every world keeps the public counts, the seat's own cards, the face-up
+    occupations, the associations the seat saw and the items it is sure of; every card is in
+    exactly one place; and the seat's legal actions are the same as in the real game."""
+    sampled = 0
+
+    def check(st: State, seat: int, v: Any, legal: list[Action], action: Action) -> None:
+        nonlocal sampled
+        m = AiPolicy().mind(v)
+        if not can_sample(m) or st.turn_no % 3:
+            return
+        rng = Rng(seed_state(st.step))
+        for _ in range(3):
+            w = sample(m, rng)
+            assert engine.legal_actions(w, seat) == legal
+            assert [len(p.items) for p in w.players] == [len(p.items) for p in st.players]
+            assert len(w.pile) == len(st.pile) and w.removed == st.removed
+            assert w.players[seat].items == st.players[seat].items
+            assert w.players[seat].assoc == st.players[seat].assoc
+            cards = [c for p in w.players for c in p.items] + w.pile
+            assert sorted(cards) == sorted(c for c in ALL_ITEMS if c not in st.removed)
+            for s, p in enumerate(st.players):
+                if p.occ_up:
+                    assert w.players[s].occupation == p.occupation
+                assert w.players[s].drink == p.drink
+            for note in st.players[seat].notes:
+                if note["k"] == "saw_association" and note.get("position") is None:
+                    assert w.players[note["about"]].assoc == [note["assoc"]]
+            for s, cards_p in enumerate(m.holdings.known):
+                for card, p in cards_p.items():
+                    if p >= 0.999 and s != seat:
+                        assert card in w.players[s].items
+            sampled += 1
+
+    for seed in range(4):
+        n = 3 + 2 * seed
+        opts = {"max_rounds": 5, "advanced_three": seed == 0}
+        play(200 + seed, n, [AiPolicy() for _ in range(n)], opts, check)
+    assert sampled > 30
 
 
 def test_expert_is_deterministic_and_never_illegal() -> None:
