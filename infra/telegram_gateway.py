@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dtm
 import logging
+import threading
 import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -44,6 +45,8 @@ from telegram.error import (
     TimedOut,
 )
 from telegram.warnings import PTBDeprecationWarning
+
+from infra.ports import OutOfTime, time_left
 
 T = TypeVar("T")
 _LOG = logging.getLogger(__name__)
@@ -98,7 +101,10 @@ class TelegramGateway:
     """What the service may ask of Telegram. Every method is a coroutine.
 
     ``sleep`` is injectable so tests need not wait; ``max_wait`` bounds a single flood-control
-    wait (a longer one is raised to the caller rather than stalling a Lambda).
+    wait (a longer one is raised to the caller rather than stalling a Lambda). Every wait also
+    fits the invocation's remaining time (``infra.ports.time_left``) with ``request_reserve``
+    seconds to spare for the request itself; what does not fit is raised, and no request starts
+    with less than that left (``OutOfTime``).
     """
 
     def __init__(
@@ -110,6 +116,7 @@ class TelegramGateway:
         network_attempts: int = 3,
         network_backoff: float = 0.5,
         max_wait: float = 30.0,
+        request_reserve: float = 6.0,
     ) -> None:
         self.bot = bot
         self.unreachable: set[int] = set()
@@ -119,6 +126,7 @@ class TelegramGateway:
         self._network_attempts = network_attempts
         self._network_backoff = network_backoff
         self._max_wait = max_wait
+        self._reserve = request_reserve
 
     async def send(
         self, chat_id: int, text: str, buttons: Sequence[Sequence[Button]] | None = None
@@ -246,12 +254,18 @@ class TelegramGateway:
         """Run ``request``, waiting out flood control and retrying transient network errors."""
         floods = failures = 0
         while True:
+            if time_left() < self._reserve:
+                raise OutOfTime()
             try:
                 return await request()
             except RetryAfter as error:
                 floods += 1
                 wait = retry_seconds(error)
-                if floods >= self._flood_attempts or wait > self._max_wait:
+                if (
+                    floods >= self._flood_attempts
+                    or wait > self._max_wait
+                    or wait + self._reserve > time_left()
+                ):
                     raise
                 _LOG.warning("flood control: waiting %.1f s", wait)
                 await self._sleep(wait)
@@ -259,10 +273,11 @@ class TelegramGateway:
                 raise  # a NetworkError subclass, but retrying cannot fix it
             except (TimedOut, NetworkError) as error:
                 failures += 1
-                if failures >= self._network_attempts:
+                backoff = self._network_backoff * failures
+                if failures >= self._network_attempts or backoff + self._reserve > time_left():
                     raise
                 _LOG.warning("transient Telegram error, retrying: %s", error)
-                await self._sleep(self._network_backoff * failures)
+                await self._sleep(backoff)
 
     def _lost(self, chat_id: int, error: Exception) -> None:
         _LOG.info("chat %s unreachable: %s", chat_id, error)
@@ -339,4 +354,18 @@ class LoopRunner:
         if loop.is_running():
             coroutine.close()
             raise RuntimeError("LoopRunner.run called from inside the running event loop")
+        return loop.run_until_complete(coroutine)
+
+
+class ThreadLoopRunner(LoopRunner):
+    """One event loop per thread: for several functions simulated in one process (the load
+    command), each thread with its own bot and connection pool."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
+        if loop is None or loop.is_closed():
+            loop = self._local.loop = asyncio.new_event_loop()
         return loop.run_until_complete(coroutine)
