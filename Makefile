@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: install run test lint typecheck cfn bench pace simulate clean lock build-WebhookFunction build-TimerFunction
+.PHONY: install run test lint typecheck cfn browser bench pace simulate clean lock build-WebhookFunction build-TimerFunction
 
 $(VENV)/.installed: pyproject.toml
 	@echo "Installing the project and its dev tools into $(VENV) (the first time takes a few minutes)..."
@@ -27,7 +27,19 @@ typecheck: $(VENV)/.installed
 cfn: $(VENV)/.installed
 	$(VENV)/bin/cfn-lint template.yaml
 
-test: $(VENV)/.installed lint typecheck cfn
+# The browser tests (tests/browser) drive Debian's Chromium; as root (CI) it is installed when
+# missing, with fonts for emoji and Chinese. Otherwise those tests skip and say why.
+BROWSER_PACKAGES := chromium fonts-noto-color-emoji fonts-wqy-microhei
+browser:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's Chromium for the browser tests: $(BROWSER_PACKAGES)"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_PACKAGES); \
+	else \
+		echo "No /usr/bin/chromium and not root: the browser tests will be skipped (sudo apt-get install $(BROWSER_PACKAGES))."; \
+	fi
+
+test: $(VENV)/.installed lint typecheck cfn browser
 	$(VENV)/bin/pytest -n 2
 
 simulate: $(VENV)/.installed

@@ -16,7 +16,7 @@ from engine import Rejected
 from handlers import codec, lobby, prompts, story
 from handlers.group_settings import GroupSettings
 from handlers.i18n import negotiate, t
-from handlers.messenger import Messenger
+from handlers.messenger import Messenger, Rows
 from handlers.play import Table
 from handlers.service import (
     DEFAULT_BUDGET_SECONDS,
@@ -171,6 +171,7 @@ class Service:
             self.messenger.answer(press.query_id, t(lang, "bot.stale"))
             return "garbage"
         outcome = "stale"
+        menu: list[tuple[str, Rows]] = []  # a navigation's new prompt, shown after the answer
 
         def change(txn: Txn) -> None:
             nonlocal outcome
@@ -197,29 +198,28 @@ class Service:
                 outcome = "info"
                 return
             if isinstance(parsed, codec.Nav):
-                pr = prompts.render_prompt(st, seat, plang, parsed.path, table.seconds_left())
-                self.messenger.edit(
-                    press.chat_id, press.message_id, pr.text, table.rows(decision, pr.rows)
-                )
+                pr = table.prompt(seat, parsed.path)
+                menu[:] = [(pr.text, table.rows(decision, pr.rows))]
                 outcome = "nav"
                 return
             action = codec.decode_action(parsed.payload, seat, decision)
-            before = st.clone()
+            before = engine.view(st, seat), engine.legal_actions(st, seat)
             try:
                 table.apply(action)
             except Rejected:
                 txn.toast = (t(plang, "bot.illegal"), False)
                 return
             table.settle()
-            answered = {
-                seat: (press.message_id, prompts.render_answered(before, seat, action, plang))
-            }
+            answered = {seat: (press.message_id, prompts.render_answered(*before, action, plang))}
             txn.changed = True
             self.after_play(txn, table, answered)
             outcome = action.kind
 
-        if self.pipeline.run(game_key(gid), change, press.update_id, query=press.query_id) is None:
+        done = self.pipeline.run(game_key(gid), change, press.update_id, query=press.query_id)
+        if done is None:
             self.messenger.answer(press.query_id, t(lang, "bot.stale"))
+        elif menu:
+            self.messenger.edit(press.chat_id, press.message_id, *menu[0])
         return outcome
 
     def _left(self, cmd: MemberLeft) -> str:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from handlers.app import Service
 
 BUTTON_PREFIXES = {"L", "S", "G", "B"}  # lobby, settings, language, back from away
+LANGUAGE_CHOSEN = "language_chosen"  # in the chat document, once the group picked a language
 ACTIVE = ("lobby", "playing")
 
 
@@ -35,6 +36,11 @@ def cmd_newgame(svc: Service, cmd: CommandMsg, lang: str) -> None:
         if running and running.doc.get("phase") in ACTIVE:
             svc.messenger.send(cmd.chat_id, t(lang, "lobby.already_running"))
             return
+    if not chat_doc.get(LANGUAGE_CHOSEN):
+        # Until the group picks a language (/settings, /language), it speaks its creator's.
+        creator_lang = svc.user_lang(cmd.user.id, cmd.user.language_code)
+        settings = settings.model_copy(update={"language": creator_lang})
+        chat_doc["settings"] = settings.model_dump()
     gid = new_game_id()
     now = svc.clock.now()
     doc = {
@@ -217,10 +223,18 @@ def start_game(svc: Service, txn: Txn) -> None:
             tag="lobby_edit",
         )
     table = Table(txn, svc.scale, svc.bot_username)
-    txn.send(doc["chat"], story.seat_order_text(state, settings.language), tag="start")
+    txn.send(
+        doc["chat"],
+        story.seat_order_text(engine.public_view(state), settings.language),
+        tag="start",
+    )
     for seat in range(state.n):
+        if table.is_ai(seat):
+            continue  # an AI passenger has no chat: writing to it would mark it unreachable
         txn.send(
-            table.chat_of(seat), story.dossier_text(state, seat, table.lang_of(seat)), tag="dossier"
+            table.chat_of(seat),
+            story.dossier_text(engine.view(state, seat), table.lang_of(seat)),
+            tag="dossier",
         )
     table.events = [e for e in events if e.kind not in ("game_started", "dealt")]
     table.settle()
@@ -266,6 +280,10 @@ def finish_game(svc: Service, txn: Txn, table: Table) -> None:
     for p in doc["players"]:
         if not p.get("ai"):
             _clear_pointer(svc, txn, p["uid"])
+    for seat in range(table.state.n):
+        if not table.no_chat(seat):
+            final_view = engine.view(table.state, seat)
+            txn.send(table.chat_of(seat), story.game_over_text(final_view, table.lang_of(seat)))
 
 
 def expire_if_due(svc: Service, txn: Txn) -> None:
@@ -307,7 +325,7 @@ def cmd_cancel(svc: Service, cmd: CommandMsg, lang: str) -> None:
             return
         if txn.doc["phase"] == "playing":
             table = Table(txn, svc.scale, svc.bot_username)
-            txn.send(cmd.chat_id, story.final_text(table.state, lang))
+            txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
         _cancel(svc, txn, "lobby.cancelled")
 
     svc.pipeline.run(game_key(gid), change, cmd.update_id)
@@ -474,7 +492,8 @@ def _settings_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
         return "garbage"
     new = GroupSettings.model_validate(data)
     saved = (t(new.language, "settings.saved"), False)
-    if not _save_settings(svc, chat_id, new, p.update_id, p.query_id, saved):
+    chose = what.startswith("lang.")
+    if not _save_settings(svc, chat_id, new, p.update_id, p.query_id, saved, chose_language=chose):
         return "duplicate"
     svc.messenger.edit(
         chat_id,
@@ -492,12 +511,16 @@ def _save_settings(
     update_id: int,
     query: str,
     toast: tuple[str, bool],
+    *,
+    chose_language: bool = False,
 ) -> bool:
     """The chat document holds the settings; an open lobby shows (and later uses) them.
     The press is answered as soon as they are saved. False for a redelivered press."""
 
     def change(txn: Txn) -> None:
         txn.doc["settings"] = new.model_dump()
+        if chose_language:
+            txn.doc[LANGUAGE_CHOSEN] = True
         txn.toast = toast
         txn.changed = True
 
@@ -569,7 +592,9 @@ def _language_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
             svc.messenger.answer(p.query_id, t(lang, "settings.only_admin"), True)
             return "denied"
         new = settings.model_copy(update={"language": code})
-        if not _save_settings(svc, p.chat_id, new, p.update_id, p.query_id, chosen):
+        if not _save_settings(
+            svc, p.chat_id, new, p.update_id, p.query_id, chosen, chose_language=True
+        ):
             return "duplicate"
     else:
         svc.messenger.answer(p.query_id)
@@ -597,7 +622,7 @@ def cmd_status(svc: Service, cmd: CommandMsg, lang: str) -> None:
         st = engine.State.from_dict(doc["engine"])
         due = doc.get("due")
         left = None if not due else max(0, round(due["at"] - svc.clock.now()))
-        svc.messenger.send(cmd.chat_id, story.status_text(st, lang, left))
+        svc.messenger.send(cmd.chat_id, story.status_text(engine.public_view(st), lang, left))
 
 
 def cmd_rules(svc: Service, cmd: CommandMsg, lang: str) -> None:
@@ -641,4 +666,4 @@ def cmd_notes(svc: Service, cmd: CommandMsg, lang: str) -> None:
         svc.messenger.send(cmd.chat_id, t(lang, "notes.no_game"))
         return
     st = engine.State.from_dict(g.doc["engine"])
-    svc.messenger.send(cmd.chat_id, story.notes_text(st, seat, lang))
+    svc.messenger.send(cmd.chat_id, story.notes_text(engine.view(st, seat), lang))

@@ -163,16 +163,15 @@ class Table:
         answered = answered or {}
         self._close_prompts(answered)
         group_lang = self.settings.language
-        public = "\n".join(
-            filter(
-                None, [self._unreachable_notes(), story.public_text(self.events, st, group_lang)]
-            )
-        )
+        table = engine.public_view(st)
+        told = story.public_text(engine.public_events(self.events), table, group_lang)
+        public = "\n".join(filter(None, [self._unreachable_notes(), told]))
         if public or self.txn.changed:
             self._story(public)
         self._away_notices()
-        privates = story.private_texts(self.events, st, self.lang_of)
-        for seat, text in privates.items():
+        for seat in range(st.n):
+            mine = engine.events_for(self.events, seat)
+            text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
         self._open_prompts()
@@ -217,7 +216,8 @@ class Table:
     def _story(self, public: str | None) -> None:
         st = self.state
         lang = self.settings.language
-        status = story.status_text(st, lang, self.seconds_left()) if not st.over else ""
+        table = engine.public_view(st)
+        status = story.status_text(table, lang, self.seconds_left()) if not st.over else ""
         s = self.doc.setdefault("story", {})
         chat = int(self.doc["chat"])
         body = public or ""
@@ -277,9 +277,7 @@ class Table:
             current = open_prompts.get(str(seat))
             if current is not None and current["dec"] == p.id and current.get("v") == version:
                 continue
-            pr = prompts.render_prompt(
-                self.state, seat, self.lang_of(seat), "", self.seconds_left()
-            )
+            pr = self.prompt(seat, "")
             rows = self.rows(p.id, pr.rows)
             title = pr.text.split("\n", 1)[0]
             if current is not None and current["dec"] == p.id and current.get("msg"):
@@ -288,6 +286,12 @@ class Table:
                 continue
             self.txn.send(self.chat_of(seat), pr.text, rows, tag=f"prompt:{seat}:{p.id}")
             open_prompts[str(seat)] = {"dec": p.id, "msg": None, "v": version, "title": title}
+
+    def prompt(self, seat: int, nav: str) -> prompts.Prompt:
+        """The seat's decision rendered from its own view and legal actions."""
+        st = self.state
+        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
+        return prompts.render_prompt(view, legal, self.lang_of(seat), nav, self.seconds_left())
 
     def rows(self, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
         gid = self.doc["gid"]

@@ -84,6 +84,7 @@ def _build(token: str | None) -> Service:
     from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra import timed
     from infra.dynamo_store import DynamoStore
+    from infra.rate_limit import SharedRateLimiter
     from infra.telegram_gateway import TelegramGateway
     from infra.timers import SqsTimers, SystemClock
 
@@ -93,12 +94,14 @@ def _build(token: str | None) -> Service:
     clock = SystemClock()
     bot = make_bot(token, settings.bot_api_base_url())
     messenger = TelegramMessenger(TelegramGateway(bot))
+    store = DynamoStore(settings.table_name, clock=clock)
     return Service(
-        timed.TimedStore(DynamoStore(settings.table_name, clock=clock)),
+        timed.TimedStore(store),
         timed.TimedMessenger(messenger),
         SqsTimers(settings.timer_queue_url, clock=clock),
         clock,
         bot_username=bot_username(messenger),
         time_scale=settings.game_time_scale,
         is_admin=messenger.is_admin,
+        limiter=SharedRateLimiter(store),  # the bot's ~30 messages a second, across functions
     )

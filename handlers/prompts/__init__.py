@@ -5,9 +5,9 @@ through navigation payloads (see :mod:`handlers.codec`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine.actions import Action
-from engine.state import State
 from handlers import codec, fmt
 from handlers.cards import association_label, drink_label, occupation_label
 from handlers.i18n import t
@@ -56,10 +56,15 @@ def _page(a: Ask, nav: str) -> Page:
 
 
 def render_prompt(
-    st: State, seat: int, lang: str, nav: str = "", seconds_left: int | None = None
+    view: dict[str, Any],
+    legal: list[Action],
+    lang: str,
+    nav: str = "",
+    seconds_left: int | None = None,
 ) -> Prompt:
-    """The decision ``seat`` faces now, on the page ``nav`` ("" or "~" is the root)."""
-    a = ask(st, seat, lang)
+    """The decision a seat faces now, on the page ``nav`` ("" or "~" is the root), from the
+    seat's ``engine.view`` and ``engine.legal_actions``."""
+    a = ask(view, legal, lang)
     if a is None:
         return Prompt(t(lang, "game.prompt.nothing"), [])
     page = _page(a, nav)
@@ -81,17 +86,21 @@ def _count(rows: Rows) -> int:
     return sum(len(r) for r in rows)
 
 
-def render_answered(st_before: State, seat: int, action: Action, lang: str) -> str:
-    """The prompt as it was, without buttons, and the choice made."""
-    a = ask(st_before, seat, lang)
+def render_answered(
+    view_before: dict[str, Any], legal_before: list[Action], action: Action, lang: str
+) -> str:
+    """The prompt as it was (from the seat's view and legal actions before the answer), without
+    buttons, and the choice made."""
+    a = ask(view_before, legal_before, lang)
     if a is None:
-        return answer_line(st_before, seat, action, lang)
+        return answer_line(view_before, action, lang)
     page = _page(a, "")
-    return fmt.truncate(fmt.lines(*page.lines, "", answer_line(st_before, seat, action, lang)))
+    return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 
 def render_info(lang: str, info: codec.Info) -> str:
-    """A card's name and text for an alert (plain text, at most 200 characters)."""
+    """A card's name and text for an alert: the catalogs keep every one within INFO_MAX
+    UTF-16 units (Telegram's limit), so it is never cut."""
     if info.kind == "item":
         label = fmt.item_name(lang, info.id)
         text = t(lang, f"item.{info.id}.text")
@@ -101,12 +110,7 @@ def render_info(lang: str, info: codec.Info) -> str:
         label, text = association_label(lang, info.id), t(lang, f"association.{info.id}.text")
     else:
         label, text = drink_label(lang), t(lang, "drink.text")
-    full = t(lang, "game.info", label=label, text=text)
-    if len(full) <= INFO_MAX:
-        return full
-    cut = full[: INFO_MAX - 1]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > INFO_MAX // 2 else cut) + "…"
+    return t(lang, "game.info", label=label, text=text)
 
 
 __all__ = ["PAGES", "Prompt", "render_answered", "render_info", "render_prompt"]
