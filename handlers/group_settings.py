@@ -93,6 +93,7 @@ class GroupSettings:
     lobby_minutes: int = 15
     ai_fill: int = 0  # fill the table with AI passengers up to this size
     ai_takeover: bool = True  # an AI plays for a player marked away (R-D2)
+    ai_level: Literal["ai", "expert"] = "ai"  # how the AI passengers play (engine.ai)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
