@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 from engine import TIMEOUT, Action, Event, State
-from engine.ai import AiPolicy
+from engine.ai import AiPolicy, ExpertPolicy
 from engine.rng import Rng, seed_state
 from handlers import prompts, story
 from handlers.group_settings import GroupSettings
@@ -21,7 +21,8 @@ from handlers.i18n import t
 from handlers.messenger import Rows
 from handlers.service import Txn
 
-AI = AiPolicy()
+# By the group's /settings AI level.
+AI: dict[str, AiPolicy | ExpertPolicy] = {"ai": AiPolicy(), "expert": ExpertPolicy()}
 AI_TURN_PAUSE_SECONDS = 3.0
 STORY_MERGE_SECONDS = 6.0
 STORY_MAX_CHARS = 3600
@@ -92,7 +93,8 @@ class Table:
     def _ai_action(self, seat: int) -> Action:
         st = self.state
         rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
-        return AI.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
+        ai = AI[self.settings.ai_level]
+        return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------
     def due_at(self) -> float | None:
