@@ -453,7 +453,7 @@ def test_no_secret_in_any_group_send_or_edit_nor_in_a_callback_answer(seed: int)
         assert twin.state().over
     finally:
         patch.undo()
-    assert checked["group"] > 20 and checked["answers"] > 5, checked
+    assert checked["group"] > 10 and checked["answers"] > 5, checked
 
 
 def _press_something(twin: Any, rng: Rng) -> int | None:
@@ -470,8 +470,7 @@ def _press_something(twin: Any, rng: Rng) -> int | None:
     seat = aw.seats[rng.below(len(aw.seats))]
     twin.wait(1)
     shown = twin.payloads(seat)
-    # (the Secret Bags' alerts are over 200 units until issue 9's catalog fix lands)
-    info = [p for p in shown if p.startswith("?") and p not in ("?i.bk", "?i.bg")]
+    info = [p for p in shown if p.startswith("?")]
     choices = [p for p in shown if not p.startswith("?")]
     if info and rng.below(3) == 0:
         twin.press(seat, info[rng.below(len(info))])
