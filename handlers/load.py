@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import random
 import statistics
 import threading
@@ -61,8 +62,23 @@ class _Timers:
         return ready
 
 
+def _delivered(api: Any) -> int:
+    """Messages Telegram accepted: sends and edits that did not fail."""
+    with api._lock:
+        edits = sum(1 for m, _ in api.calls if m == "editMessageText")
+        failed = sum(1 for m, _, _ in api.errors if m == "editMessageText")
+        return len(api.sent) + edits - failed
+
+
 def _game_thread(
-    n: int, api: Any, table: str, stop_at: float, figures: Figures, limiter_on: bool, scale: float
+    n: int,
+    api: Any,
+    table: str,
+    window: dict[str, float],
+    ready: threading.Barrier,
+    figures: Figures,
+    limiter_on: bool,
+    scale: float,
 ) -> None:
     from handlers.app import Service
     from handlers.telegram_messenger import TelegramMessenger, make_bot
@@ -104,7 +120,7 @@ def _game_thread(
         best = None
         for uid in uids:
             with api._lock:
-                shown = list(api.messages_in(uid))
+                shown = list(api.messages_in(uid))[-4:]  # a prompt is among the newest
             for message in shown:
                 data = [d for _, d in message.buttons() if d and d.startswith(f"{gid}:")]
                 if data:
@@ -113,16 +129,24 @@ def _game_thread(
                         best = (decision, uid, message.message_id, data)
         return best
 
+    stop_at = math.inf
     while time.time() < stop_at:
         say(uids[0], group, "/newgame")
         chat = store.get(f"CHAT#{group}")
         if chat is None or not chat.doc.get("game"):
             figures.errors += 1
+            ready.abort()  # the others must not wait for this table
             return
         gid = chat.doc["game"]
         for uid in uids:
             say(uid, uid, f"/start {gid}")
         say(uids[0], group, "/startgame")
+        if math.isinf(stop_at):  # every table is set up: the measured time starts
+            try:
+                ready.wait(timeout=900)
+            except threading.BrokenBarrierError:
+                return
+            stop_at = window["stop"]
         idle = 0
         while time.time() < stop_at:
             fire()
@@ -195,12 +219,19 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
             api = RecordingRequest(clock=time.time)
             api.limits = RateLimits()
             figures = Figures()
-            started = time.time()
-            stop_at = started + seconds
+            window: dict[str, float] = {}
+
+            def measure_from_now(window: dict[str, float] = window, api: Any = api) -> None:
+                window["start"] = time.time()
+                window["stop"] = window["start"] + seconds
+                window["before"] = _delivered(api)
+                window["limited"] = api.limits.limited
+
+            ready = threading.Barrier(n, action=measure_from_now)
             threads = [
                 threading.Thread(
                     target=_game_thread,
-                    args=(i, api, table, stop_at, figures, limiter_on, scale),
+                    args=(i, api, table, window, ready, figures, limiter_on, scale),
                     daemon=True,
                 )
                 for i in range(n)
@@ -208,13 +239,9 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
             for th in threads:
                 th.start()
             for th in threads:
-                th.join(seconds + 90)
-            elapsed = time.time() - started
-            delivered = (
-                len(api.sent)
-                + sum(1 for m, _ in api.calls if m == "editMessageText")
-                - sum(1 for m, code, _ in api.errors if m == "editMessageText")
-            )
+                th.join(seconds + 600)
+            elapsed = time.time() - window["start"]
+            delivered = _delivered(api) - window["before"]
             lat = sorted(figures.latencies)
             rows.append(
                 {

@@ -7,6 +7,7 @@ the function timeout. The clock is fake: every wait moves it, nothing sleeps."""
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Iterator
 
 import boto3
@@ -23,7 +24,7 @@ from tests.service.webhook_table import FUNCTION_TIMEOUT, BotTable
 @pytest.fixture
 def dynamo_table(aws_env: None) -> Iterator[str]:  # noqa: F811
     with mock_aws():
-        yield create_game_table(boto3.client("dynamodb"))
+        yield create_game_table(boto3.client("dynamodb"), name=f"faults-{uuid.uuid4().hex}")
 
 
 @pytest.mark.parametrize(("n", "seed"), [(4, 1), (6, 2)])

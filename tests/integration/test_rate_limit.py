@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 
 import boto3
 
@@ -44,8 +45,7 @@ def test_a_booking_never_reaches_past_the_time_the_function_has() -> None:
 
 
 def test_concurrent_bookings_on_dynamodb_are_each_granted_once(moto_server: str) -> None:  # noqa: F811
-    # moto keeps its tables per process: a name of its own, whatever ran before in this worker
-    table = create_game_table(boto3.client("dynamodb"), name="rate-limit-games")
+    table = create_game_table(boto3.client("dynamodb"), name=f"rate-{uuid.uuid4().hex}")
     clock = FakeClock()
     got: list[float] = []
     lock = threading.Lock()
