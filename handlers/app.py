@@ -174,7 +174,7 @@ class Service:
                 outcome = "info"
                 return
             if isinstance(parsed, codec.Nav):
-                pr = prompts.render_prompt(st, seat, plang, parsed.path, table.seconds_left())
+                pr = table.prompt(seat, parsed.path)
                 self.messenger.edit(
                     press.chat_id, press.message_id, pr.text, table.rows(decision, pr.rows)
                 )
