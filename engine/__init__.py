@@ -22,7 +22,7 @@ from engine.api import (
 )
 from engine.setup import DEFAULT_OPTIONS, SetupError
 from engine.state import Pending, Player, State
-from engine.views import public_view, view
+from engine.views import events_for, public_events, public_view, view
 
 __all__ = [
     "DEFAULT_OPTIONS",
@@ -43,8 +43,10 @@ __all__ = [
     "awaiting",
     "come_back",
     "default_action",
+    "events_for",
     "legal_actions",
     "new_game",
+    "public_events",
     "public_view",
     "timeout_action",
     "view",

@@ -370,7 +370,13 @@ _LOG_LABELS = _LABEL_KEYS | {"k"}  # a log entry's kind, e.g. "priest_stopped", 
 _PLAYER_KEYS = frozenset({"seat", "name", "items", "drink", "occupation", "spent", "away"})
 _VIEW_KEYS = frozenset({"seat", "table", "me", "decision", "notes"})
 # Decision kinds whose private data may name an item card, and under which key.
-_DECISION_ITEMS = {"trade_answer": "card", "diplomat_give": "receive"}
+_DECISION_ITEMS = {
+    "trade_answer": "card",
+    "diplomat_give": "receive",
+    "smuggle": "fire",  # the items this seat gave
+    "clairvoyant": "pile",  # §6: the Clairvoyant looks through the pile
+    "reward_take": "hand",  # R-A9: the winner looks at all the loser's items
+}
 # Notebook entries about others: kind -> {how: licence}; "own" entries are about the seat itself.
 _NOTE_LOOKS: dict[str, dict[str, str]] = {
     "saw_items": {"privilege": "privilege", "fight": "fight_take", "diplomat": "diplomat"},
@@ -407,7 +413,7 @@ def check_public_view(st: State, pv: Json | None = None, ledger: Ledger | None =
     for key, value in pv.items():
         if key in ("players", "removed"):
             continue
-        if key in ("result", "reveal"):
+        if key in ("result", "reveal", "boxed_assoc"):
             if not over:
                 out.append(f"public view has {key} before the game is over")
             continue

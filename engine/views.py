@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.actions import Event
+from engine.cards import ASSOCIATIONS, hand_limit
+from engine.core import goal_count
+from engine.fight import strengths
 from engine.state import Json, State
 
 # Decision data that may be shown to the whole table for non-window decisions.
@@ -41,24 +45,41 @@ def _public_player(st: State, seat: int) -> Json:
 
 
 def _fight(st: State) -> Json | None:
+    """The fight being resolved as the table sees it (R-V1), with its strengths (R-A6) and, once
+    decided, how: "win", "tie", "ring" (R-A7's Poison Ring) or "mixer" (the Poison Mixer)."""
     f = next((fr for fr in reversed(st.frames) if fr["t"] == "fight"), None)
     if f is None:
         return None
-    return {
+    out: Json = {
         "attacker": f["a"],
         "defender": f["d"],
         "supports": dict(f.get("sup", {})),
         "hypnotized": f.get("hyp"),
         "played": [[s, c, x] for s, c, x in f.get("played", [])],
+        "strength": None,
+        "decided": "winner" in f,
+        "winner": f.get("winner"),
+        "how": None,
     }
+    if "sup" in f:
+        att, dfn = strengths(st, f)
+        out["strength"] = [att, dfn]
+        if "winner" in f:
+            if f["winner"] is None:
+                out["how"] = "tie"
+            else:
+                out["how"] = "mixer" if f.get("mixer") else "ring" if att == dfn else "win"
+    return out
 
 
 def public_view(st: State) -> Json:
     view: Json = {
         "players": [_public_player(st, s) for s in range(st.n)],
         "turn": st.turn,
+        "first": st.first,
         "round": st.round,
         "pile": len(st.pile),
+        "hand_limit": hand_limit(st.n),
         "bags_are_goals": not st.pile,
         "removed": list(st.removed),
         "options": dict(st.options),
@@ -73,6 +94,7 @@ def public_view(st: State) -> Json:
             {"seat": s, "assoc": list(p.assoc), "occupation": p.occupation, "items": list(p.items)}
             for s, p in enumerate(st.players)
         ]
+        view["boxed_assoc"] = list(st.boxed_assoc)
     return view
 
 
@@ -84,9 +106,15 @@ def view(st: State, seat: int) -> Json:
     if p is not None and seat in p.actors:
         mine = {"id": p.id, "kind": p.kind, "deadline": p.deadline, "data": dict(p.data)}
         if p.kind == "smuggle":
-            mine["data"] = {}
+            # R-T9: only the items this seat gave; who else may skip stays hidden
+            fire = next(f for f in reversed(st.frames) if f["t"] == "trade")["fire"]
+            mine["data"] = {"fire": [[c, partner] for g, c, partner in fire if g == seat]}
         if p.kind == "sextant_pass":
             mine["data"] = {"direction": p.data["direction"]}
+        if p.kind == "clairvoyant":
+            mine["data"]["pile"] = list(reversed(st.pile))  # §6: the Clairvoyant sees it all
+        if p.kind == "reward_take":
+            mine["data"]["hand"] = list(st.players[p.data["loser"]].items)
     return {
         "seat": seat,
         "table": public_view(st),
@@ -99,7 +127,19 @@ def view(st: State, seat: int) -> Json:
             "occ_spent": me.occ_spent,
             "items": list(me.items),
             "drink": me.drink,
+            # R-W3/R-W5: how many goal items of each association this hand counts right now
+            "goals": {a: goal_count(st, me.items, a) for a in ASSOCIATIONS},
         },
         "decision": mine,
         "notes": [dict(n) for n in me.notes],
     }
+
+
+def public_events(events: list[Event]) -> list[Event]:
+    """The events of a step the whole table may hear (R-V1)."""
+    return [e for e in events if e.to is None]
+
+
+def events_for(events: list[Event], seat: int) -> list[Event]:
+    """The events of a step addressed to ``seat`` alone (or to a few seats including it)."""
+    return [e for e in events if e.to is not None and seat in e.to]

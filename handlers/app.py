@@ -181,16 +181,14 @@ class Service:
                 outcome = "nav"
                 return
             action = codec.decode_action(parsed.payload, seat, decision)
-            before = st.clone()
+            before = engine.view(st, seat), engine.legal_actions(st, seat)
             try:
                 table.apply(action)
             except Rejected:
                 txn.toast = (t(plang, "bot.illegal"), False)
                 return
             table.settle()
-            answered = {
-                seat: (press.message_id, prompts.render_answered(before, seat, action, plang))
-            }
+            answered = {seat: (press.message_id, prompts.render_answered(*before, action, plang))}
             txn.changed = True
             self.after_play(txn, table, answered)
             outcome = action.kind

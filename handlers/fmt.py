@@ -8,9 +8,9 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any
 
 from engine.cards import BAG_NAME, GOAL_KIND
-from engine.state import State
 from handlers.cards import (
     SECRET_BAG_ICON,
     association_label,
@@ -22,23 +22,27 @@ from handlers.i18n import t
 
 MAX_TEXT = 4096
 
+# The public view (``engine.public_view``, or a seat view's ``"table"``): every renderer takes
+# that or a seat's view, never the game state.
+Table = dict[str, Any]
 
-def name(st: State, seat: int) -> str:
+
+def name(table: Table, seat: int) -> str:
     """A player's name for an HTML text, bold and escaped."""
-    return f"<b>{html.escape(st.players[seat].name)}</b>"
+    return f"<b>{html.escape(table['players'][seat]['name'])}</b>"
 
 
-def plain_name(st: State, seat: int) -> str:
+def plain_name(table: Table, seat: int) -> str:
     """A player's name for a button label (labels are not parsed as HTML)."""
-    return st.players[seat].name
+    return str(table["players"][seat]["name"])
 
 
 def join(lang: str, parts: Iterable[str]) -> str:
     return t(lang, "game.list.sep").join(parts)
 
 
-def names(st: State, lang: str, seats: Iterable[int]) -> str:
-    listed = [name(st, s) for s in seats]
+def names(table: Table, lang: str, seats: Iterable[int]) -> str:
+    listed = [name(table, s) for s in seats]
     return join(lang, listed) if listed else t(lang, "game.list.nobody")
 
 

@@ -218,10 +218,16 @@ def start_game(svc: Service, txn: Txn) -> None:
             tag="lobby_edit",
         )
     table = Table(txn, svc.scale, svc.bot_username)
-    txn.send(doc["chat"], story.seat_order_text(state, settings.language), tag="start")
+    txn.send(
+        doc["chat"],
+        story.seat_order_text(engine.public_view(state), settings.language),
+        tag="start",
+    )
     for seat in range(state.n):
         txn.send(
-            table.chat_of(seat), story.dossier_text(state, seat, table.lang_of(seat)), tag="dossier"
+            table.chat_of(seat),
+            story.dossier_text(engine.view(state, seat), table.lang_of(seat)),
+            tag="dossier",
         )
     table.events = [e for e in events if e.kind not in ("game_started", "dealt")]
     table.settle()
@@ -308,7 +314,7 @@ def cmd_cancel(svc: Service, cmd: CommandMsg, lang: str) -> None:
             return
         if txn.doc["phase"] == "playing":
             table = Table(txn, svc.scale, svc.bot_username)
-            txn.send(cmd.chat_id, story.final_text(table.state, lang))
+            txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
         _cancel(svc, txn, "lobby.cancelled")
 
     svc.pipeline.run(game_key(gid), change, cmd.update_id)
@@ -569,7 +575,7 @@ def cmd_status(svc: Service, cmd: CommandMsg, lang: str) -> None:
     else:
         shown = (doc.get("status") or {}).get("text")
         st = engine.State.from_dict(doc["engine"])
-        svc.messenger.send(cmd.chat_id, shown or story.status_text(st, lang))
+        svc.messenger.send(cmd.chat_id, shown or story.status_text(engine.public_view(st), lang))
 
 
 def cmd_rules(svc: Service, cmd: CommandMsg, lang: str) -> None:
@@ -613,4 +619,4 @@ def cmd_notes(svc: Service, cmd: CommandMsg, lang: str) -> None:
         svc.messenger.send(cmd.chat_id, t(lang, "notes.no_game"))
         return
     st = engine.State.from_dict(g.doc["engine"])
-    svc.messenger.send(cmd.chat_id, story.notes_text(st, seat, lang))
+    svc.messenger.send(cmd.chat_id, story.notes_text(engine.view(st, seat), lang))

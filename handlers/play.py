@@ -212,7 +212,7 @@ class Table:
         if seat in told:
             return
         told.append(seat)
-        self.notes.append((seat, prompts.render_prompt(self.state, seat, self.lang_of(seat)).text))
+        self.notes.append((seat, self.prompt(seat, deadline=False).text))
 
     def _note_defaults(self, aw: engine.Awaiting) -> None:
         """Before a deadline's defaults are applied: what each open prompt will say happened."""
@@ -221,7 +221,8 @@ class Table:
                 continue
             action = engine.default_action(self.state, seat)
             lang = self.lang_of(seat)
-            text = prompts.render_answered(self.state, seat, action, lang)
+            view, legal = engine.view(self.state, seat), engine.legal_actions(self.state, seat)
+            text = prompts.render_answered(view, legal, action, lang)
             asked, _, chosen = text.rpartition("\n")
             self.timed_out[seat] = fmt.lines(asked, t(lang, "prompt.timed_out"), chosen)
 
@@ -245,13 +246,15 @@ class Table:
         self.doc["engine"] = st.to_dict()
         answered = answered or {}
         self._close_prompts(answered)
-        public = fmt.lines(self._unreachable_notes(), self._story_text())
+        table = engine.public_view(st)
+        public = fmt.lines(self._unreachable_notes(), self._story_text(table))
         if public:
             self._story(public)
         self._status()
         self._away_notices()
-        privates = story.private_texts(self.events, st, self.lang_of)
-        for seat, text in privates.items():
+        for seat in range(st.n):
+            mine = engine.events_for(self.events, seat)
+            text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
         for seat, text in self.notes:
@@ -261,21 +264,21 @@ class Table:
         self._open_prompts()
         self.events = []
 
-    def _story_text(self) -> str | None:
+    def _story_text(self, table: dict[str, Any]) -> str | None:
         """New story lines only: whose turn it is lives in the status, windows always end by
         their time (so "time is up" would say nothing), and an AI standing in is said so."""
         lang = self.settings.language
         told = [
             e
-            for e in self.events
+            for e in engine.public_events(self.events)
             if e.kind != "turn"
             and not (e.kind == "deadline" and e.data.get("window"))
             and not (e.kind == "away" and self.settings.ai_takeover)
         ]
-        lines = [story.public_text(told, self.state, lang)]
+        lines = [story.public_text(told, table, lang)]
         for e in self.events:
             if e.kind == "away" and e.to is None and self.settings.ai_takeover:
-                name = fmt.name(self.state, e.data["seat"])
+                name = fmt.name(table, e.data["seat"])
                 lines.append(t(lang, "bot.ai_stands_in", name=name))
         return fmt.lines(*lines) or None
 
@@ -297,13 +300,13 @@ class Table:
 
     def status_text(self) -> str:
         """The living status: public information only, the deadline as a clock time."""
-        st = self.state
         lang = self.settings.language
-        if st.over:
-            return fmt.lines(t(lang, "game.status.over"), *table_lines(st, lang))
+        table = engine.public_view(self.state)
+        if table["over"]:
+            return fmt.lines(t(lang, "game.status.over"), *table_lines(table, lang))
         deadline = self.deadline_at()
         until = t(lang, "game.status.until", time=fmt.clock(deadline)) if deadline else None
-        return fmt.lines(story.status_text(st, lang), until)
+        return fmt.lines(story.status_text(table, lang), until)
 
     def _status(self) -> None:
         """Send the status once, then edit it only when its text changes (public changes)."""
@@ -376,14 +379,17 @@ class Table:
                 "closed": False,
             }
 
-    def prompt(self, seat: int, nav: str = "") -> prompts.Prompt:
-        """The seat's prompt on page ``nav``, with the decision's deadline as a clock time."""
+    def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
+        """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
+        with the decision's deadline as a clock time."""
         lang = self.lang_of(seat)
-        pr = prompts.render_prompt(self.state, seat, lang, nav)
-        deadline = self.deadline_at()
-        if deadline is None:
+        st = self.state
+        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
+        pr = prompts.render_prompt(view, legal, lang, nav)
+        due = self.deadline_at() if deadline else None
+        if due is None:
             return pr
-        until = t(lang, "game.status.until", time=fmt.clock(deadline))
+        until = t(lang, "game.status.until", time=fmt.clock(due))
         return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
 
     def _away_notices(self) -> None:

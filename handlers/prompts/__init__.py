@@ -5,9 +5,9 @@ through navigation payloads (see :mod:`handlers.codec`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine.actions import Action
-from engine.state import State
 from handlers import codec, fmt
 from handlers.cards import association_label, drink_label, occupation_label
 from handlers.i18n import t
@@ -56,10 +56,15 @@ def _page(a: Ask, nav: str) -> Page:
 
 
 def render_prompt(
-    st: State, seat: int, lang: str, nav: str = "", seconds_left: int | None = None
+    view: dict[str, Any],
+    legal: list[Action],
+    lang: str,
+    nav: str = "",
+    seconds_left: int | None = None,
 ) -> Prompt:
-    """The decision ``seat`` faces now, on the page ``nav`` ("" or "~" is the root)."""
-    a = ask(st, seat, lang)
+    """The decision a seat faces now, on the page ``nav`` ("" or "~" is the root), from the
+    seat's ``engine.view`` and ``engine.legal_actions``."""
+    a = ask(view, legal, lang)
     if a is None:
         return Prompt(t(lang, "game.prompt.nothing"), [])
     page = _page(a, nav)
@@ -81,13 +86,16 @@ def _count(rows: Rows) -> int:
     return sum(len(r) for r in rows)
 
 
-def render_answered(st_before: State, seat: int, action: Action, lang: str) -> str:
-    """The prompt as it was, without buttons, and the choice made."""
-    a = ask(st_before, seat, lang)
+def render_answered(
+    view_before: dict[str, Any], legal_before: list[Action], action: Action, lang: str
+) -> str:
+    """The prompt as it was (from the seat's view and legal actions before the answer), without
+    buttons, and the choice made."""
+    a = ask(view_before, legal_before, lang)
     if a is None:
-        return answer_line(st_before, seat, action, lang)
+        return answer_line(view_before, action, lang)
     page = _page(a, "")
-    return fmt.truncate(fmt.lines(*page.lines, "", answer_line(st_before, seat, action, lang)))
+    return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 
 def render_info(lang: str, info: codec.Info) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import Action
 from engine.cards import ALL_ITEMS, OCCUPATIONS
-from engine.state import State
 from handlers import fmt
 from handlers.cards import card_label, occupation_label
 from handlers.i18n import t
@@ -22,45 +23,48 @@ def _card(lang: str, card: str | None) -> str:
     return fmt.item_name(lang, card)  # a Diplomat's item name
 
 
-def _about(st: State, seat: int, action: Action) -> int | None:
+def _about(view: dict[str, Any], action: Action) -> int | None:
     """The other player the answer concerns, when the action itself does not name one."""
-    p = st.pending
+    p = view["decision"]
     if action.target is not None:
         return action.target
     if p is None:
         return None
-    data = p.data
-    if p.kind == "support":
+    data, kind = p["data"], p["kind"]
+    if kind == "support":
         return data["attacker"] if action.choice == "attacker" else data["defender"]
-    if p.kind == "boost" and action.choice is not None:
+    if kind == "boost" and action.choice is not None:
         return data["attacker"] if action.choice == "attacker" else data["defender"]
-    if p.kind == "sextant_pass":
-        return (seat + (1 if data["direction"] == "left" else -1)) % st.n
+    if kind == "sextant_pass":
+        step = 1 if data["direction"] == "left" else -1
+        return (view["seat"] + step) % len(view["table"]["players"])
     for key in ("seat", "loser", "priest", "partner", "about", "target"):
         if key in data:
             return int(data[key])
     return None
 
 
-def answer_line(st: State, seat: int, action: Action, lang: str) -> str:
-    p = st.pending
-    pk = p.kind if p is not None else ""
+def answer_line(view: dict[str, Any], action: Action, lang: str) -> str:
+    """``view`` is the answering seat's view from before the answer."""
+    p = view["decision"]
+    table = view["table"]
+    pk = p["kind"] if p is not None else ""
     if pk == "support":
         key = f"game.answer.support.{action.choice}"
     elif pk == "boost" and action.choice is not None:
         key = "game.answer.boost.mixer"
     else:
         key = f"game.answer.{pk}.{action.kind}"
-    about = _about(st, seat, action)
-    offered = p.data.get("card") if p is not None and pk == "trade_answer" else None
-    received = p.data.get("receive") if p is not None and pk == "diplomat_give" else None
+    about = _about(view, action)
+    offered = p["data"].get("card") if p is not None and pk == "trade_answer" else None
+    received = p["data"].get("receive") if p is not None and pk == "diplomat_give" else None
     return t(
         lang,
         key,
-        name=fmt.name(st, about) if about is not None else "",
+        name=fmt.name(table, about) if about is not None else "",
         card=_card(lang, action.card),
         cards=fmt.cards(lang, action.cards),
-        names=fmt.names(st, lang, action.seats),
+        names=fmt.names(table, lang, action.seats),
         offered=_card(lang, offered or received),
         direction=t(lang, f"game.dir.{action.choice}") if pk == "sextant_dir" else "",
         position=int(action.choice) + 1 if pk == "look_pos" and action.choice else "",

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine import legal_actions
 from engine.actions import Action
 from engine.cards import ALL_ITEMS
-from engine.state import Pending, State
 from handlers import codec, fmt
 from handlers.cards import (
     ASSOCIATION_ICONS,
@@ -48,39 +47,63 @@ class Page:
 
 
 @dataclass(frozen=True, slots=True)
-class Ask:
-    """The seat being asked, its pending decision and its legal actions."""
+class Decision:
+    """The seat's own pending decision, as its view holds it."""
 
-    st: State
-    seat: int
+    id: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """The seat being asked: its view (``engine.view``), its decision and its legal actions."""
+
+    view: dict[str, Any]
     lang: str
-    p: Pending
+    p: Decision
     legal: list[Action]
+
+    @property
+    def seat(self) -> int:
+        return int(self.view["seat"])
+
+    @property
+    def table(self) -> fmt.Table:
+        """The public view inside the seat's view."""
+        return self.view["table"]
+
+    @property
+    def me(self) -> dict[str, Any]:
+        """The seat's own cards."""
+        return self.view["me"]
+
+    @property
+    def seats(self) -> int:
+        return len(self.table["players"])
 
     def t(self, key: str, **params: object) -> str:
         return t(self.lang, key, **params)
 
     def name(self, seat: int) -> str:
-        return fmt.name(self.st, seat)
+        return fmt.name(self.table, seat)
 
     def label(self, seat: int) -> str:
-        return fmt.plain_name(self.st, seat)
+        return fmt.plain_name(self.table, seat)
 
     def of(self, kind: str) -> list[Action]:
         return [a for a in self.legal if a.kind == kind]
 
     def hand(self) -> str:
-        return self.t(
-            "game.prompt.hand", cards=fmt.cards(self.lang, self.st.players[self.seat].items)
-        )
+        return self.t("game.prompt.hand", cards=fmt.cards(self.lang, self.me["items"]))
 
 
-def ask(st: State, seat: int, lang: str) -> Ask | None:
-    p = st.pending
-    legal = legal_actions(st, seat)
-    if p is None or not legal:
+def ask(view: dict[str, Any], legal: list[Action], lang: str) -> Ask | None:
+    """``view`` is the seat's ``engine.view``; ``legal`` its ``engine.legal_actions``."""
+    d = view["decision"]
+    if d is None or not legal:
         return None
-    return Ask(st, seat, lang, p, legal)
+    return Ask(view, lang, Decision(d["id"], d["kind"], d["data"]), legal)
 
 
 def act(a: Action) -> str:
@@ -143,6 +166,7 @@ __all__ = [
     "MAX_PER_ROW",
     "Ask",
     "Button",
+    "Decision",
     "Page",
     "Prompt",
     "Rows",

@@ -3,12 +3,10 @@ that shows what the player can know (R-W6), Fortune-telling (R-W7) and the Coat 
 
 from __future__ import annotations
 
-from engine import view
+from typing import Any
+
 from engine.actions import Action
-from engine.cards import GOAL_KIND
-from engine.core import goal_count
-from engine.state import Json, other_association
-from engine.victory import solo_count
+from engine.cards import ASSOCIATIONS, GOAL_KIND
 from handlers import codec, fmt
 from handlers.cards import association_label, card_label, drink_label
 from handlers.prompts.base import Ask, Button, Page, act, grid
@@ -34,7 +32,7 @@ def _mask(a: Ask, raw: str) -> int | None:
     if not raw.isdigit() or len(raw) > 4:
         return None
     mask = int(raw)
-    if mask >= 1 << a.st.n or mask & (1 << a.seat):
+    if mask >= 1 << a.seats or mask & (1 << a.seat):
         return None
     return mask
 
@@ -45,8 +43,8 @@ def _seats(mask: int, n: int) -> list[int]:
 
 def _sides(a: Ask, kind: str) -> tuple[str, str]:
     """The association whose goal items count, and the goal item's label."""
-    mine = a.st.players[a.seat].association
-    side = mine if kind == "claim" else other_association(mine)
+    mine = a.me["association"]
+    side = mine if kind == "claim" else next(x for x in ASSOCIATIONS if x != mine)
     return side, card_label(a.lang, GOAL_KIND[side])
 
 
@@ -56,7 +54,7 @@ def _title(a: Ask, kind: str) -> str:
 
 def _select(a: Ask, head: str, kind: str, mask: int) -> Page:
     side, goal = _sides(a, kind)
-    chosen = _seats(mask, a.st.n)
+    chosen = _seats(mask, a.seats)
     page = Page(
         [
             _title(a, kind),
@@ -65,11 +63,11 @@ def _select(a: Ask, head: str, kind: str, mask: int) -> Page:
                 goal=goal,
                 association=association_label(a.lang, side),
             ),
-            a.t("game.claim.chosen", names=fmt.names(a.st, a.lang, chosen)),
+            a.t("game.claim.chosen", names=fmt.names(a.table, a.lang, chosen)),
         ]
     )
     buttons: list[Button] = []
-    for s in range(a.st.n):
+    for s in range(a.seats):
         if s == a.seat:
             continue
         key = "game.btn.toggle_on" if mask & (1 << s) else "game.btn.toggle_off"
@@ -82,29 +80,28 @@ def _select(a: Ask, head: str, kind: str, mask: int) -> Page:
 
 
 def _info(a: Ask, side: str) -> list[str]:
-    me = a.st.players[a.seat]
     out = [codec.info_association(side), codec.info_item(GOAL_KIND[side])]
-    return [*out, codec.INFO_DRINK] if me.drink else out
+    return [*out, codec.INFO_DRINK] if a.me["drink"] else out
 
 
 def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
-    st, me = a.st, a.st.players[a.seat]
+    me = a.me
     side, goal = _sides(a, kind)
-    chosen = _seats(mask, st.n)
+    chosen = _seats(mask, a.seats)
     page = Page([_title(a, kind)])
     if chosen:
-        page.add(a.t("game.claim.named", names=fmt.names(st, a.lang, chosen)))
+        page.add(a.t("game.claim.named", names=fmt.names(a.table, a.lang, chosen)))
     else:
         page.add(a.t("game.claim.named_none"))
     if kind == "claim":
-        page.add(a.t("game.claim.own", count=goal_count(st, me.items, side), goal=goal))
-        if me.drink:
+        page.add(a.t("game.claim.own", count=me["goals"][side], goal=goal))
+        if me["drink"]:
             page.add(a.t("game.claim.drink", drink=drink_label(a.lang)))
         page.add(a.t("game.claim.rule", goal=goal))
     else:
         page.add(a.t("game.fortune.rule", goal=goal, association=association_label(a.lang, side)))
     if chosen:
-        notes = view(st, a.seat)["notes"]
+        notes = a.view["notes"]
         page.add(a.t("game.claim.notes"))
         page.lines += [_knowledge(a, s, notes) for s in chosen]
     action = Action(kind, a.seat, a.p.id, seats=tuple(chosen))
@@ -118,7 +115,7 @@ def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
     return page
 
 
-def _knowledge(a: Ask, about: int, notes: list[Json]) -> str:
+def _knowledge(a: Ask, about: int, notes: list[dict[str, Any]]) -> str:
     """What ``a.seat``'s notebook says about ``about``: association, last full look at the items
     and every single item seen changing hands with them since."""
     mine = [n for n in notes if n.get("about") == about]
@@ -145,11 +142,11 @@ def _knowledge(a: Ask, about: int, notes: list[Json]) -> str:
             round=assoc["round"],
         )
     parts = [assoc_text, _items_known(a, mine)]
-    parts.append(a.t("game.claim.count_now", count=len(a.st.players[about].items)))
+    parts.append(a.t("game.claim.count_now", count=a.table["players"][about]["items"]))
     return a.t("game.claim.about", name=a.name(about), text=a.t("game.list.semi").join(parts))
 
 
-def _items_known(a: Ask, mine: list[Json]) -> str:
+def _items_known(a: Ask, mine: list[dict[str, Any]]) -> str:
     """The items the notebook places in that hand: the last full look, then every single item
     seen offered, given to or taken from them since."""
     known: list[str] = []
@@ -171,14 +168,13 @@ def _items_known(a: Ask, mine: list[Json]) -> str:
 
 
 def _solo(a: Ask) -> Page:
-    me = a.st.players[a.seat]
     page = Page(
         [
             a.t("game.solo.title"),
             a.t(
                 "game.solo.body",
                 coa=card_label(a.lang, "coat_of_arms"),
-                count=solo_count(a.st, me.items),
+                count=sum(a.me["goals"].values()),
             ),
             a.hand(),
         ]

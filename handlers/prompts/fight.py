@@ -2,33 +2,25 @@
 
 from __future__ import annotations
 
-from engine import public_view
 from engine.cards import DOCTOR, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
-from engine.fight import strengths
-from engine.state import Json, State
 from handlers import codec, fmt
 from handlers.cards import card_label, item_kind, occupation_label
 from handlers.i18n import t
 from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
 
 
-def _frame(st: State) -> Json | None:
-    return next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
-
-
 def played_label(lang: str, card: str) -> str:
     return occupation_label(lang, card) if card in OCCUPATIONS else card_label(lang, card)
 
 
-def fight_lines(st: State, lang: str) -> list[str]:
+def fight_lines(table: fmt.Table, lang: str) -> list[str]:
     """The fight so far, as the whole table saw it: supports, void supports, cards played and
-    the strengths they make (all public, R-V1)."""
-    fight = public_view(st)["fight"]
-    frame = _frame(st)
-    if fight is None or frame is None:
+    the strengths they make (all public, R-V1). ``table`` is the public view."""
+    fight = table["fight"]
+    if fight is None or fight["strength"] is None:
         return []
     a, d = fight["attacker"], fight["defender"]
-    out = [t(lang, "game.fight.header", attacker=fmt.name(st, a), defender=fmt.name(st, d))]
+    out = [t(lang, "game.fight.header", attacker=fmt.name(table, a), defender=fmt.name(table, d))]
     sides: dict[str, list[int]] = {"attacker": [], "defender": [], "neutral": []}
     for seat_s, side in fight["supports"].items():
         sides[side].append(int(seat_s))
@@ -37,36 +29,36 @@ def fight_lines(st: State, lang: str) -> list[str]:
             t(
                 lang,
                 "game.fight.supports",
-                attacker=fmt.names(st, lang, sides["attacker"]),
-                defender=fmt.names(st, lang, sides["defender"]),
-                neutral=fmt.names(st, lang, sides["neutral"]),
+                attacker=fmt.names(table, lang, sides["attacker"]),
+                defender=fmt.names(table, lang, sides["defender"]),
+                neutral=fmt.names(table, lang, sides["neutral"]),
             )
         )
     if fight["hypnotized"] is not None:
-        out.append(t(lang, "game.fight.hypnotized", name=fmt.name(st, fight["hypnotized"])))
+        out.append(t(lang, "game.fight.hypnotized", name=fmt.name(table, fight["hypnotized"])))
     for seat, card, choice in fight["played"]:
         if choice is not None:
             side = a if choice == "attacker" else d
             text = t(
                 lang,
                 "game.fight.played_mixer",
-                name=fmt.name(st, seat),
+                name=fmt.name(table, seat),
                 card=played_label(lang, card),
-                winner=fmt.name(st, side),
+                winner=fmt.name(table, side),
             )
         else:
             text = t(
-                lang, "game.fight.played", name=fmt.name(st, seat), card=played_label(lang, card)
+                lang, "game.fight.played", name=fmt.name(table, seat), card=played_label(lang, card)
             )
         out.append(text)
-    att, dfn = strengths(st, frame)
-    if "winner" not in frame:
+    att, dfn = fight["strength"]
+    how = fight["how"]
+    if not fight["decided"]:
         out.append(t(lang, "game.fight.strength", attack=att, defence=dfn))
-    elif frame["winner"] is None:
+    elif how == "tie":
         out.append(t(lang, "game.fight.result_tie", attack=att, defence=dfn))
     else:
-        how = "mixer" if frame.get("mixer") else "ring" if att == dfn else "win"
-        winner = fmt.name(st, frame["winner"])
+        winner = fmt.name(table, fight["winner"])
         out.append(
             t(
                 lang,
@@ -83,7 +75,7 @@ def fight_lines(st: State, lang: str) -> list[str]:
 
 def _window(a: Ask, occ: str, body: str, **params: object) -> Page:
     page = Page([a.t("game.window.title", label=occupation_label(a.lang, occ))])
-    page.lines += fight_lines(a.st, a.lang)
+    page.lines += fight_lines(a.table, a.lang)
     page.add(a.t(body, label=occupation_label(a.lang, occ), **params))
     page.info.append(codec.info_occupation(occ))
     return page
@@ -118,7 +110,7 @@ def hypnotist_page(a: Ask, path: list[str]) -> Page:
 def support_page(a: Ask, path: list[str]) -> Page:
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
     page = Page([a.t("game.support.title")])
-    page.lines += fight_lines(a.st, a.lang)
+    page.lines += fight_lines(a.table, a.lang)
     page.add(a.t("game.support.body"))
     names = {"attacker": a.label(att), "defender": a.label(dfn)}
     buttons: list[Button] = []
@@ -131,7 +123,7 @@ def support_page(a: Ask, path: list[str]) -> Page:
 
 def boost_page(a: Ask, path: list[str]) -> Page:
     page = Page([a.t("game.boost.title")])
-    page.lines += fight_lines(a.st, a.lang)
+    page.lines += fight_lines(a.table, a.lang)
     plays = a.of("play")
     page.add(a.t("game.boost.body" if plays else "game.boost.nothing"), a.hand())
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
@@ -156,7 +148,7 @@ def boost_page(a: Ask, path: list[str]) -> Page:
 def reward_page(a: Ask, path: list[str]) -> Page:
     loser = a.p.data["loser"]
     page = Page([a.t("game.reward.title")])
-    page.lines += fight_lines(a.st, a.lang)
+    page.lines += fight_lines(a.table, a.lang)
     page.add(a.t("game.reward.body", name=a.name(loser)))
     page.rows = [
         [(a.t("game.btn.reward_look"), act(a.of("look")[0]))],
@@ -167,7 +159,7 @@ def reward_page(a: Ask, path: list[str]) -> Page:
 
 def reward_take_page(a: Ask, path: list[str]) -> Page:
     loser = a.p.data["loser"]
-    items = a.st.players[loser].items
+    items = a.p.data["hand"]
     page = Page(
         [
             a.t("game.reward.title"),

@@ -3,8 +3,7 @@ association cards, and gifts over the hand limit."""
 
 from __future__ import annotations
 
-from engine.cards import BAGS, UNREFUSABLE_ITEMS, hand_limit
-from engine.core import bags_are_goals
+from engine.cards import BAGS, UNREFUSABLE_ITEMS
 from handlers import codec, fmt
 from handlers.cards import card_label, item_kind, occupation_label
 from handlers.prompts.base import Ask, Page, act, card_buttons, grid
@@ -23,7 +22,7 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
         page.add(a.t("game.answer_trade.forced", card=label))
     else:
         page.add(a.t("game.answer_trade.choose"))
-    if offered in BAGS and not bags_are_goals(a.st):
+    if offered in BAGS and not a.table["bags_are_goals"]:
         page.add(a.t("game.answer_trade.no_bag"))
     page.add(a.hand())
     page.info.append(codec.info_item(item_kind(offered)))
@@ -36,12 +35,10 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
 
 def smuggle_page(a: Ask, path: list[str]) -> Page:
     """R-T9: the seat may skip the effect of the item it gave (it knows which; nobody else does)."""
-    frame = a.st.frames[-1]
     page = Page([a.t("game.smuggle.title")])
-    for giver, card, partner in frame.get("fire", []):
-        if giver == a.seat:
-            page.add(a.t("game.smuggle.body", card=card_label(a.lang, card), name=a.name(partner)))
-            page.info.append(codec.info_item(item_kind(card)))
+    for card, partner in a.p.data["fire"]:
+        page.add(a.t("game.smuggle.body", card=card_label(a.lang, card), name=a.name(partner)))
+        page.info.append(codec.info_item(item_kind(card)))
     page.rows = [
         [(a.t("game.btn.smuggle_use"), act(a.of("use")[0]))],
         [(a.t("game.btn.smuggle_skip"), act(a.of("skip")[0]))],
@@ -60,7 +57,7 @@ def sextant_dir_page(a: Ask, path: list[str]) -> Page:
     buttons = []
     for x in a.of("direction"):
         step = 1 if x.choice == "left" else -1
-        to = (a.seat + step) % a.st.n
+        to = (a.seat + step) % a.seats
         buttons.append((a.t(f"game.btn.dir_{x.choice}", name=a.label(to)), act(x)))
     page.rows = grid(buttons, 1)
     page.info.append(codec.info_item("sextant"))
@@ -69,7 +66,7 @@ def sextant_dir_page(a: Ask, path: list[str]) -> Page:
 
 def sextant_pass_page(a: Ask, path: list[str]) -> Page:
     direction = a.p.data["direction"]
-    to = (a.seat + (1 if direction == "left" else -1)) % a.st.n
+    to = (a.seat + (1 if direction == "left" else -1)) % a.seats
     page = Page(
         [
             a.t("game.effect.title", label=card_label(a.lang, "sextant")),
@@ -82,7 +79,7 @@ def sextant_pass_page(a: Ask, path: list[str]) -> Page:
 
 def tome_page(a: Ask, path: list[str]) -> Page:
     partner = a.p.data["partner"]
-    mine = a.st.players[a.seat].occupation
+    mine = a.me["occupation"]
     page = Page(
         [
             a.t("game.effect.title", label=card_label(a.lang, "tome")),
@@ -98,7 +95,7 @@ def tome_page(a: Ask, path: list[str]) -> Page:
 
 
 def coat_page(a: Ask, path: list[str]) -> Page:
-    mine = a.st.players[a.seat].occupation
+    mine = a.me["occupation"]
     takes = a.of("take")
     offered = [x.card for x in takes if x.card is not None]
     page = Page(
@@ -129,11 +126,10 @@ def look_pos_page(a: Ask, path: list[str]) -> Page:
 def gift_page(a: Ask, path: list[str]) -> Page:
     """R-H1: card first, then the recipient."""
     gifts = a.of("gift")
-    me = a.st.players[a.seat]
     page = Page(
         [
             a.t("game.gift.title"),
-            a.t("game.gift.body", count=len(me.items), limit=hand_limit(a.st.n)),
+            a.t("game.gift.body", count=len(a.me["items"]), limit=a.table["hand_limit"]),
         ]
     )
     card = _card(path, {x.card for x in gifts})

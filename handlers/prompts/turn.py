@@ -26,7 +26,7 @@ def turn_page(a: Ask, path: list[str]) -> Page:
 
 
 def _title(a: Ask) -> str:
-    return a.t("game.turn.title", round=a.st.round)
+    return a.t("game.turn.title", round=a.table["round"])
 
 
 def _root(a: Ask) -> Page:
@@ -54,15 +54,15 @@ def _root(a: Ask) -> Page:
     if "clairvoyant" in kinds:
         buttons.append((occupation_label(a.lang, CLAIRVOYANT), act(kinds["clairvoyant"])))
     page.rows = grid(buttons, 2)
-    page.info = [codec.info_item(item_kind(c)) for c in a.st.players[a.seat].items]
+    page.info = [codec.info_item(item_kind(c)) for c in a.me["items"]]
     if "diplomat" in kinds or "clairvoyant" in kinds:
-        page.info.append(codec.info_occupation(a.st.players[a.seat].occupation))
+        page.info.append(codec.info_occupation(a.me["occupation"]))
     return page
 
 
 def _player_buttons(a: Ask, seats: list[int], payload: dict[int, str]) -> list[list[Button]]:
     buttons = [
-        (a.t("game.btn.player", name=a.label(s), items=len(a.st.players[s].items)), payload[s])
+        (a.t("game.btn.player", name=a.label(s), items=a.table["players"][s]["items"]), payload[s])
         for s in seats
     ]
     return grid(buttons, 2)
@@ -129,7 +129,7 @@ def diplomat_give_page(a: Ask, path: list[str]) -> Page:
 
 def clairvoyant_page(a: Ask, path: list[str]) -> Page:
     orders = a.of("order")
-    top_first = list(reversed(a.st.pile))
+    top_first = list(a.p.data["pile"])
     page = Page(
         [
             a.t("game.clairvoyant.title", label=occupation_label(a.lang, CLAIRVOYANT)),

@@ -2,7 +2,7 @@
 the seat order, dossiers, notebooks, and the final reveal."""
 
 from handlers.story.notes import dossier_text, notes_text
-from handlers.story.private import private_texts
+from handlers.story.private import private_text
 from handlers.story.public import public_text
 from handlers.story.table import final_text, seat_order_text, status_text
 
@@ -10,7 +10,7 @@ __all__ = [
     "dossier_text",
     "final_text",
     "notes_text",
-    "private_texts",
+    "private_text",
     "public_text",
     "seat_order_text",
     "status_text",

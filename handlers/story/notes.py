@@ -6,8 +6,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from engine import view
-from engine.state import State
 from handlers import fmt
 from handlers.cards import (
     association_label,
@@ -36,9 +34,10 @@ def _occupation_state(lang: str, me: dict[str, Any]) -> str:
     return t(lang, "game.dossier.occ_spent" if me["occ_spent"] else "game.dossier.occ_up")
 
 
-def dossier_text(st: State, seat: int, lang: str) -> str:
-    """Association with its goal, occupation with its text, items with theirs, the Drink."""
-    me = view(st, seat)["me"]
+def dossier_text(view: dict[str, Any], lang: str) -> str:
+    """Association with its goal, occupation with its text, items with theirs, the Drink, from
+    the seat's ``engine.view``."""
+    me = view["me"]
     out = [t(lang, "game.dossier.title", name=html.escape(me["name"]))]
     out += _association(lang, me)
     occ = me["occupation"]
@@ -64,9 +63,9 @@ def dossier_text(st: State, seat: int, lang: str) -> str:
     return fmt.truncate(fmt.lines(*out))
 
 
-def note_text(st: State, lang: str, n: dict[str, Any]) -> str:
+def note_text(table: fmt.Table, lang: str, n: dict[str, Any]) -> str:
     k = n["k"]
-    about = fmt.name(st, n["about"]) if "about" in n else ""
+    about = fmt.name(table, n["about"]) if "about" in n else ""
     params: dict[str, object] = {"name": about}
     if "card" in n:
         params["card"] = card_label(lang, n["card"])
@@ -95,9 +94,9 @@ def note_text(st: State, lang: str, n: dict[str, Any]) -> str:
     return t(lang, "game.note.line", round=n["round"], text=t(lang, key, **params))
 
 
-def notes_text(st: State, seat: int, lang: str) -> str:
-    """Your cards now, then every notebook entry in order; the oldest go first if it is long."""
-    v = view(st, seat)
+def notes_text(v: dict[str, Any], lang: str) -> str:
+    """Your cards now, then every notebook entry in order; the oldest go first if it is long
+    (``v`` is the seat's ``engine.view``)."""
     me = v["me"]
     head = [
         t(lang, "game.notes.title"),
@@ -113,7 +112,7 @@ def notes_text(st: State, seat: int, lang: str) -> str:
     if me["drink"]:
         head.append(drink_label(lang))
     head.append(t(lang, "game.notes.log"))
-    entries = [note_text(st, lang, n) for n in v["notes"]]
+    entries = [note_text(v["table"], lang, n) for n in v["notes"]]
     budget = fmt.MAX_TEXT - fmt.size(fmt.lines(*head)) - 200
     kept: list[str] = []
     for line in reversed(entries):

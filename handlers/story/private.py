@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Event
-from engine.state import State
 from handlers import fmt
 from handlers.cards import association_label, card_label, drink_label, occupation_label
 from handlers.i18n import t
 
 
-def private_line(st: State, lang: str, e: Event) -> str | None:
+def private_line(table: fmt.Table, lang: str, e: Event) -> str | None:
     d: dict[str, Any] = e.data
     k = e.kind
 
     def name(key: str) -> str:
-        return fmt.name(st, d[key])
+        return fmt.name(table, d[key])
 
     if k == "dealt":
         dealt = t(
@@ -84,16 +82,8 @@ def numbered(lang: str, cards: list[str]) -> str:
     )
 
 
-def private_texts(
-    events: list[Event], st_after: State, lang_of: Callable[[int], str]
-) -> dict[int, str]:
-    """Per seat, the private events addressed to it, in order, as one text."""
-    lines: dict[int, list[str]] = {}
-    for e in events:
-        if e.to is None:
-            continue
-        for seat in e.to:
-            line = private_line(st_after, lang_of(seat), e)
-            if line:
-                lines.setdefault(seat, []).append(line)
-    return {seat: fmt.truncate("\n".join(ls)) for seat, ls in lines.items()}
+def private_text(events: list[Event], table: fmt.Table, lang: str) -> str | None:
+    """One seat's news: the events addressed to it (``engine.events_for``), in order, as one
+    text; ``table`` is the public view after the step."""
+    lines = [line for e in events if (line := private_line(table, lang, e))]
+    return fmt.truncate("\n".join(lines)) if lines else None

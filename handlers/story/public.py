@@ -6,7 +6,6 @@ from typing import Any
 
 from engine.actions import Event
 from engine.cards import DIPLOMAT, DOCTOR, DUELIST, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
-from engine.state import State
 from handlers import fmt
 from handlers.cards import association_label, occupation_label
 from handlers.i18n import t
@@ -20,8 +19,8 @@ _NAMES_OCCUPATION = ("priest_stopped", "doctor_cancelled", "hypnotized", "diplom
 class Teller:
     """Renders one public event at a time, remembering which fight the events belong to."""
 
-    def __init__(self, st: State, lang: str, fight: Fight) -> None:
-        self.st = st
+    def __init__(self, table: fmt.Table, lang: str, fight: Fight) -> None:
+        self.table = table
         self.lang = lang
         self.fight = fight
 
@@ -29,7 +28,7 @@ class Teller:
         return t(self.lang, key, **params)
 
     def n(self, seat: int) -> str:
-        return fmt.name(self.st, seat)
+        return fmt.name(self.table, seat)
 
     def side(self, choice: str) -> str:
         """The name of the fight's attacker or defender."""
@@ -129,7 +128,7 @@ class Teller:
         if k in ("claim", "claim_other"):
             named = d["named"]
             key = f"game.story.{k}" if named else f"game.story.{k}_alone"
-            return self.t(key, name=name, names=fmt.names(self.st, self.lang, named))
+            return self.t(key, name=name, names=fmt.names(self.table, self.lang, named))
         if k == "claim_solo":
             return self.t("game.story.claim_solo", name=name, coa=self.item("coat_of_arms"))
         if k == "revealed":
@@ -140,7 +139,7 @@ class Teller:
             kind = "trade_settling" if d["decision_kind"] == "smuggle" else d["decision_kind"]
             return self.t("game.story.deadline", what=self.t(f"game.kind.{kind}"))
         if k == "game_over":
-            return "\n".join(final_lines(self.st, self.lang, d, d["reveal"]))
+            return "\n".join(final_lines(self.table, self.lang, d, d["reveal"]))
         return None  # game_started (the seat order has its own message), fight_over
 
     def _played(self, name: str, d: dict[str, Any]) -> str:
@@ -169,22 +168,22 @@ class Teller:
         )
 
 
-def _first_fight(events: list[Event], st: State) -> Fight:
+def _first_fight(events: list[Event], table: fmt.Table) -> Fight:
     """The fight a batch starts in: named by its result if the batch gets that far, else by the
-    state after it (supports and windows only happen inside the fight still open)."""
+    table after it (supports and windows only happen inside the fight still open)."""
     for e in events:
         if e.kind == "attack":
             break
         if e.kind in ("fight_result", "fight_over"):
             return int(e.data["seat"]), int(e.data["target"])
-    frame = next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
-    return (int(frame["a"]), int(frame["d"])) if frame else None
+    fight = table["fight"]
+    return (int(fight["attacker"]), int(fight["defender"])) if fight else None
 
 
-def public_text(events: list[Event], st_after: State, lang: str) -> str | None:
-    """One message for a step's public events, or None if there is nothing to tell."""
-    pub = [e for e in events if e.to is None]
-    teller = Teller(st_after, lang, _first_fight(pub, st_after))
+def public_text(pub: list[Event], table: fmt.Table, lang: str) -> str | None:
+    """One message for a step's public events (``engine.public_events``), or None if there is
+    nothing to tell; ``table`` is the public view after the step."""
+    teller = Teller(table, lang, _first_fight(pub, table))
     out: list[str] = []
     for i, e in enumerate(pub):
         if e.kind == "attack":

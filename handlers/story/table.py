@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import public_view
-from engine.cards import hand_limit
-from engine.state import State
 from handlers import fmt
 from handlers.cards import (
     DRINK_ICON,
@@ -20,95 +17,99 @@ from handlers.i18n import t
 from handlers.prompts.fight import fight_lines
 
 
-def _occupation(st: State, lang: str, p: dict[str, Any]) -> str:
+def _occupation(lang: str, p: dict[str, Any]) -> str:
     if p["occupation"] is None:
         return ""
     key = "game.status.occ_spent" if p["spent"] else "game.status.occ_up"
     return t(lang, key, label=occupation_label(lang, p["occupation"]))
 
 
-def _player_line(st: State, lang: str, p: dict[str, Any], marker: bool) -> str:
+def _player_line(table: fmt.Table, lang: str, p: dict[str, Any], marker: bool) -> str:
     extras = [
         t(lang, "game.status.items", count=p["items"]),
         DRINK_ICON if p["drink"] else "",
-        _occupation(st, lang, p),
+        _occupation(lang, p),
         t(lang, "game.status.away") if p["away"] else "",
     ]
     return t(
         lang,
         "game.status.player_now" if marker else "game.status.player",
         n=p["seat"] + 1,
-        name=fmt.name(st, p["seat"]),
+        name=fmt.name(table, p["seat"]),
         details=" ".join(x for x in extras if x),
     )
 
 
-def table_lines(st: State, lang: str, *, marker: bool = True) -> list[str]:
-    view = public_view(st)
+def table_lines(table: fmt.Table, lang: str, *, marker: bool = True) -> list[str]:
+    """One line per seat; ``table`` is the public view (``engine.public_view``)."""
     return [
-        _player_line(st, lang, p, marker and p["seat"] == st.turn and not st.over)
-        for p in view["players"]
+        _player_line(table, lang, p, marker and p["seat"] == table["turn"] and not table["over"])
+        for p in table["players"]
     ]
 
 
-def status_text(st: State, lang: str, seconds_left: int | None = None) -> str:
+def status_text(table: fmt.Table, lang: str, seconds_left: int | None = None) -> str:
     """Whose turn, the table, and what the game waits for — never who is asked in a window."""
-    if st.over:
-        return final_text(st, lang)
-    view = public_view(st)
+    if table["over"]:
+        return final_text(table, lang)
     out = [
-        t(lang, "game.status.title", round=st.round, name=fmt.name(st, st.turn), pile=view["pile"]),
-        *table_lines(st, lang),
+        t(
+            lang,
+            "game.status.title",
+            round=table["round"],
+            name=fmt.name(table, table["turn"]),
+            pile=table["pile"],
+        ),
+        *table_lines(table, lang),
     ]
-    pending = view["pending"]
+    pending = table["pending"]
     if pending is not None:
         what = t(lang, f"game.kind.{pending['kind']}")
         if pending["window"]:
             out.append(t(lang, "game.status.waiting_window", what=what))
         else:
-            names = fmt.names(st, lang, pending["seats"])
+            names = fmt.names(table, lang, pending["seats"])
             out.append(t(lang, "game.status.waiting", what=what, names=names))
         if pending["kind"] in ("priest", "support", "hypnotist", "boost", "doctor", "reward"):
-            out += fight_lines(st, lang)
+            out += fight_lines(table, lang)
     out.append(fmt.time_left(lang, seconds_left) or "")
     return fmt.truncate(fmt.lines(*out))
 
 
-def seat_order_text(st: State, lang: str) -> str:
-    """The start of the game: the seat order, who starts and the table."""
-    view = public_view(st)
-    out = [t(lang, "game.seats.title"), t(lang, "game.seats.order"), *table_lines(st, lang)]
-    out.append(t(lang, "game.seats.first", name=fmt.name(st, st.first)))
-    out.append(t(lang, "game.seats.pile", pile=view["pile"], limit=hand_limit(st.n)))
-    if st.players[0].drink:
+def seat_order_text(table: fmt.Table, lang: str) -> str:
+    """The start of the game: the seat order, who starts and the table (the public view)."""
+    out = [t(lang, "game.seats.title"), t(lang, "game.seats.order"), *table_lines(table, lang)]
+    out.append(t(lang, "game.seats.first", name=fmt.name(table, table["first"])))
+    out.append(t(lang, "game.seats.pile", pile=table["pile"], limit=table["hand_limit"]))
+    if table["players"][0]["drink"]:
         out.append(t(lang, "game.seats.drinks", drink=drink_label(lang)))
-    if view["removed"]:
-        removed = fmt.join(lang, [public_card_label(lang, c) for c in view["removed"]])
+    if table["removed"]:
+        removed = fmt.join(lang, [public_card_label(lang, c) for c in table["removed"]])
         out.append(t(lang, "game.seats.removed", cards=removed))
     return fmt.truncate(fmt.lines(*out))
 
 
 def final_lines(
-    st: State, lang: str, result: dict[str, Any], reveal: list[dict[str, Any]]
+    table: fmt.Table, lang: str, result: dict[str, Any], reveal: list[dict[str, Any]]
 ) -> list[str]:
     """The end (R-V3): how it ended, the winners, everyone's cards and the scores."""
     how = result["how"]
     declarer = result.get("declarer")
     side = result.get("side")
     out = [
-        t(lang, "game.final.title", round=result.get("round", st.round)),
+        t(lang, "game.final.title", round=result.get("round", table["round"])),
         t(
             lang,
             f"game.final.how.{how}",
-            name=fmt.name(st, declarer) if declarer is not None else "",
+            name=fmt.name(table, declarer) if declarer is not None else "",
             side=association_label(lang, side) if side else "",
             coa=public_card_label(lang, "coat_of_arms"),
-            round=result.get("round", st.round),
+            round=result.get("round", table["round"]),
         ),
     ]
     winners = result.get("winners", [])
     if winners:
-        out.append(t(lang, "game.final.winners", names=fmt.names(st, lang, winners)))
+        out.append(t(lang, "game.final.winners", names=fmt.names(table, lang, winners)))
     out.append(t(lang, "game.final.reveal"))
     for r in reveal:
         assoc = fmt.join(lang, [association_label(lang, a) for a in r["assoc"]])
@@ -117,7 +118,7 @@ def final_lines(
             t(
                 lang,
                 key,
-                name=fmt.name(st, r["seat"]),
+                name=fmt.name(table, r["seat"]),
                 assoc=assoc,
                 occupation=occupation_label(lang, r["occupation"]),
                 items=fmt.cards(lang, r["items"]),
@@ -129,7 +130,7 @@ def final_lines(
     scores = result.get("scores")
     if scores:
         listed = [
-            t(lang, "game.final.score", name=fmt.name(st, s), points=p)
+            t(lang, "game.final.score", name=fmt.name(table, s), points=p)
             for s, p in enumerate(scores)
             if p
         ]
@@ -137,13 +138,13 @@ def final_lines(
     return out
 
 
-def final_text(st: State, lang: str) -> str:
+def final_text(table: fmt.Table, lang: str) -> str:
     """The reveal at the end of the game (also what /status shows once it is over)."""
-    view = public_view(st)
-    result = view.get("result")
+    result = table.get("result")
     if result is None:
-        return status_text(st, lang)
-    reveal = view["reveal"]
+        return status_text(table, lang)
+    reveal = table["reveal"]
+    boxed = table["boxed_assoc"]
     return fmt.truncate(
-        fmt.lines(*final_lines(st, lang, {**result, "boxed_assoc": st.boxed_assoc}, reveal))
+        fmt.lines(*final_lines(table, lang, {**result, "boxed_assoc": boxed}, reveal))
     )

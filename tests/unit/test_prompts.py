@@ -25,6 +25,14 @@ PREFIX = f"{'g' * 10}:{'9' * 6}:"  # the longest "<game id>:<decision id>:" the 
 _ITEMS = frozenset(ALL_ITEMS)
 
 
+def render(
+    st: State, seat: int, lang: str, nav: str = "", left: int | None = None
+) -> prompts.Prompt:
+    """The prompt as the service renders it: from the seat's view and legal actions."""
+    view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
+    return prompts.render_prompt(view, legal, lang, nav, left)
+
+
 def check_text(text: str) -> None:
     plain, problems = parse_telegram_html(text)
     assert not problems, (problems, text)
@@ -54,7 +62,7 @@ def walk(st: State, seat: int, lang: str) -> tuple[set[tuple[object, ...]], list
         if nav in seen:
             continue
         seen.add(nav)
-        pr = prompts.render_prompt(st, seat, lang, nav, 42)
+        pr = render(st, seat, lang, nav, 42)
         check_text(pr.text)
         buttons = [b for row in pr.rows for b in row]
         assert pr.rows and all(pr.rows) and buttons, (p.kind, nav)
@@ -114,7 +122,14 @@ def test_every_decision_renders_with_exactly_the_legal_actions(seed: int) -> Non
                 check_decision(st, seat, lang)
             kinds.add(aw.kind)
         if step.seat is not None:
-            check_text(prompts.render_answered(st, step.seat, step.action, LANGUAGES[i % 3]))
+            check_text(
+                prompts.render_answered(
+                    engine.view(st, step.seat),
+                    engine.legal_actions(st, step.seat),
+                    step.action,
+                    LANGUAGES[i % 3],
+                )
+            )
     assert {"turn", "trade_answer", "support", "boost"} <= kinds
 
 
@@ -149,10 +164,10 @@ def test_claim_multi_select_carries_the_chosen_allies() -> None:
         seat = p.actors[0]
         others = [s for s in range(st.n) if s != seat]
         mask = (1 << others[0]) | (1 << others[3])
-        page = prompts.render_prompt(st, seat, "en", f"~cl.{mask}")
+        page = render(st, seat, "en", f"~cl.{mask}")
         toggles = [pl for row in page.rows for _, pl in row if pl.startswith("~cl.")]
         assert f"~cl.{mask ^ (1 << others[1])}" in toggles
-        confirm = prompts.render_prompt(st, seat, "en", f"~cl.{mask}.ok")
+        confirm = render(st, seat, "en", f"~cl.{mask}.ok")
         acts = [pl for row in confirm.rows for _, pl in row if not pl.startswith(("~", "?"))]
         assert len(acts) == 1
         action = codec.decode_action(acts[0], seat, p.id)
@@ -165,18 +180,18 @@ def test_claim_multi_select_carries_the_chosen_allies() -> None:
 def test_unknown_or_stale_navigation_falls_back_to_the_root() -> None:
     st, _ = playouts.started(3, n=5)
     seat = st.turn
-    root = prompts.render_prompt(st, seat, "en")
+    root = render(st, seat, "en")
     for nav in ("~zz", "~cl.99999", f"~cl.{1 << seat}", "~so", "~dp", "~c.k1", "~gf.dg"):
-        assert prompts.render_prompt(st, seat, "en", nav) == root, nav
-    trade = prompts.render_prompt(st, seat, "en", "~tr")
+        assert render(st, seat, "en", nav) == root, nav
+    trade = render(st, seat, "en", "~tr")
     for nav in ("~tr.9", "~tr.x", f"~tr.{seat}"):
-        assert prompts.render_prompt(st, seat, "en", nav) == trade, nav
+        assert render(st, seat, "en", nav) == trade, nav
 
 
 def test_a_seat_that_is_not_asked_gets_no_buttons() -> None:
     st, _ = playouts.started(3, n=5)
     other = (st.turn + 1) % st.n
-    pr = prompts.render_prompt(st, other, "de")
+    pr = render(st, other, "de")
     assert pr.rows == []
     check_text(pr.text)
 
@@ -186,9 +201,9 @@ def test_prompts_show_the_time_left_and_escape_names() -> None:
     seat = st.turn
     target = 1 if seat != 1 else 2
     raw = st.players[target].name
-    text = prompts.render_prompt(st, seat, "en", f"~tr.{target}", 17).text
+    text = render(st, seat, "en", f"~tr.{target}", 17).text
     check_text(text)
     assert "17" in text
     assert html.escape(raw) in text and raw not in text
-    pages = prompts.render_prompt(st, seat, "en", "~tr").rows
+    pages = render(st, seat, "en", "~tr").rows
     assert any(label.startswith(raw) for row in pages for label, _ in row)  # labels are plain

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from engine import Event, State, public_view
+from engine import Event, State, events_for, public_events, public_view, view
 from engine.cards import ALL_ITEMS, ASSOCIATIONS, BAGS, OCCUPATIONS, item_kind
 from handlers import i18n, story
 from handlers.i18n import LANGUAGES, t
@@ -107,10 +107,21 @@ SYNTHETIC += [
 ]
 
 
+def public_text(events: list[Event], st: State, lang: str) -> str | None:
+    return story.public_text(public_events(events), public_view(st), lang)
+
+
+def private_texts(events: list[Event], st: State, lang: str) -> dict[int, str]:
+    texts = {
+        s: story.private_text(events_for(events, s), public_view(st), lang) for s in range(st.n)
+    }
+    return {s: text for s, text in texts.items() if text}
+
+
 def _render(e: Event, st: State, lang: str) -> str | None:
     if e.to is None:
-        return story.public_text([e], st, lang)
-    return story.private_texts([e], st, lambda seat: lang).get(e.to[0])
+        return public_text([e], st, lang)
+    return private_texts([e], st, lang).get(e.to[0])
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -131,7 +142,7 @@ def test_every_event_kind_renders(lang: str) -> None:
 
 def test_private_news_goes_only_to_its_audience() -> None:
     for events, after in examples()[1][:3000]:
-        texts = story.private_texts(events, after, lambda seat: "en")
+        texts = private_texts(events, after, "en")
         told = {s for e in events if e.to is not None for s in e.to}
         assert set(texts) <= told
         for text in texts.values():
@@ -140,7 +151,7 @@ def test_private_news_goes_only_to_its_audience() -> None:
 
 def test_one_message_per_step() -> None:
     for i, (events, after) in enumerate(examples()[1]):
-        text = story.public_text(events, after, LANGUAGES[i % 3])
+        text = public_text(events, after, LANGUAGES[i % 3])
         public = [e for e in events if e.to is None and e.kind not in SILENT]
         if text is None:
             assert all(e.kind == "trade_done" for e in public), public
@@ -250,19 +261,19 @@ def test_the_group_never_reads_a_secret() -> None:
         st0, _ = playouts.started(seed)
         public0 = {("item", item_kind(c)) for c in st0.removed}
         for lang in LANGUAGES:
-            text = story.seat_order_text(st0, lang)
+            text = story.seat_order_text(public_view(st0), lang)
             assert not leaked(text, _secrets(st0), public0, lang)
         for i, step in enumerate(playouts.game(seed)):
             secret = _secrets(step.before, step.after)
             allowed = _made_public(step.events) | _face_up(step.before, step.after)
             for lang in LANGUAGES:
-                text = story.public_text(step.events, step.after, lang)
+                text = public_text(step.events, step.after, lang)
                 if text is not None:
                     assert not leaked(text, secret, allowed, lang), (text, step.events)
                     checked += 1
             if not step.after.over:
                 lang = LANGUAGES[i % 3]
-                status = story.status_text(step.after, lang, 12)
+                status = story.status_text(public_view(step.after), lang, 12)
                 shown = _fight_cards(step.after) | _face_up(step.after)
                 assert not leaked(status, secret, shown, lang), status
     assert checked > 1000
@@ -281,16 +292,16 @@ def test_the_leak_check_would_see_a_leak() -> None:
 def test_dossier_notes_status_and_final_texts_fit(lang: str) -> None:
     for seed in (11, 12, 13, 14):
         st, _ = playouts.started(seed)
-        check_text(story.seat_order_text(st, lang))
+        check_text(story.seat_order_text(public_view(st), lang))
         for seat in range(st.n):
-            check_text(story.dossier_text(st, seat, lang))
+            check_text(story.dossier_text(view(st, seat), lang))
         last = st
         for step in playouts.game(seed):
             last = step.after
         for seat in range(last.n):
-            check_text(story.notes_text(last, seat, lang))
-        check_text(story.status_text(last, lang, None))
-        check_text(story.final_text(last, lang))
+            check_text(story.notes_text(view(last, seat), lang))
+        check_text(story.status_text(public_view(last), lang, None))
+        check_text(story.final_text(public_view(last), lang))
 
 
 def test_long_notebooks_drop_the_oldest_entries() -> None:
@@ -308,10 +319,10 @@ def test_long_notebooks_drop_the_oldest_entries() -> None:
             }
         )
     for lang in LANGUAGES:
-        text = story.notes_text(st, 0, lang)
+        text = story.notes_text(view(st, 0), lang)
         check_text(text)
         assert t(lang, "game.notes.truncated", count=0).split("0")[0] in text
-        assert text.endswith(note_text(st, lang, me.notes[-1]))  # the newest are kept
+        assert text.endswith(note_text(public_view(st), lang, me.notes[-1]))  # the newest are kept
 
 
 def test_the_final_text_reveals_everything() -> None:
@@ -319,7 +330,7 @@ def test_the_final_text_reveals_everything() -> None:
         for step in playouts.game(seed):
             if step.after.over and step.after.result and step.after.result["how"] != "exhausted":
                 st = step.after
-                text = story.final_text(st, "en")
+                text = story.final_text(public_view(st), "en")
                 check_text(text)
                 for p in st.players:
                     assert t("en", f"occupation.{p.occupation}.name") in text
