@@ -2,12 +2,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: install run test lint typecheck cfn bench simulate clean build-WebhookFunction build-TimerFunction
+.PHONY: install run test lint typecheck cfn bench pace simulate clean lock build-WebhookFunction build-TimerFunction
 
 $(VENV)/.installed: pyproject.toml
+	@echo "Installing the project and its dev tools into $(VENV) (the first time takes a few minutes)..."
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --progress-bar on -e '.[dev]'
+	@echo "Installed into $(VENV)."
 	touch $@
 
 install: $(VENV)/.installed
@@ -34,12 +36,40 @@ simulate: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m handlers.bench
 
+pace: $(VENV)/.installed
+	nice $(PY) -m handlers.pace
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
-# `sam build` calls these (BuildMethod: makefile) with ARTIFACTS_DIR set: package only the
-# runtime code and its dependencies, for the Lambda's arm64 Python.
+# `sam build` calls these (BuildMethod: makefile; see template.yaml) with ARTIFACTS_DIR set. The
+# package holds the runtime code and the locked dependencies for arm64 CPython 3.12, compiled
+# to byte code by a Python 3.12 when one is found (Lambda ignores byte code of any other
+# version, and its /var/task is read-only, so without it every cold start compiles); test and
+# operator tooling stays out.
+LAMBDA_LOCK := deploy/requirements-lambda.txt
+DEV_ONLY := engine/invariants.py engine/simulate.py engine/policies.py handlers/bench.py \
+	handlers/local.py handlers/register_webhook.py handlers/replay_timers.py handlers/pace.py \
+	handlers/load.py
+PY312 ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12; do \
+	"$$p" -c 'import sys; assert sys.version_info[:2] == (3, 12)' 2>/dev/null && { echo "$$p"; break; }; done)
+
 build-WebhookFunction build-TimerFunction:
+	test -n "$(ARTIFACTS_DIR)"
 	cp -r engine handlers infra "$(ARTIFACTS_DIR)/"
-	$(PYTHON) -m pip install --quiet --target "$(ARTIFACTS_DIR)" --platform manylinux2014_aarch64 \
-		--implementation cp --python-version 3.12 --only-binary=:all: -r requirements.txt
+	cd "$(ARTIFACTS_DIR)" && rm -f $(DEV_ONLY) && find . -name __pycache__ -prune -exec rm -rf {} +
+	$(PYTHON) -m pip install --quiet --no-compile --no-deps --require-hashes \
+		--target "$(ARTIFACTS_DIR)" --platform manylinux2014_aarch64 --implementation cp \
+		--python-version 3.12 --only-binary=:all: -r $(LAMBDA_LOCK)
+	rm -rf "$(ARTIFACTS_DIR)"/bin "$(ARTIFACTS_DIR)"/*.dist-info/RECORD
+	if [ -n "$(PY312)" ]; then "$(PY312)" -m compileall -q -j 0 \
+		--invalidation-mode unchecked-hash "$(ARTIFACTS_DIR)"; \
+	else echo "no Python 3.12 found: shipping no byte code" >&2; fi
+
+# Re-lock the Lambda dependencies (requirements.txt ranges) for arm64 CPython 3.12.
+lock: $(VENV)/.installed
+	$(PY) -m pip install --quiet --dry-run --ignore-installed --report .lock.json \
+		--target .lock-target --platform manylinux2014_aarch64 --implementation cp \
+		--python-version 3.12 --only-binary=:all: -r requirements.txt
+	$(PY) deploy/lock.py .lock.json $(LAMBDA_LOCK)
+	rm -rf .lock.json .lock-target

@@ -1,4 +1,4 @@
-"""The cards of the game: item card ids, their kinds, occupations, associations (RULES.md §1)."""
+"""The cards of the game: item card ids, kinds, occupations, associations (docs/rules.md §1)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,6 @@ Handlers stay thin: they parse, build a command, run it through the pipeline, re
 from __future__ import annotations
 
 import html
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -19,9 +18,20 @@ from handlers.group_settings import GroupSettings
 from handlers.i18n import negotiate, t
 from handlers.messenger import Messenger
 from handlers.play import Table
-from handlers.service import FLUSH, Pipeline, Txn, chat_key, game_key, user_key
+from handlers.service import (
+    DEFAULT_BUDGET_SECONDS,
+    FLUSH,
+    Pipeline,
+    RateLimiter,
+    Txn,
+    chat_key,
+    game_key,
+    handling,
+    user_key,
+)
 from handlers.updates import ButtonPress, CommandMsg, MemberLeft, parse
-from infra.ports import Clock, DocumentStore, TimerRequest, Timers
+from infra import metrics
+from infra.ports import Clock, DocumentStore, TimerRequest, Timers, deadline_scope
 
 log = logging.getLogger("coachride")
 
@@ -50,44 +60,54 @@ class Service:
         bot_username: str,
         time_scale: float = 1.0,
         is_admin: Callable[[int, int], bool] | None = None,
+        limiter: RateLimiter | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.store = store
-        self.messenger = messenger
         self.timers = timers
         self.clock = clock
         self.bot_username = bot_username
         self.scale = time_scale
-        self.pipeline = Pipeline(store, messenger, timers, clock)
+        self.pipeline = Pipeline(store, messenger, timers, clock, limiter=limiter, sleep=sleep)
+        # Direct replies go through the update's marker: a redelivery never speaks twice.
+        self.messenger: Messenger = self.pipeline.replies
         self.is_admin = is_admin or (lambda chat, user: False)
 
+    def _deadline(self, seconds_left: float | None) -> float:
+        return self.clock.now() + (DEFAULT_BUDGET_SECONDS if seconds_left is None else seconds_left)
+
     # -- entry points ------------------------------------------------------------------------
-    def handle_update(self, update: Any) -> None:
-        started = time.perf_counter()
+    def handle_update(self, update: Any, seconds_left: float | None = None) -> None:
+        """``seconds_left``: of the invocation (the Lambda's remaining time), for every wait."""
+        tally = metrics.adopt()
         cmd = parse(update, self.bot_username)
         outcome = "ignored"
         try:
-            if isinstance(cmd, ButtonPress):
-                outcome = self._press(cmd)
-            elif isinstance(cmd, CommandMsg):
-                outcome = self._command(cmd)
-            elif isinstance(cmd, MemberLeft):
-                outcome = self._left(cmd)
+            with (
+                deadline_scope(self._deadline(seconds_left), self.clock),
+                handling(cmd.update_id if cmd else None),
+            ):
+                if isinstance(cmd, ButtonPress):
+                    outcome = self._press(cmd)
+                elif isinstance(cmd, CommandMsg):
+                    outcome = self._command(cmd)
+                elif isinstance(cmd, MemberLeft):
+                    outcome = self._left(cmd)
         except Exception:
             outcome = "error"
             log.exception("update failed")
-        log.info(
-            json.dumps(
-                {
-                    "event": "update",
-                    "update_id": update.get("update_id") if isinstance(update, dict) else None,
-                    "kind": type(cmd).__name__ if cmd else None,
-                    "outcome": outcome,
-                    "ms": round((time.perf_counter() - started) * 1000, 2),
-                }
-            )
-        )
+        fields = {
+            "update_id": update.get("update_id") if isinstance(update, dict) else None,
+            "kind": type(cmd).__name__ if cmd else None,
+            "outcome": outcome,
+        }
+        log.info("update", extra=metrics.line("update", fields, tally))
 
-    def handle_timer(self, req: TimerRequest) -> None:
+    def handle_timer(self, req: TimerRequest, seconds_left: float | None = None) -> None:
+        with deadline_scope(self._deadline(seconds_left), self.clock), handling(None):
+            self._timer(req)
+
+    def _timer(self, req: TimerRequest) -> None:
         def change(txn: Txn) -> None:
             doc = txn.doc
             if req.decision == FLUSH:
@@ -167,6 +187,9 @@ class Service:
             if st.pending is None or st.pending.id != decision or seat not in st.pending.actors:
                 txn.toast = (t(lang, "bot.stale"), False)
                 return
+            if not _on_own_prompt(doc, seat, decision, press, isinstance(parsed, codec.Nav)):
+                txn.toast = (t(lang, "bot.stale"), False)
+                return
             plang = table.lang_of(seat)
             table.reachable_again(press.user.id)
             if isinstance(parsed, codec.Info):
@@ -193,9 +216,8 @@ class Service:
             self.after_play(txn, table, answered)
             outcome = action.kind
 
-        txn = self.pipeline.run(game_key(gid), change, press.update_id)
-        toast = txn.toast if txn else None
-        self.messenger.answer(press.query_id, *(toast or (None, False)))
+        if self.pipeline.run(game_key(gid), change, press.update_id, query=press.query_id) is None:
+            self.messenger.answer(press.query_id, t(lang, "bot.stale"))
         return outcome
 
     def _left(self, cmd: MemberLeft) -> str:
@@ -249,6 +271,19 @@ class Service:
         if loaded and loaded.doc.get("lang"):
             return str(loaded.doc["lang"])
         return negotiate(language_code)
+
+
+def _on_own_prompt(
+    doc: dict[str, Any], seat: int, decision: int, press: ButtonPress, navigates: bool
+) -> bool:
+    """Game buttons act only in the player's private chat, on the prompt they belong to (a
+    navigation edits that message, so it must be it)."""
+    if press.chat_id != press.user.id:
+        return False
+    prompt = doc.get("prompts", {}).get(str(seat))
+    if prompt is None or prompt.get("dec") != decision or prompt.get("msg") is None:
+        return not navigates
+    return bool(prompt["msg"] == press.message_id)
 
 
 def name_html(name: str) -> str:

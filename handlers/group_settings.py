@@ -1,4 +1,4 @@
-"""A group's settings: game options (RULES.md §7), deadlines (§8), language, lobby expiry."""
+"""A group's settings: game options (docs/rules.md §7), deadlines (§8), language, lobby expiry."""
 
 from __future__ import annotations
 

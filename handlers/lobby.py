@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from handlers.app import Service
 
 BUTTON_PREFIXES = {"L", "S", "G", "B"}  # lobby, settings, language, back from away
+LANGUAGE_CHOSEN = "language_chosen"  # in the chat document, once the group picked a language
 ACTIVE = ("lobby", "playing")
 
 
@@ -35,6 +36,11 @@ def cmd_newgame(svc: Service, cmd: CommandMsg, lang: str) -> None:
         if running and running.doc.get("phase") in ACTIVE:
             svc.messenger.send(cmd.chat_id, t(lang, "lobby.already_running"))
             return
+    if not chat_doc.get(LANGUAGE_CHOSEN):
+        # Until the group picks a language (/settings, /language), it speaks its creator's.
+        creator_lang = svc.user_lang(cmd.user.id, cmd.user.language_code)
+        settings = settings.model_copy(update={"language": creator_lang})
+        chat_doc["settings"] = settings.model_dump()
     gid = new_game_id()
     now = svc.clock.now()
     doc = {
@@ -178,10 +184,10 @@ def _start(
 ) -> None:
     def change(txn: Txn) -> None:
         doc = txn.doc
-        if doc["phase"] != "lobby":
+        if doc["phase"] != "lobby" or doc["chat"] != chat_id:
             txn.toast = (t(lang, "lobby.not_open"), False)
             return
-        if not _may_manage(svc, doc, chat_id, uid):
+        if not _may_manage(svc, doc, doc["chat"], uid):
             txn.toast = (t(lang, "lobby.only_creator"), True)
             if query is None:
                 txn.send(chat_id, t(lang, "lobby.only_creator"))
@@ -194,9 +200,8 @@ def _start(
             return
         start_game(svc, txn)
 
-    txn = svc.pipeline.run(game_key(gid), change, update_id)
-    if query is not None:
-        svc.messenger.answer(query, *(txn.toast if txn and txn.toast else (None, False)))
+    if svc.pipeline.run(game_key(gid), change, update_id, query=query) is None and query:
+        svc.messenger.answer(query, t(lang, "lobby.not_open"))
 
 
 def start_game(svc: Service, txn: Txn) -> None:
@@ -273,6 +278,10 @@ def finish_game(svc: Service, txn: Txn, table: Table) -> None:
     for p in doc["players"]:
         if not p.get("ai"):
             _clear_pointer(svc, txn, p["uid"])
+    for seat in range(table.state.n):
+        if not table.no_chat(seat):
+            final_view = engine.view(table.state, seat)
+            txn.send(table.chat_of(seat), story.game_over_text(final_view, table.lang_of(seat)))
 
 
 def expire_if_due(svc: Service, txn: Txn) -> None:
@@ -331,11 +340,11 @@ def press(svc: Service, p: ButtonPress, prefix: str, rest: str) -> str:
         if what == "leave":
 
             def change(txn: Txn) -> None:
-                if txn.doc["phase"] == "lobby":
+                if txn.doc["phase"] == "lobby" and txn.doc["chat"] == p.chat_id:
                     remove_player(svc, txn, p.user.id)
 
-            svc.pipeline.run(game_key(gid), change, p.update_id)
-            svc.messenger.answer(p.query_id)
+            if svc.pipeline.run(game_key(gid), change, p.update_id, query=p.query_id) is None:
+                svc.messenger.answer(p.query_id)
             return "lobby_leave"
     if prefix == "S":
         return _settings_press(svc, p, rest, lang)
@@ -349,6 +358,9 @@ def press(svc: Service, p: ButtonPress, prefix: str, rest: str) -> str:
 
 def _back_press(svc: Service, p: ButtonPress, gid: str, lang: str) -> str:
     """R-D2: the player marked away is back; their decisions are theirs again."""
+    if p.chat_id != p.user.id:  # the button lives in the player's private chat
+        svc.messenger.answer(p.query_id)
+        return "garbage"
 
     def change(txn: Txn) -> None:
         if txn.doc.get("phase") != "playing":
@@ -363,8 +375,8 @@ def _back_press(svc: Service, p: ButtonPress, gid: str, lang: str) -> str:
         txn.edit(p.chat_id, p.message_id, t(lang, "bot.back_done"), None)
         svc.after_play(txn, table)
 
-    svc.pipeline.run(game_key(gid), change, p.update_id)
-    svc.messenger.answer(p.query_id)
+    if svc.pipeline.run(game_key(gid), change, p.update_id, query=p.query_id) is None:
+        svc.messenger.answer(p.query_id)
     return "back"
 
 
@@ -477,27 +489,48 @@ def _settings_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
         svc.messenger.answer(p.query_id)
         return "garbage"
     new = GroupSettings.model_validate(data)
-    _save_settings(svc, chat_id, new, p.update_id)
+    saved = (t(new.language, "settings.saved"), False)
+    chose = what.startswith("lang.")
+    if not _save_settings(svc, chat_id, new, p.update_id, p.query_id, saved, chose_language=chose):
+        return "duplicate"
     svc.messenger.edit(
         chat_id,
         p.message_id,
         settings_summary(new, new.language),
         settings_rows(new, new.language, chat_id),
     )
-    svc.messenger.answer(p.query_id, t(new.language, "settings.saved"))
     return "settings"
 
 
-def _save_settings(svc: Service, chat_id: int, new: GroupSettings, update_id: int) -> None:
-    """The chat document holds the settings; an open lobby shows (and later uses) them."""
+def _save_settings(
+    svc: Service,
+    chat_id: int,
+    new: GroupSettings,
+    update_id: int,
+    query: str,
+    toast: tuple[str, bool],
+    *,
+    chose_language: bool = False,
+) -> bool:
+    """The chat document holds the settings; an open lobby shows (and later uses) them.
+    The press is answered as soon as they are saved. False for a redelivered press."""
 
     def change(txn: Txn) -> None:
         txn.doc["settings"] = new.model_dump()
+        if chose_language:
+            txn.doc[LANGUAGE_CHOSEN] = True
+        txn.toast = toast
         txn.changed = True
 
-    svc.pipeline.run(
-        chat_key(chat_id), change, update_id, create={"settings": {}, "scores": {}, "game": None}
+    done = svc.pipeline.run(
+        chat_key(chat_id),
+        change,
+        update_id,
+        create={"settings": {}, "scores": {}, "game": None},
+        query=query,
     )
+    if done is None:
+        return False
     _, chat_doc, _ = svc.chat_settings(chat_id)
     gid = chat_doc.get("game")
     if gid:
@@ -508,6 +541,7 @@ def _save_settings(svc: Service, chat_id: int, new: GroupSettings, update_id: in
                 _refresh_lobby(svc, txn)
 
         svc.pipeline.run(game_key(gid), lobby_change, None)
+    return True
 
 
 # -- /language --------------------------------------------------------------------------------
@@ -525,14 +559,20 @@ def _language_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
     if code not in LANGUAGES:
         svc.messenger.answer(p.query_id)
         return "garbage"
-    if target == "u":
+    chosen = (t(code, "language.set"), False)
+    if target == "u" and p.chat_id == p.user.id:
 
         def change(txn: Txn) -> None:
             txn.doc["lang"] = code
+            txn.toast = chosen
             txn.changed = True
 
-        done = svc.pipeline.run(user_key(p.user.id), change, p.update_id, create={"game": None})
-        gid = done.doc.get("game") if done else None
+        done = svc.pipeline.run(
+            user_key(p.user.id), change, p.update_id, create={"game": None}, query=p.query_id
+        )
+        if done is None:
+            return "duplicate"
+        gid = done.doc.get("game")
         if gid:
 
             def in_game(txn: Txn) -> None:
@@ -544,16 +584,20 @@ def _language_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
 
             svc.pipeline.run(game_key(gid), in_game, None)
     elif target.lstrip("-").isdigit() and int(target) == p.chat_id:
-        settings, chat_doc, _ = svc.chat_settings(p.chat_id)
-        if not _may_manage(svc, None, p.chat_id, p.user.id) and chat_doc.get("game"):
+        settings, _, _ = svc.chat_settings(p.chat_id)
+        running = _running(svc, p.chat_id)
+        if not _may_manage(svc, running, p.chat_id, p.user.id):  # like every other setting
             svc.messenger.answer(p.query_id, t(lang, "settings.only_admin"), True)
             return "denied"
-        _save_settings(svc, p.chat_id, settings.model_copy(update={"language": code}), p.update_id)
+        new = settings.model_copy(update={"language": code})
+        if not _save_settings(
+            svc, p.chat_id, new, p.update_id, p.query_id, chosen, chose_language=True
+        ):
+            return "duplicate"
     else:
         svc.messenger.answer(p.query_id)
         return "garbage"
     svc.messenger.edit(p.chat_id, p.message_id, t(code, "language.set"), None)
-    svc.messenger.answer(p.query_id, t(code, "language.set"))
     return "language"
 
 

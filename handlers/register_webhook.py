@@ -1,8 +1,12 @@
 """Register the deployed webhook with Telegram and set the command menus.
 
-    python -m handlers.register_webhook --url <WebhookUrl output of the stack>
+    python -m handlers.register_webhook --stack <stack name> --region <region>
 
-Reads TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET and TELEGRAM_API_BASE_URL from the environment.
+reads the stack's outputs (the URL, the webhook's concurrency) and the token and webhook secret
+from its Secrets Manager secrets, so no secret is ever typed on a command line. Without
+``--stack``: ``--url`` plus TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_SECRET from the environment.
+``max_connections`` equals the webhook's reserved concurrency: Telegram never opens more
+connections than there are instances to answer them.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from handlers.telegram_messenger import make_bot
 from infra.settings import Settings
 from infra.telegram_gateway import LoopRunner, TelegramGateway
 
+DEFAULT_MAX_CONNECTIONS = 10  # the template's WebhookConcurrency default
 ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]
 TELEGRAM_LANGUAGE = {"en": None, "de": "de", "zh-Hans": "zh"}
 ORDER = (
@@ -42,27 +47,71 @@ def menus(lang: str) -> dict[str, list[tuple[str, str]]]:
     return {"groups": menu(GROUP_COMMANDS), "private": menu(PRIVATE_COMMANDS)}
 
 
-async def register(bot: Bot, url: str, secret: str) -> None:
+async def register(
+    bot: Bot, url: str, secret: str, max_connections: int = DEFAULT_MAX_CONNECTIONS
+) -> None:
     gateway = TelegramGateway(bot)
     await bot.set_webhook(
-        url, secret_token=secret, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False
+        url,
+        secret_token=secret,
+        allowed_updates=ALLOWED_UPDATES,
+        drop_pending_updates=False,
+        max_connections=max_connections,
     )
     for lang in LANGUAGES:
         for scope, commands in menus(lang).items():
             await gateway.set_commands(commands, scope=scope, language_code=TELEGRAM_LANGUAGE[lang])  # type: ignore[arg-type]
 
 
+def stack_outputs(stack: str, region: str | None) -> dict[str, str]:
+    from infra import aws
+
+    cloudformation = aws.client("cloudformation", region=region)
+    (found,) = cloudformation.describe_stacks(StackName=stack)["Stacks"]
+    return {o["OutputKey"]: o["OutputValue"] for o in found.get("Outputs", [])}
+
+
+def from_stack(stack: str, region: str | None) -> tuple[str, str, str, int]:
+    """(url, token, webhook secret, max_connections) of a deployed stack."""
+    from infra import aws
+
+    outputs = stack_outputs(stack, region)
+    secrets = aws.client("secretsmanager", region=region)
+
+    def secret(arn: str) -> str:
+        return str(secrets.get_secret_value(SecretId=arn)["SecretString"]).strip()
+
+    return (
+        outputs["WebhookUrl"],
+        secret(outputs["BotTokenSecretArn"]),
+        secret(outputs["WebhookSecretArn"]),
+        int(outputs.get("WebhookMaxConnections", DEFAULT_MAX_CONNECTIONS)),
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--url", required=True, help="the stack's WebhookUrl output")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--stack", help="the deployed stack's name")
+    source.add_argument("--url", help="the webhook URL (token and secret from the environment)")
+    parser.add_argument("--region", help="the stack's region (default: the AWS configuration's)")
+    parser.add_argument("--max-connections", type=int, help="overrides the stack's concurrency")
     args = parser.parse_args(argv)
     settings = Settings()
-    if not settings.telegram_bot_token or not settings.telegram_webhook_secret:
+    if args.stack:
+        url, token, secret, connections = from_stack(args.stack, args.region)
+    else:
+        url, connections = args.url, DEFAULT_MAX_CONNECTIONS
+        token = settings.telegram_bot_token or ""
+        secret = settings.telegram_webhook_secret or ""
+    if not token or not secret:
         print(t("en", "local.no_token"), file=sys.stderr)
         return 2
-    bot = make_bot(settings.telegram_bot_token, settings.bot_api_base_url())
-    LoopRunner().run(register(bot, args.url, settings.telegram_webhook_secret))
-    print(f"webhook set: {args.url}")
+    if args.max_connections:
+        connections = args.max_connections
+    bot = make_bot(token, settings.bot_api_base_url())
+    LoopRunner().run(register(bot, url, secret, connections))
+    print(f"webhook set: {url} (max_connections={connections})")
     return 0
 
 

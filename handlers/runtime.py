@@ -1,19 +1,29 @@
-"""Wiring: the same Service over AWS adapters (Lambda) or local ones (one process)."""
+"""Wiring: the same Service over AWS adapters (Lambda) or local ones (one process).
+
+This module stays cheap to import: the service, python-telegram-bot and botocore are imported
+when the first update that needs them arrives, so a request without the secret header costs
+nothing and the logging is in place before anything can log a secret.
+"""
 
 from __future__ import annotations
 
-import logging
-from functools import cache
+import threading
+from typing import TYPE_CHECKING
 
-from handlers.app import Service
-from handlers.telegram_messenger import TelegramMessenger, make_bot
+from infra import logs, metrics
+from infra.bot_secrets import BotSecrets, SecretSource
 from infra.settings import Settings
-from infra.telegram_gateway import TelegramGateway
-from infra.timers import SystemClock
+
+if TYPE_CHECKING:
+    from handlers.app import Service
+    from handlers.telegram_messenger import TelegramMessenger
 
 
 def configure_logging() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    """JSON lines in Lambda, plain lines locally; the configured token and secret redacted."""
+    logs.configure_logging()
+    settings = Settings()
+    logs.protect(settings.telegram_bot_token, settings.telegram_webhook_secret)
 
 
 def bot_username(messenger: TelegramMessenger) -> str:
@@ -21,22 +31,53 @@ def bot_username(messenger: TelegramMessenger) -> str:
     return str(me.username)
 
 
-@cache
+_lock = threading.Lock()
+_source: SecretSource | None = None
+_built: tuple[str, Service] | None = None  # (the token it was built with, the service)
+
+
+def secret_source() -> SecretSource:
+    global _source
+    with _lock:
+        if _source is None:
+            configure_logging()
+            _source = SecretSource(Settings())
+        return _source
+
+
+def bot_secrets(refresh: bool = False) -> BotSecrets:
+    source = secret_source()
+    return source.refresh() if refresh else source.get()
+
+
 def lambda_service() -> Service:
-    """One per warm container: the bot, its connection pool and the event loop are reused."""
+    """One per warm container: the bot, its connection pool and the event loop are reused.
+    Built again only when the token in Secrets Manager changed (a rotation)."""
+    global _built
+    token = bot_secrets().token
+    with _lock:
+        if _built is not None and _built[0] == token:
+            return _built[1]
+        _built = (token or "", _build(token))
+        return _built[1]
+
+
+def _build(token: str | None) -> Service:
+    from handlers.app import Service
+    from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra.dynamo_store import DynamoStore
-    from infra.timers import SqsTimers
+    from infra.telegram_gateway import TelegramGateway
+    from infra.timers import SqsTimers, SystemClock
 
     settings = Settings()
-    if not settings.telegram_bot_token or not settings.table_name or not settings.timer_queue_url:
-        raise RuntimeError("TELEGRAM_BOT_TOKEN, GAME_TABLE_NAME and TIMER_QUEUE_URL must be set")
-    configure_logging()
+    if not token or not settings.table_name or not settings.timer_queue_url:
+        raise RuntimeError("the bot token, GAME_TABLE_NAME and TIMER_QUEUE_URL must be set")
     clock = SystemClock()
-    bot = make_bot(settings.telegram_bot_token, settings.bot_api_base_url())
+    bot = make_bot(token, settings.bot_api_base_url())
     messenger = TelegramMessenger(TelegramGateway(bot))
     return Service(
-        DynamoStore(settings.table_name, clock=clock),
-        messenger,
+        metrics.TimedStore(DynamoStore(settings.table_name, clock=clock)),
+        metrics.TimedMessenger(messenger),
         SqsTimers(settings.timer_queue_url, clock=clock),
         clock,
         bot_username=bot_username(messenger),

@@ -2,36 +2,62 @@
 
 Each command runs as: one read of the game (with the acknowledgements of what was already sent),
 the change (engine ``apply`` plus the defaults that are due), one transactional write holding the
-version-checked game, the update marker and the outbox; then the sends, then their
-acknowledgement. A version conflict reruns the whole command on a fresh read.
+version-checked game, the update marker and the outbox; then the callback answer; then the sends,
+each acknowledged as soon as Telegram took it. A version conflict reruns the whole command on a
+fresh read.
+
+Delivery holds on Telegram's bad days:
+- every outbox entry carries a lease (``until``): the end of the invocation that committed or
+  claimed it. Only that invocation sends it, and never after its lease; once the lease is over,
+  the next process claims the entry with a version-checked write (the fencing), so a slow but
+  live sender is never doubled and a dead one is always replaced;
+- acknowledgements merge monotonically: nobody drops an ack for an entry it did not know;
+- flood-control waits fit the invocation's remaining time; what does not fit stays in the
+  outbox for its flush timer; permanent refusals are dropped; an entry is claimed a bounded
+  number of times and the outbox holds a bounded number of entries;
+- with a ``RateLimiter`` the whole bot stays under Telegram's global message rate.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import secrets
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from handlers.messenger import Messenger, Rows, entry
+from handlers.messenger import Messenger, Rows, Sent, entry
+from infra import metrics
 from infra.ports import (
     Clock,
     DocumentStore,
     DuplicateUpdate,
+    FloodWait,
+    OutOfTime,
     Put,
     TimerRequest,
     Timers,
     VersionConflict,
+    time_left,
 )
 
 log = logging.getLogger("coachride")
 
-GAME_TTL_SECONDS = 14 * 24 * 3600
-RESEND_AFTER_SECONDS = 20.0  # unsent outbox entries older than this were left by a dead process
+GAME_TTL_SECONDS = 14 * 24 * 3600  # games and their acknowledgements; chats and users stay
+DEFAULT_BUDGET_SECONDS = 25.0  # an invocation with no deadline of its own (local runner, tests)
+LEGACY_LEASE_SECONDS = 20.0  # entries written before leases existed: ``at`` + this
+MIN_SEND_SECONDS = 6.0  # no send starts with less of the invocation left (a request's timeout)
+MAX_CLAIMS = 5  # an entry nobody could deliver in this many tries is dropped
+MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
+ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
+ACK_UNREACHABLE = -1
 
 
 def game_key(gid: str) -> str:
@@ -46,8 +72,106 @@ def user_key(uid: int) -> str:
     return f"USER#{uid}"
 
 
+def ttl_for(key: str) -> int | None:
+    """Games expire; a group's scores and settings and a user's language do not."""
+    return GAME_TTL_SECONDS if key.startswith(("GAME#", "ACK#")) else None
+
+
 def new_game_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+class RateLimiter(Protocol):
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        """Book up to ``count`` message slots no later than ``latest``; their start times."""
+        ...
+
+
+# -- the Telegram update being handled --------------------------------------------------------
+@dataclass
+class Invocation:
+    """What this process knows about the update it handles: whether it holds the update's
+    marker (committed it) or found it taken (a redelivery), and the queries it answered."""
+
+    update_id: int | None
+    claimed: bool = False
+    duplicate: bool = False
+    answered: set[str] = field(default_factory=set)
+
+
+_local = threading.local()
+
+
+@contextmanager
+def handling(update_id: int | None) -> Iterator[Invocation]:
+    outer = getattr(_local, "invocation", None)
+    _local.invocation = current = Invocation(update_id)
+    try:
+        yield current
+    finally:
+        _local.invocation = outer
+
+
+def invocation() -> Invocation | None:
+    inv: Invocation | None = getattr(_local, "invocation", None)
+    return inv
+
+
+class UpdateReplies:
+    """The Messenger for direct replies (no game change behind them): the first reply to an
+    update claims its marker, so a redelivered update never speaks twice; a callback query is
+    answered at most once."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+
+    @property
+    def messenger(self) -> Messenger:
+        return self.pipeline.messenger
+
+    @property
+    def store(self) -> DocumentStore:
+        return self.pipeline.store
+
+    def claim(self) -> bool:
+        inv = invocation()
+        if inv is None or inv.update_id is None or inv.claimed:
+            return True
+        if inv.duplicate:
+            return False
+        try:
+            self.store.commit([], inv.update_id)
+        except DuplicateUpdate:
+            inv.duplicate = True
+            return False
+        inv.claimed = True
+        return True
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        if not self.claim():
+            return Sent(False)
+        return self.messenger.send(chat_id, text, rows)
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        if not self.claim():
+            return Sent(False)
+        return self.messenger.edit(chat_id, message_id, text, rows)
+
+    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
+        inv = invocation()
+        if inv is not None and query_id in inv.answered:
+            return
+        if not self.claim():
+            return
+        if inv is not None:
+            inv.answered.add(query_id)
+        try:
+            self.messenger.answer(query_id, text, alert)
+        except Exception:  # the spinner stops by itself; the change is committed either way
+            log.warning("could not answer callback query %s", query_id, exc_info=True)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.messenger, name)
 
 
 @dataclass
@@ -57,6 +181,7 @@ class Txn:
     doc: dict[str, Any]
     version: int | None
     now: float
+    until: float = 0.0  # the lease of what this invocation sends: the end of its time
     extra: dict[str, tuple[dict[str, Any], int | None]] = field(default_factory=dict)
     new_entries: list[dict[str, Any]] = field(default_factory=list)
     stale_entries: list[dict[str, Any]] = field(default_factory=list)
@@ -76,6 +201,7 @@ class Txn:
     ) -> None:
         self.doc["seq"] = self.doc.get("seq", 0) + 1
         e = entry(self.doc["seq"], self.now, op, chat, text, rows, msg, tag)
+        e["until"] = self.until
         self.doc.setdefault("outbox", []).append(e)
         self.new_entries.append(e)
         self.changed = True
@@ -86,15 +212,25 @@ class Txn:
 
 
 class Pipeline:
-    """Load → change → commit → deliver → acknowledge, with retries on version conflicts."""
+    """Load → change → commit → answer → deliver and acknowledge, with retries on conflicts."""
 
     def __init__(
-        self, store: DocumentStore, messenger: Messenger, timers: Timers, clock: Clock
+        self,
+        store: DocumentStore,
+        messenger: Messenger,
+        timers: Timers,
+        clock: Clock,
+        *,
+        limiter: RateLimiter | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.store = store
         self.messenger = messenger
         self.timers = timers
         self.clock = clock
+        self.limiter = limiter
+        self.sleep = sleep
+        self.replies = UpdateReplies(self)
 
     def run(
         self,
@@ -103,26 +239,37 @@ class Pipeline:
         update_id: int | None,
         *,
         create: dict[str, Any] | None = None,
+        query: str | None = None,
     ) -> Txn | None:
-        """Run ``change`` on the document at ``key`` (or on ``create`` if it does not exist)."""
+        """Run ``change`` on the document at ``key`` (or on ``create`` if it does not exist).
+
+        ``query``: the callback query to answer (with ``txn.toast``) right after the commit,
+        before any message goes out. None when the update was already applied (a redelivery)
+        or the document does not exist."""
+        inv = invocation()
+        if inv is not None and inv.duplicate:
+            return None
+        if inv is not None and inv.claimed:
+            update_id = None  # this process already holds the update's marker
         for _ in range(MAX_ATTEMPTS):
             found = self.store.get_many([key, ack_key(key)])
             loaded, ack_doc = found.get(key), found.get(ack_key(key))
             if loaded is None and create is None:
                 return None
             doc = loaded.doc if loaded else _copy(create)  # a store returns a fresh document
-            txn = Txn(doc, loaded.version if loaded else None, self.clock.now())
+            now = self.clock.now()
+            txn = Txn(doc, loaded.version if loaded else None, now, until=now + _budget())
             txn.acks = {int(k): v for k, v in ack_doc.doc["acks"].items()} if ack_doc else {}
             txn.ack_version = ack_doc.version if ack_doc else None
             _absorb_acks(txn)
             change(txn)
-            if not txn.changed:
-                self._deliver(key, txn, txn.stale_entries)
+            if not txn.changed and not txn.stale_entries:
+                if query is not None:
+                    self.replies.answer(query, *(txn.toast or (None, False)))
                 return txn
-            writes = [Put(key, doc, txn.version, ttl_seconds=GAME_TTL_SECONDS)]
-            writes += [
-                Put(k, d, v, ttl_seconds=GAME_TTL_SECONDS) for k, (d, v) in txn.extra.items()
-            ]
+            _bound_outbox(txn)
+            writes = [Put(key, doc, txn.version, ttl_seconds=ttl_for(key))]
+            writes += [Put(k, d, v, ttl_seconds=ttl_for(k)) for k, (d, v) in txn.extra.items()]
             self._schedule(key, doc)
             self._schedule_flush(key, txn)
             try:
@@ -130,57 +277,88 @@ class Pipeline:
             except VersionConflict:
                 continue
             except DuplicateUpdate:
+                if inv is not None:
+                    inv.duplicate = True
                 return None
-            self._deliver(key, txn, txn.stale_entries + txn.new_entries)
+            if inv is not None and update_id is not None:
+                inv.claimed = True
+            if query is not None:
+                self.replies.answer(query, *(txn.toast or (None, False)))
+            self._deliver(key, txn)
             return txn
-        log.warning(json.dumps({"event": "gave_up", "key": key}))
+        metrics.count(metrics.GAVE_UPS)
+        log.warning("gave up after %d version conflicts", MAX_ATTEMPTS, extra={"key": key})
         return None
 
     # -- outbox ----------------------------------------------------------------------------
-    def _deliver(self, key: str, txn: Txn, entries: list[dict[str, Any]]) -> None:
+    def _deliver(self, key: str, txn: Txn) -> None:
+        """Send what this invocation owns, newest first (a stuck old entry never holds up the
+        prompt a player waits for); per chat in order, and a chat that failed is left alone
+        for this invocation so its messages keep their order."""
+        entries = txn.new_entries + txn.stale_entries
         if not entries:
             return
-        acks: dict[int, int] = {}
-        for e in entries:
+        acks = _AckWriter(self.store, key, txn)
+        slots = self._slots(len(entries), txn)
+        held: set[int] = set()
+        retry_at = 0.0
+        for i, e in enumerate(entries):
+            if e["chat"] in held:
+                continue
+            if i >= len(slots) or not self._wait_for(slots[i], txn):
+                held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
+                break
             try:
                 if e["op"] == "send":
                     sent = self.messenger.send(e["chat"], e["text"], e["rows"])
                 else:
                     sent = self.messenger.edit(e["chat"], e["msg"], e["text"], e["rows"])
-            except Exception:  # logged; a later process resends what stays unacknowledged
-                log.exception("send failed")
+            except FloodWait as flood:
+                log.warning(json.dumps({"event": "flood_wait", "s": flood.retry_after}))
+                retry_at = max(retry_at, self.clock.now() + flood.retry_after)
+                held.add(e["chat"])
                 continue
-            acks[e["seq"]] = -1 if sent.unreachable else (sent.message_id or 0)
-        if acks:
-            self._write_acks(key, txn, acks, {e["seq"] for e in txn.doc.get("outbox", [])})
+            except OutOfTime:
+                held.update(x["chat"] for x in entries[i:])
+                break
+            except Exception:  # transient; the entry stays for the next claim
+                log.exception("send failed")
+                held.add(e["chat"])
+                continue
+            acks.write(e["seq"], _ack_value(e, sent))
+        if held:
+            at = max(txn.until, retry_at) + 1
+            self.timers.schedule(TimerRequest(key, FLUSH, at))
 
-    def _write_acks(self, key: str, txn: Txn, acks: dict[int, int], live: set[int]) -> None:
-        """Merge into the acknowledgement document, keeping only entries still in the outbox.
-        The first try reuses the version read with the game; a conflict rereads it."""
-        akey = ack_key(key)
-        known, version = dict(txn.acks), txn.ack_version
-        for _ in range(MAX_ATTEMPTS):
-            known.update(acks)
-            keep = {str(k): v for k, v in known.items() if k in live}
-            try:
-                self.store.commit(
-                    [Put(akey, {"acks": keep}, version, ttl_seconds=GAME_TTL_SECONDS)]
-                )
-                return
-            except VersionConflict:
-                current = self.store.get(akey)
-                known = {int(k): v for k, v in current.doc["acks"].items()} if current else {}
-                version = current.version if current else None
+    def _slots(self, count: int, txn: Txn) -> list[float]:
+        """When each of ``count`` messages may go: at once, or the shared limiter's slots."""
+        now = self.clock.now()
+        if self.limiter is None:
+            return [now] * count
+        latest = txn.until - MIN_SEND_SECONDS
+        try:
+            return self.limiter.reserve(count, now, latest)
+        except Exception:  # the limiter is a courtesy to Telegram; delivery goes on without
+            log.exception("rate limiter unavailable")
+            return [now] * count
+
+    def _wait_for(self, slot: float, txn: Txn) -> bool:
+        """Sleep until ``slot``; False when the lease or the invocation ends first."""
+        wait = slot - self.clock.now()
+        if slot > txn.until - MIN_SEND_SECONDS or wait > time_left() - MIN_SEND_SECONDS:
+            return False
+        if wait > 0:
+            self.sleep(wait)
+        return self.clock.now() < txn.until - MIN_SEND_SECONDS / 2
 
     def _schedule_flush(self, key: str, txn: Txn) -> None:
-        """If this process dies before sending, someone must come back for the outbox. The
-        game's next deadline will; when that is far off, a flush timer comes sooner."""
-        if not txn.new_entries:
+        """If this process dies before sending, someone must come back once its lease is over.
+        The game's next deadline will if it falls just after; otherwise a flush timer."""
+        if not txn.new_entries and not txn.stale_entries:
             return
         due = txn.doc.get("due")
-        soon = txn.now + RESEND_AFTER_SECONDS + 1
-        if due is None or due["at"] > soon + 5:
-            self.timers.schedule(TimerRequest(key, FLUSH, soon))
+        if due is None or not txn.until < due["at"] <= txn.until + 30:
+            self.timers.schedule(TimerRequest(key, FLUSH, txn.until + 1))
 
     def _schedule(self, key: str, doc: dict[str, Any]) -> None:
         """Timers go out before the commit: a spurious one is harmless, a lost one is not."""
@@ -194,25 +372,90 @@ class Pipeline:
         self.timers.schedule(TimerRequest(key, due["dec"], due["at"]))
 
 
+class _AckWriter:
+    """Writes each acknowledgement as soon as its message went out, so a process killed
+    between two sends leaves nothing to resend but what it had not sent. Merges monotonically:
+    an ack is dropped only for an entry this process knows has left the outbox."""
+
+    def __init__(self, store: DocumentStore, game: str, txn: Txn) -> None:
+        self.store = store
+        self.key = ack_key(game)
+        self.known = dict(txn.acks)
+        self.version = txn.ack_version
+        self.live = {e["seq"] for e in txn.doc.get("outbox", [])}
+        self.newest = int(txn.doc.get("seq", 0))
+
+    def write(self, seq: int, value: int) -> None:
+        for _ in range(MAX_ATTEMPTS):
+            self.known[seq] = value
+            keep = {str(k): v for k, v in self.known.items() if k in self.live or k > self.newest}
+            try:
+                versions = self.store.commit(
+                    [Put(self.key, {"acks": keep}, self.version, ttl_seconds=ttl_for(self.key))]
+                )
+            except VersionConflict:
+                current = self.store.get(self.key)
+                self.known = {int(k): v for k, v in current.doc["acks"].items()} if current else {}
+                self.version = current.version if current else None
+                continue
+            self.version = versions.get(self.key, (self.version or 0) + 1)
+            return
+        log.warning(json.dumps({"event": "ack_gave_up", "key": self.key, "seq": seq}))
+
+
+def _ack_value(e: dict[str, Any], sent: Sent) -> int:
+    if sent.unreachable:
+        return ACK_UNREACHABLE
+    if sent.dropped:
+        log.warning(json.dumps({"event": "dropped", "chat": e["chat"], "tag": e.get("tag")}))
+        return ACK_DROPPED
+    return sent.message_id or 0
+
+
+def _budget() -> float:
+    left = time_left()
+    return DEFAULT_BUDGET_SECONDS if math.isinf(left) else max(0.0, left)
+
+
 def _copy(doc: dict[str, Any] | None) -> dict[str, Any]:
     return json.loads(json.dumps(doc))
 
 
+def _lease_end(e: dict[str, Any]) -> float:
+    return float(e["until"]) if "until" in e else float(e["at"]) + LEGACY_LEASE_SECONDS
+
+
 def _absorb_acks(txn: Txn) -> None:
-    """Fold what earlier processes sent into the document and pick up what a dead one left.
-    Folding alone is not worth a write: it rides along with the next change."""
+    """Fold what earlier processes sent into the document and claim what a dead (or out of
+    time) one left: an entry whose lease is over becomes this invocation's, fenced by the
+    version-checked commit of the game."""
     doc = txn.doc
     keep = []
     for e in doc.get("outbox", []):
         if e["seq"] in txn.acks:
             record_message_id(doc, e, txn.acks[e["seq"]])
-        else:
-            keep.append(e)
-            if txn.now - e["at"] > RESEND_AFTER_SECONDS:
-                e["at"] = txn.now
-                txn.stale_entries.append(e)
+            continue
+        if txn.now >= _lease_end(e):
+            if e.get("claims", 0) >= MAX_CLAIMS:
+                log.warning(json.dumps({"event": "given_up", "chat": e["chat"], "seq": e["seq"]}))
+                continue
+            e["claims"] = e.get("claims", 0) + 1
+            e["until"] = txn.until
+            txn.stale_entries.append(e)
+        keep.append(e)
     if "outbox" in doc:
         doc["outbox"] = keep
+
+
+def _bound_outbox(txn: Txn) -> None:
+    outbox = txn.doc.get("outbox", [])
+    if len(outbox) <= MAX_OUTBOX:
+        return
+    gone = {e["seq"] for e in outbox[: len(outbox) - MAX_OUTBOX]}
+    log.warning(json.dumps({"event": "outbox_full", "dropped": len(gone)}))
+    txn.doc["outbox"] = outbox[-MAX_OUTBOX:]
+    txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]
+    txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
 
 
 def ack_key(key: str) -> str:
@@ -222,12 +465,12 @@ def ack_key(key: str) -> str:
 def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -> None:
     """Remember ids of messages the bot will edit later (prompts, the story, the lobby)."""
     tag = e.get("tag") or ""
-    if message_id == -1:
+    if message_id == ACK_UNREACHABLE:
         doc.setdefault("unreachable", [])
         if e["chat"] not in doc["unreachable"]:
             doc["unreachable"].append(e["chat"])
         return
-    if not message_id:
+    if message_id <= 0:
         return
     kind, _, rest = tag.partition(":")
     if kind == "prompt":

@@ -1,12 +1,27 @@
-"""The Messenger port on top of the async Telegram gateway, run on the process's one loop."""
+"""The Messenger port on top of the async Telegram gateway, run on the process's one loop.
+
+Telegram's answers are sorted here for the outbox: flood control longer than the invocation may
+wait is ``FloodWait`` (the entry stays for later), a refusal that no retry can change (400 other
+than the ones the gateway absorbs, e.g. the bot muted in a group) is ``Sent(dropped=True)``, and
+anything else raised is transient (the entry stays and is retried a bounded number of times).
+"""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
 from telegram import Bot
+from telegram.error import BadRequest, ChatMigrated, RetryAfter
 from telegram.request import BaseRequest
 
 from handlers.messenger import Rows, Sent
-from infra.telegram_gateway import Button, LoopRunner, TelegramGateway
+from infra.ports import FloodWait
+from infra.telegram_gateway import Button, LoopRunner, TelegramGateway, retry_seconds
+
+T = TypeVar("T")
+log = logging.getLogger("coachride")
 
 
 def buttons(rows: Rows | None) -> list[list[Button]] | None:
@@ -27,14 +42,27 @@ class TelegramMessenger:
         self.runner = runner or LoopRunner()
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        message_id = self.runner.run(self.gateway.send(chat_id, text, buttons(rows)))
+        message_id = self._sorted(lambda: self.gateway.send(chat_id, text, buttons(rows)))
+        if isinstance(message_id, Sent):
+            return message_id
         if message_id is None:
             return Sent(False, None, unreachable=True)
         return Sent(True, message_id)
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
-        ok = self.runner.run(self.gateway.edit(chat_id, message_id, text, buttons(rows)))
+        ok = self._sorted(lambda: self.gateway.edit(chat_id, message_id, text, buttons(rows)))
+        if isinstance(ok, Sent):
+            return ok
         return Sent(ok, message_id if ok else None)
+
+    def _sorted(self, call: Callable[[], Coroutine[Any, Any, T]]) -> T | Sent:
+        try:
+            return self.runner.run(call())
+        except RetryAfter as error:
+            raise FloodWait(retry_seconds(error)) from error
+        except (BadRequest, ChatMigrated) as error:
+            log.warning("Telegram refused a message for good: %s", error)
+            return Sent(False, None, dropped=True)
 
     def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
         self.runner.run(self.gateway.answer(query_id, text, alert))

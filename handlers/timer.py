@@ -1,7 +1,9 @@
 """The timer Lambda: SQS messages name a game, a decision and its deadline.
 
 Early messages (waits over SQS's 900 s) are re-enqueued for the rest; the service ignores
-stale and duplicate ones. Failures are reported per message so only those are retried.
+stale and duplicate ones. Failures are reported per message so only those are retried; a
+message that keeps failing goes to the dead-letter queue (see the README to replay it).
+Each message gets one log line with its outcome and timings.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from infra import metrics
 from infra.timers import parse_timer_message, requeue_if_early
 
 log = logging.getLogger("coachride")
@@ -17,18 +20,29 @@ log = logging.getLogger("coachride")
 def handle(event: dict[str, Any], service: Any, timers: Any, now: float) -> dict[str, Any]:
     failures = []
     for record in event.get("Records", []):
+        tally = metrics.start()
+        fields: dict[str, Any] = {"message_id": record.get("messageId")}
         try:
             request = parse_timer_message(record["body"])
         except Exception:
-            log.warning("dropping malformed timer message")
+            fields["outcome"] = "malformed"
+            log.warning(
+                "dropping malformed timer message", extra=metrics.line("timer", fields, tally)
+            )
             continue
+        fields.update(game=request.game_key, decision=request.decision)
+        fields["late_s"] = round(max(0.0, now - request.due_at), 3)
         try:
-            if not requeue_if_early(timers, request, now):
-                continue
-            service.handle_timer(request)
+            if requeue_if_early(timers, request, now):
+                service.handle_timer(request)
+                fields["outcome"] = "applied"
+            else:
+                fields["outcome"] = "requeued"
         except Exception:
-            log.exception("timer failed")
+            log.exception("timer failed", extra={"game": request.game_key})
             failures.append({"itemIdentifier": record.get("messageId", "")})
+            fields["outcome"] = "failed"
+        log.info("timer", extra=metrics.line("timer", fields, tally))
     return {"batchItemFailures": failures}
 
 

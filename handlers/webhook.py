@@ -9,10 +9,12 @@ import base64
 import hmac
 import json
 import logging
-import os
 from typing import Any
 
+from infra import metrics
+
 log = logging.getLogger("coachride")
+_cold = True  # the first invocation of this container
 
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
 
@@ -41,9 +43,9 @@ def parse_body(event: dict[str, Any]) -> Any:
 def handle(event: dict[str, Any], service_factory: Any, secret: str | None) -> dict[str, Any]:
     headers = event.get("headers") if isinstance(event, dict) else None
     if not isinstance(headers, dict) or SECRET_HEADER not in {str(k).lower() for k in headers}:
-        return _response(401)
+        return _rejected(401)
     if not secret_ok(headers, secret):
-        return _response(403)
+        return _rejected(403)
     update = parse_body(event)
     try:
         service_factory().handle_update(update)
@@ -52,7 +54,25 @@ def handle(event: dict[str, Any], service_factory: Any, secret: str | None) -> d
     return _response(200)
 
 
-def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
-    from handlers.runtime import lambda_service
+def _rejected(status: int) -> dict[str, Any]:
+    tally = metrics.adopt()
+    fields = {"outcome": "rejected", "status": status}
+    log.warning("update rejected", extra=metrics.line("update", fields, tally))
+    return _response(status)
 
-    return handle(event, lambda_service, os.environ.get("TELEGRAM_WEBHOOK_SECRET"))
+
+def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
+    global _cold
+    from handlers import runtime
+
+    tally = metrics.start()
+    if _cold:
+        tally.fields["cold_start"] = True
+        _cold = False
+    with metrics.timing("secrets"):
+        secret = runtime.bot_secrets().webhook_secret
+    headers = event.get("headers") if isinstance(event, dict) else None
+    if isinstance(headers, dict) and not secret_ok(headers, secret):
+        # Rotated since this container read it? Read again (at most once a minute).
+        secret = runtime.bot_secrets(refresh=True).webhook_secret
+    return handle(event, runtime.lambda_service, secret)

@@ -68,9 +68,9 @@ class DynamoStore:
         if self._client is None:
             with self._lock:
                 if self._client is None:
-                    import boto3  # heavy; only when the store is first used
+                    from infra import aws  # heavy; only when the store is first used
 
-                    self._client = boto3.client("dynamodb")
+                    self._client = aws.client("dynamodb")
         return self._client
 
     def get(self, key: str) -> Versioned | None:

@@ -8,7 +8,9 @@ commits atomically or not at all, together with the marker of the Telegram updat
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -120,6 +122,46 @@ class Sent:
     ok: bool
     message_id: int | None = None
     unreachable: bool = False  # the user blocked the bot or never opened it
+    dropped: bool = False  # Telegram refused it for good (e.g. the bot may not write there)
+
+
+class FloodWait(Exception):
+    """Telegram asked to wait longer than this invocation may: hand the rest back."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"flood control: retry after {retry_after:.0f} s")
+        self.retry_after = retry_after
+
+
+class OutOfTime(Exception):
+    """Too little of the invocation's time is left to start another Telegram request."""
+
+
+# -- the invocation's time budget ---------------------------------------------------------------
+# A Lambda is killed at its timeout; everything that may wait (flood control, retries, the
+# shared rate limit) asks how much of the current invocation is left. Per thread, because the
+# local runner and the tests run several invocations at once.
+_budget = threading.local()
+
+
+@contextmanager
+def deadline_scope(deadline: float, clock: Clock) -> Iterator[None]:
+    """Within the block, ``time_left()`` counts down to ``deadline`` on ``clock``."""
+    outer = getattr(_budget, "scope", None)
+    _budget.scope = (deadline, clock)
+    try:
+        yield
+    finally:
+        _budget.scope = outer
+
+
+def time_left() -> float:
+    """Seconds left in the current invocation; infinite outside any ``deadline_scope``."""
+    scope = getattr(_budget, "scope", None)
+    if scope is None:
+        return math.inf
+    deadline, clock = scope
+    return float(deadline - clock.now())
 
 
 class Messenger(Protocol):

@@ -1,46 +1,59 @@
-"""Configuration from the environment; see the README's table for the variables."""
+"""Configuration from the environment; see the README's table for the variables.
+
+A plain dataclass rather than pydantic-settings: every Lambda cold start reads it, and importing
+pydantic-settings cost about 100 ms of the first update's imports.
+"""
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+import math
+import os
+from dataclasses import dataclass, field
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(
-        case_sensitive=False, extra="ignore", populate_by_name=True, frozen=True
+def _env(name: str) -> str | None:
+    # CloudFormation passes an empty parameter as "", which means "not configured".
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def _scale() -> float:
+    raw = _env("GAME_TIME_SCALE") or "1"
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"GAME_TIME_SCALE must be a number, not {raw!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"GAME_TIME_SCALE must be a positive number, not {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    telegram_bot_token: str | None = field(
+        default_factory=lambda: _env("TELEGRAM_BOT_TOKEN"), repr=False
     )
-
-    # Field names match their variables (case-insensitively) unless an alias says otherwise.
-    telegram_bot_token: str | None = Field(default=None, repr=False)
-    telegram_webhook_secret: str | None = Field(default=None, repr=False)
-    telegram_api_base_url: str = "https://api.telegram.org"
-    game_time_scale: float = Field(default=1.0, gt=0, allow_inf_nan=False)
-    table_name: str | None = Field(default=None, validation_alias="GAME_TABLE_NAME")
-    timer_queue_url: str | None = None
-    db_path: str = Field(default="coach-ride.sqlite3", validation_alias="GAME_DB_PATH")
-
-    @field_validator(
-        "telegram_bot_token",
-        "telegram_webhook_secret",
-        "table_name",
-        "timer_queue_url",
-        mode="before",
+    telegram_webhook_secret: str | None = field(
+        default_factory=lambda: _env("TELEGRAM_WEBHOOK_SECRET"), repr=False
     )
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        # CloudFormation passes an empty parameter as "", which means "not configured".
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value.strip() if isinstance(value, str) else value
+    telegram_api_base_url: str = field(
+        default_factory=lambda: _env("TELEGRAM_API_BASE_URL") or "https://api.telegram.org"
+    )
+    game_time_scale: float = field(default_factory=_scale)
+    table_name: str | None = field(default_factory=lambda: _env("GAME_TABLE_NAME"))
+    timer_queue_url: str | None = field(default_factory=lambda: _env("TIMER_QUEUE_URL"))
+    db_path: str = field(default_factory=lambda: _env("GAME_DB_PATH") or "coach-ride.sqlite3")
+    # In AWS the token and the webhook secret live in Secrets Manager (see infra/secrets.py).
+    bot_token_secret_arn: str | None = field(default_factory=lambda: _env("BOT_TOKEN_SECRET_ARN"))
+    webhook_secret_arn: str | None = field(default_factory=lambda: _env("WEBHOOK_SECRET_ARN"))
 
-    @field_validator("telegram_api_base_url")
-    @classmethod
-    def _api_root(cls, value: str) -> str:
-        root = value.strip().rstrip("/")
+    def __post_init__(self) -> None:
+        root = self.telegram_api_base_url.strip().rstrip("/")
         if not root.startswith(("https://", "http://")):
             raise ValueError("TELEGRAM_API_BASE_URL must be an http(s) URL")
-        return root
+        object.__setattr__(self, "telegram_api_base_url", root)
+        if not math.isfinite(self.game_time_scale) or self.game_time_scale <= 0:
+            raise ValueError("GAME_TIME_SCALE must be a positive number")
 
     def bot_api_base_url(self) -> str:
         """python-telegram-bot's ``base_url``; it appends the token: ``{root}/bot{token}``."""

@@ -45,6 +45,8 @@ from telegram.error import (
 )
 from telegram.warnings import PTBDeprecationWarning
 
+from infra.ports import OutOfTime, time_left
+
 T = TypeVar("T")
 _LOG = logging.getLogger(__name__)
 
@@ -98,7 +100,10 @@ class TelegramGateway:
     """What the service may ask of Telegram. Every method is a coroutine.
 
     ``sleep`` is injectable so tests need not wait; ``max_wait`` bounds a single flood-control
-    wait (a longer one is raised to the caller rather than stalling a Lambda).
+    wait (a longer one is raised to the caller rather than stalling a Lambda). Every wait also
+    fits the invocation's remaining time (``infra.ports.time_left``) with ``request_reserve``
+    seconds to spare for the request itself; what does not fit is raised, and no request starts
+    with less than that left (``OutOfTime``).
     """
 
     def __init__(
@@ -110,6 +115,7 @@ class TelegramGateway:
         network_attempts: int = 3,
         network_backoff: float = 0.5,
         max_wait: float = 30.0,
+        request_reserve: float = 6.0,
     ) -> None:
         self.bot = bot
         self.unreachable: set[int] = set()
@@ -119,6 +125,7 @@ class TelegramGateway:
         self._network_attempts = network_attempts
         self._network_backoff = network_backoff
         self._max_wait = max_wait
+        self._reserve = request_reserve
 
     async def send(
         self, chat_id: int, text: str, buttons: Sequence[Sequence[Button]] | None = None
@@ -246,12 +253,18 @@ class TelegramGateway:
         """Run ``request``, waiting out flood control and retrying transient network errors."""
         floods = failures = 0
         while True:
+            if time_left() < self._reserve:
+                raise OutOfTime()
             try:
                 return await request()
             except RetryAfter as error:
                 floods += 1
                 wait = retry_seconds(error)
-                if floods >= self._flood_attempts or wait > self._max_wait:
+                if (
+                    floods >= self._flood_attempts
+                    or wait > self._max_wait
+                    or wait + self._reserve > time_left()
+                ):
                     raise
                 _LOG.warning("flood control: waiting %.1f s", wait)
                 await self._sleep(wait)
@@ -259,10 +272,11 @@ class TelegramGateway:
                 raise  # a NetworkError subclass, but retrying cannot fix it
             except (TimedOut, NetworkError) as error:
                 failures += 1
-                if failures >= self._network_attempts:
+                backoff = self._network_backoff * failures
+                if failures >= self._network_attempts or backoff + self._reserve > time_left():
                     raise
                 _LOG.warning("transient Telegram error, retrying: %s", error)
-                await self._sleep(self._network_backoff * failures)
+                await self._sleep(backoff)
 
     def _lost(self, chat_id: int, error: Exception) -> None:
         _LOG.info("chat %s unreachable: %s", chat_id, error)

@@ -89,9 +89,9 @@ class SqsTimers:
         if self._client is None:
             with self._client_lock:
                 if self._client is None:
-                    import boto3
+                    from infra import aws
 
-                    self._client = boto3.client("sqs")
+                    self._client = aws.client("sqs")
         return self._client
 
     def schedule(self, request: TimerRequest) -> None:

@@ -99,7 +99,8 @@ def render_answered(
 
 
 def render_info(lang: str, info: codec.Info) -> str:
-    """A card's name and text for an alert (plain text, at most 200 characters)."""
+    """A card's name and text for an alert: the catalogs keep every one within INFO_MAX
+    UTF-16 units (Telegram's limit), so it is never cut."""
     if info.kind == "item":
         label = fmt.item_name(lang, info.id)
         text = t(lang, f"item.{info.id}.text")
@@ -109,12 +110,7 @@ def render_info(lang: str, info: codec.Info) -> str:
         label, text = association_label(lang, info.id), t(lang, f"association.{info.id}.text")
     else:
         label, text = drink_label(lang), t(lang, "drink.text")
-    full = t(lang, "game.info", label=label, text=text)
-    if len(full) <= INFO_MAX:
-        return full
-    cut = full[: INFO_MAX - 1]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > INFO_MAX // 2 else cut) + "…"
+    return t(lang, "game.info", label=label, text=text)
 
 
 __all__ = ["PAGES", "Prompt", "render_answered", "render_info", "render_prompt"]

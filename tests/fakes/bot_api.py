@@ -3,7 +3,7 @@
 ``RecordingRequest`` is a :class:`telegram.request.BaseRequest`: hand it to a real
 ``telegram.Bot(token, request=..., get_updates_request=...)`` and nothing touches the network.
 Every call is checked against the machine-readable Bot API spec
-(``../shared/telegram/bot-api-10.1.json``: method, parameter names, required parameters, JSON
+(``docs/telegram/bot-api-10.1.json``: method, parameter names, required parameters, JSON
 types, recursively into objects such as ``InlineKeyboardMarkup``) and against the limits the spec
 only states in prose: message text 1-4096 characters after entity parsing, well-formed Telegram
 HTML, ``callback_data`` 1-64 bytes, callback answers of at most 200 characters, bot commands.
@@ -36,6 +36,7 @@ from telegram.error import TelegramError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 SPEC_NAME = "bot-api-10.1.json"
+SPEC_PATH = Path(__file__).resolve().parents[2] / "docs" / "telegram" / SPEC_NAME
 BOT_ID = 7_000_000_001
 BOT_USERNAME = "coachride_bot"
 BOT_USER: dict[str, Any] = {
@@ -81,15 +82,9 @@ class Call(NamedTuple):
 
 
 def find_spec_path() -> Path:
-    """``$TELEGRAM_BOT_API_SPEC``, else ``shared/telegram/<spec>`` in the nearest ancestor."""
+    """``$TELEGRAM_BOT_API_SPEC``, else the project's copy in ``docs/telegram/``."""
     override = os.environ.get("TELEGRAM_BOT_API_SPEC")
-    if override:
-        return Path(override)
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "telegram" / SPEC_NAME
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"{SPEC_NAME} not found in shared/telegram/ beside the repository")
+    return Path(override) if override else SPEC_PATH
 
 
 @dataclass(frozen=True, slots=True)

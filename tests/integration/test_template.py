@@ -110,27 +110,52 @@ def test_functions_run_python_3_12_or_newer_on_arm64() -> None:
     major, minor = map(int, re.fullmatch(r"python(\d+)\.(\d+)", function["Runtime"]).groups())  # type: ignore[union-attr]
     assert (major, minor) >= (3, 12)
     assert function["Architectures"] == ["arm64"]
-    assert function["MemorySize"] == 256
-    assert set(function["Environment"]["Variables"]) == {
-        "TELEGRAM_BOT_TOKEN",
-        "TELEGRAM_WEBHOOK_SECRET",
-        "TELEGRAM_API_BASE_URL",
-        "GAME_TIME_SCALE",
-        "GAME_TABLE_NAME",
-        "TIMER_QUEUE_URL",
-    }
+    assert function["AutoPublishAlias"] == "live"
 
 
-def test_secrets_are_no_echo_parameters() -> None:
+def test_secrets_never_reach_the_function_configuration() -> None:
     template = load_template()
     parameters = template["Parameters"]
     assert parameters["TelegramBotToken"]["NoEcho"] is True
     assert parameters["TelegramWebhookSecret"]["NoEcho"] is True
-    assert parameters["TelegramApiBaseUrl"]["Default"] == "https://api.telegram.org"
-    assert parameters["GameTimeScale"]["Default"] == "1"
-    variables = template["Globals"]["Function"]["Environment"]["Variables"]
-    assert variables["TELEGRAM_BOT_TOKEN"] == {"Ref": "TelegramBotToken"}
-    assert variables["TELEGRAM_WEBHOOK_SECRET"] == {"Ref": "TelegramWebhookSecret"}
+    variables = dict(template["Globals"]["Function"]["Environment"]["Variables"])
+    for name in ("WebhookFunction", "TimerFunction"):
+        own = template["Resources"][name]["Properties"].get("Environment", {})
+        variables.update(own.get("Variables", {}))
+    assert "TELEGRAM_BOT_TOKEN" not in variables and "TELEGRAM_WEBHOOK_SECRET" not in variables
+    assert variables["BOT_TOKEN_SECRET_ARN"] == {"Ref": "BotTokenSecret"}
+    assert variables["WEBHOOK_SECRET_ARN"] == {"Ref": "WebhookSecret"}
+    assert {"Ref": "TelegramBotToken"} not in variables.values()
+    generated = template["Resources"]["WebhookSecret"]["Properties"]["GenerateSecretString"]
+    assert generated["Fn::If"][0] == "GenerateWebhookSecret"
+    assert generated["Fn::If"][1]["PasswordLength"] >= 32
+
+
+def allowed(pattern: str, value: str) -> bool:
+    # CloudFormation matches the whole value (Java regex; these patterns mean the same in Python).
+    return re.fullmatch(pattern, value) is not None
+
+
+def test_parameter_patterns_reject_what_would_break_or_leak() -> None:
+    parameters = load_template()["Parameters"]
+    scale = parameters["GameTimeScale"]["AllowedPattern"]
+    assert [v for v in ("1", "0.1", "2.5", ".5", "10", "0.05") if not allowed(scale, v)] == []
+    assert [v for v in ("0", "0.0", "00", ".0", "-1", "", "1e3", "abc") if allowed(scale, v)] == []
+
+    url = parameters["TelegramApiBaseUrl"]["AllowedPattern"]
+    assert allowed(url, "https://api.telegram.org") and allowed(url, "https://proxy.example/tg")
+    assert not allowed(url, "http://api.telegram.org")
+    assert not allowed(url, "ftp://api.telegram.org")
+
+    secret = parameters["TelegramWebhookSecret"]
+    assert secret["Default"] == "" and allowed(secret["AllowedPattern"], "")
+    assert not allowed(secret["AllowedPattern"], "x" * 31)
+    assert allowed(secret["AllowedPattern"], "A1_-" * 8)
+    assert not allowed(secret["AllowedPattern"], "a" * 31 + "!")
+
+    token = parameters["TelegramBotToken"]["AllowedPattern"]
+    assert allowed(token, "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw_")
+    assert not allowed(token, "") and not allowed(token, "x")
 
 
 def test_resources_have_the_promised_shape() -> None:
@@ -149,12 +174,12 @@ def test_resources_have_the_promised_shape() -> None:
     assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
 
     for function in (webhook, timer):
-        policies = {name for policy in function["Policies"] for name in policy}
-        assert policies == {"DynamoDBCrudPolicy", "SQSSendMessagePolicy"}
+        assert function["CodeUri"] != "."  # SAM would copy the whole checkout, .venv included
+        assert "Policies" not in function  # our own least-privilege roles instead
+        assert function["LoggingConfig"]["LogFormat"] == "JSON"
 
     queue = resources["TimerQueue"]["Properties"]
-    timeout = template["Globals"]["Function"]["Timeout"]
-    assert queue["VisibilityTimeout"] >= 6 * timeout
+    assert queue["VisibilityTimeout"] >= 6 * template["Globals"]["Function"]["Timeout"]
     assert queue["RedrivePolicy"] == {
         "deadLetterTargetArn": {"Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]},
         "maxReceiveCount": 5,
@@ -165,6 +190,7 @@ def test_resources_have_the_promised_shape() -> None:
     assert table["KeySchema"] == [{"AttributeName": "pk", "KeyType": "HASH"}]
     assert table["AttributeDefinitions"] == [{"AttributeName": "pk", "AttributeType": "S"}]
     assert table["TimeToLiveSpecification"] == {"AttributeName": "ttl", "Enabled": True}
+    assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
 
 
 def test_outputs_name_the_webhook_url_table_and_queue() -> None:
@@ -172,6 +198,9 @@ def test_outputs_name_the_webhook_url_table_and_queue() -> None:
     assert outputs["WebhookUrl"]["Value"] == {"Fn::GetAtt": ["WebhookFunctionUrl", "FunctionUrl"]}
     assert outputs["GameTableName"]["Value"] == {"Ref": "GameTable"}
     assert outputs["TimerQueueUrl"]["Value"] == {"Ref": "TimerQueue"}
+    assert outputs["TimerDeadLetterQueueUrl"]["Value"] == {"Ref": "TimerDeadLetterQueue"}
+    assert outputs["WebhookMaxConnections"]["Value"] == {"Ref": "WebhookConcurrency"}
+    assert outputs["BotTokenSecretArn"]["Value"] == {"Ref": "BotTokenSecret"}
 
 
 def test_cycle_check_finds_cycles() -> None:
@@ -209,3 +238,137 @@ def test_expanded_template_has_no_dependency_cycle(aws_env: None) -> None:
     assert [m["Properties"]["FunctionResponseTypes"] for m in mappings] == [
         ["ReportBatchItemFailures"]
     ]
+
+
+def test_expanded_template_is_cfn_lint_clean(aws_env: None, tmp_path: Path) -> None:
+    expanded = tmp_path / "expanded.json"
+    expanded.write_text(json.dumps(expand_sam(load_template())))
+    matches = lint_file(expanded, config=ManualArgs(include_checks=["I"]))
+    assert [str(m) for m in matches] == []
+
+
+# What each AWS call in the code needs in IAM. TransactWriteItems is authorised per item: the
+# store only writes Put items (check_writes also allows Delete, which no handler issues).
+CALL_ACTIONS = {
+    "get_item": {"dynamodb:GetItem"},
+    "batch_get_item": {"dynamodb:BatchGetItem"},
+    "transact_write_items": {"dynamodb:PutItem"},
+    "send_message": {"sqs:SendMessage"},
+    "get_secret_value": {"secretsmanager:GetSecretValue"},
+}
+SQS_POLLING = {"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"}
+LOGGING = {"logs:CreateLogStream", "logs:PutLogEvents"}
+
+
+def actions_the_code_performs() -> set[str]:
+    calls: set[str] = set()
+    for source in (TEMPLATE.parent / "infra").glob("*.py"):
+        text = source.read_text()
+        if "aws.client(" in text:  # the modules that talk to AWS
+            calls |= set(re.findall(r"\.(\w+)\(", text)) & set(CALL_ACTIONS)
+    return set().union(*(CALL_ACTIONS[c] for c in calls))
+
+
+def role_statements(resources: dict[str, Any], function: str) -> list[dict[str, Any]]:
+    role_id = resources[function]["Properties"]["Role"]["Fn::GetAtt"][0]
+    role = resources[role_id]["Properties"]
+    assert "ManagedPolicyArns" not in role  # e.g. the SQS poller's managed policy: every queue
+    return [st for policy in role["Policies"] for st in policy["PolicyDocument"]["Statement"]]
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def test_expanded_roles_grant_only_what_the_code_does(aws_env: None) -> None:
+    resources = expand_sam(load_template())["Resources"]
+    code = actions_the_code_performs()
+    assert code == {a for actions in CALL_ACTIONS.values() for a in actions}
+    expected = {
+        "WebhookFunction": code | LOGGING,
+        "TimerFunction": code | SQS_POLLING | LOGGING,
+    }
+    for function, wanted in expected.items():
+        statements = role_statements(resources, function)
+        granted = {a for st in statements for a in as_list(st["Action"])}
+        assert granted == wanted, function
+        for st in statements:
+            assert st["Effect"] == "Allow"
+            assert "*" not in json.dumps(st["Resource"]), (function, st)
+            if any(a.startswith("sqs:") for a in as_list(st["Action"])):
+                assert st["Resource"] == {"Fn::GetAtt": ["TimerQueue", "Arn"]}
+            if any(a.startswith("dynamodb:") for a in as_list(st["Action"])):
+                assert st["Resource"] == {"Fn::GetAtt": ["GameTable", "Arn"]}
+    timer_secrets = [
+        st["Resource"]
+        for st in role_statements(resources, "TimerFunction")
+        if "secretsmanager:GetSecretValue" in as_list(st["Action"])
+    ]
+    assert timer_secrets == [{"Ref": "BotTokenSecret"}]  # the timer never sees the webhook secret
+    lambdas = [r for r in resources.values() if r["Type"] == "AWS::Lambda::Function"]
+    assert all("Role" in f["Properties"] for f in lambdas)
+    assert not [r for r in resources.values() if r["Type"] == "AWS::IAM::Policy"]
+
+
+def test_expanded_concurrency_limits_match_telegram_max_connections(aws_env: None) -> None:
+    from handlers.register_webhook import DEFAULT_MAX_CONNECTIONS
+
+    template = load_template()
+    resources = expand_sam(template)["Resources"]
+    reserved = resources["WebhookFunction"]["Properties"]["ReservedConcurrentExecutions"]
+    assert reserved == {
+        "Fn::If": ["ReserveConcurrency", {"Ref": "WebhookConcurrency"}, {"Ref": "AWS::NoValue"}]
+    }
+    assert template["Parameters"]["WebhookConcurrency"]["Default"] == DEFAULT_MAX_CONNECTIONS
+    (mapping,) = [r for r in resources.values() if r["Type"] == "AWS::Lambda::EventSourceMapping"]
+    scaling = mapping["Properties"]["ScalingConfig"]
+    assert scaling == {"MaximumConcurrency": {"Ref": "TimerMaxConcurrency"}}
+    assert mapping["Properties"]["FunctionName"] == {"Ref": "TimerFunctionAliaslive"}
+    url = resources["WebhookFunctionUrl"]["Properties"]
+    # The URL serves the alias: pointing `live` at an older version rolls the webhook back.
+    assert url["TargetFunctionArn"] == {"Ref": "WebhookFunctionAliaslive"}
+
+
+def test_expanded_alarms_watch_what_an_operator_must_know(aws_env: None) -> None:
+    resources = expand_sam(load_template())["Resources"]
+    alarms = {
+        k: r["Properties"] for k, r in resources.items() if r["Type"] == "AWS::CloudWatch::Alarm"
+    }
+
+    def watched(alarm: dict[str, Any]) -> set[tuple[str, str, str]]:
+        stats = [m["MetricStat"]["Metric"] for m in alarm.get("Metrics", []) if "MetricStat" in m]
+        stats = stats or [alarm]
+        return {
+            (m["Namespace"], m["MetricName"], json.dumps(m["Dimensions"][0]["Value"]))
+            for m in stats
+        }
+
+    seen = set().union(*(watched(a) for a in alarms.values()))
+    webhook, timer = json.dumps({"Ref": "WebhookFunction"}), json.dumps({"Ref": "TimerFunction"})
+    for fn in (webhook, timer):
+        for metric in ("Errors", "Throttles", "Duration"):
+            assert ("AWS/Lambda", metric, fn) in seen
+    dlq = json.dumps({"Fn::GetAtt": ["TimerDeadLetterQueue", "QueueName"]})
+    assert ("AWS/SQS", "ApproximateNumberOfMessagesVisible", dlq) in seen
+    table = json.dumps({"Ref": "GameTable"})
+    assert ("AWS/DynamoDB", "ReadThrottleEvents", table) in seen
+    assert ("AWS/DynamoDB", "WriteThrottleEvents", table) in seen
+    assert ("CoachRide", "GaveUps", json.dumps({"Ref": "AWS::StackName"})) in seen
+    for name, alarm in alarms.items():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
+        assert alarm["TreatMissingData"] == "notBreaching", name
+    dead = alarms["DeadLetterAlarm"]
+    assert (dead["Threshold"], dead["ComparisonOperator"]) == (0, "GreaterThanThreshold")
+    timeout_ms = load_template()["Globals"]["Function"]["Timeout"] * 1000
+    assert 0.5 * timeout_ms <= alarms["WebhookDurationAlarm"]["Threshold"] < timeout_ms
+    subscription = resources["AlarmEmailSubscription"]
+    assert subscription["Condition"] == "HasAlarmEmail"
+    assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
+
+
+def test_expanded_table_keeps_point_in_time_recovery(aws_env: None) -> None:
+    table = expand_sam(load_template())["Resources"]["GameTable"]
+    assert table["Properties"]["PointInTimeRecoverySpecification"] == {
+        "PointInTimeRecoveryEnabled": True
+    }
+    assert table["DeletionPolicy"] == "Retain"

@@ -197,7 +197,7 @@ def test_update_builders_parse_as_telegram_updates() -> None:
     assert left.chat_member is not None and left.chat_member.new_chat_member.status == "left"
 
 
-def test_spec_is_the_shared_bot_api_10_1() -> None:
+def test_spec_is_the_projects_bot_api_10_1() -> None:
     spec = BotApiSpec.load()
     assert spec.version == "Bot API 10.1"
     assert spec.methods["sendMessage"]["chat_id"].required

@@ -1,4 +1,4 @@
-"""Every rule id in RULES.md is cited by some test, and every card has a test named after it."""
+"""Every rule id in docs/rules.md is cited by a test, and every card has a test named after it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.cards import ITEM_KINDS, OCCUPATIONS
 
-RULES = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 TESTS = Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(r"R-[A-Z]+\d+")
 # in test names the dash is an underscore: test_R_T2_black_pearl_cannot_be_refused

@@ -1,4 +1,4 @@
-"""The group's story, private news and the other texts (issue #4, RULES.md R-V1…R-V3).
+"""The group's story, private news and the other texts (issue #4, docs/rules.md R-V1…R-V3).
 
 The leak test is structural: at every step of many random games it lists the cards that are
 secret at that moment (items in hands and in the pile, associations, face-down occupations and

@@ -1,0 +1,469 @@
+"""`python -m handlers.pace`: how long games take and how much they buzz, on a fake clock.
+
+Whole games run through the real service (in-memory store, a recording messenger, timers fired
+when the fake clock reaches them), played by a brisk table of humans: each asked player looks at
+the prompt the bot sent, thinks (uniformly, seeded), decides what to do with the engine's AI
+policy on their own view, and presses the buttons that lead to it (navigation pages included).
+Someone the bot does not ask does nothing; every other wait ends on its deadline (the defaults).
+
+Think times (issue 9): turn action 8-35 s, support 3-12 s, boost 2-10 s, Priest / Hypnotist /
+Doctor / smuggling windows 1-5 s, trade answer 5-20 s; other choices (rewards, gifts, the free
+uses after an action, looks) 3-12 s. Navigation taps happen within the think time.
+
+Printed per table size: median (and range of) game duration, new group messages, group edits,
+the share of taps that only dismiss something (the tapping player could do nothing else), private
+messages per player, Bot API calls per game, and the issue's goals next to them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import logging
+import random
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine.actions import Action
+from engine.ai import AiPolicy
+from engine.rng import Rng, seed_state
+from handlers import codec
+from handlers.app import Service
+from infra.memory_messenger import MemoryMessenger, Shown
+from infra.memory_store import MemoryStore
+from infra.ports import Rows, Sent
+from infra.timers import FakeClock, FakeTimers
+
+GROUP = -1_000_777
+BOT = "pace_bot"
+FIRST_UID = 7001
+
+THINK_SECONDS: dict[str, tuple[float, float]] = {
+    "turn": (8.0, 35.0),
+    "support": (3.0, 12.0),
+    "boost": (2.0, 10.0),
+    "window": (1.0, 5.0),
+    "trade": (5.0, 20.0),
+    "choice": (3.0, 12.0),
+}
+WINDOW_KINDS = {"priest", "hypnotist", "doctor", "smuggle"}
+DISMISS_KINDS = {"pass", "skip", "end"}  # a tap that only says "nothing from me"
+MAX_TAPS_PER_DECISION = 6
+MAX_STEPS = 200_000
+NAV_DEPTH = 3
+
+GOALS = {
+    "median_minutes_5p": 30.0,
+    "group_messages_5p": 40.0,
+    "dismiss_share": 0.05,
+}
+
+
+def think_kind(kind: str, data: dict[str, Any]) -> str:
+    if kind == "turn":
+        return "choice" if data.get("acted") else "turn"
+    if kind in WINDOW_KINDS:
+        return "window"
+    if kind == "trade_answer":
+        return "trade"
+    if kind in ("support", "boost"):
+        return kind
+    return "choice"
+
+
+@dataclass
+class CountingMessenger(MemoryMessenger):
+    """Counts Bot API calls by method and by chat kind; looking around a prompt's pages while
+    deciding (``quiet``) is not counted, since the player then presses the way there again."""
+
+    group: int = GROUP
+    quiet: bool = False
+    by_chat_kind: Counter[str] = field(default_factory=Counter)
+
+    def _count(self, method: str) -> None:
+        if not self.quiet:
+            super()._count(method)
+
+    def _count_chat(self, what: str, chat_id: int) -> None:
+        if not self.quiet:
+            self.by_chat_kind[f"{what}_{'group' if chat_id == self.group else 'private'}"] += 1
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self._count_chat("send", chat_id)
+        return super().send(chat_id, text, rows)
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self._count_chat("edit", chat_id)
+        return super().edit(chat_id, message_id, text, rows)
+
+
+@dataclass
+class GameFigures:
+    players: int
+    minutes: float
+    rounds: int
+    result: str
+    group_messages: int
+    group_edits: int
+    private_messages: int
+    taps: int
+    decision_taps: int
+    dismiss_taps: int
+    unreachable_choices: int
+    errors: int
+    api_calls: dict[str, int]
+
+
+class _ErrorCount(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+class PaceTable:
+    """One game of ``players`` brisk humans through the service."""
+
+    def __init__(self, players: int, seed: int) -> None:
+        self.clock = FakeClock()
+        self.timers = FakeTimers()
+        self.store = MemoryStore(clock=self.clock)
+        self.messenger = CountingMessenger()
+        self.service = Service(
+            self.store, self.messenger, self.timers, self.clock, bot_username=BOT
+        )
+        self.uids = [FIRST_UID + i for i in range(players)]
+        self.think = random.Random(seed)
+        self.rng = Rng(seed_state(seed))
+        self.ai = AiPolicy()
+        self.ids = itertools.count(1)
+        self.gid = ""
+        self.taps = self.decision_taps = self.dismiss_taps = self.unreachable = 0
+        self.errors = _ErrorCount()
+
+    # -- updates as Telegram sends them --------------------------------------------------------
+    def _user(self, uid: int) -> dict[str, Any]:
+        return {"id": uid, "is_bot": False, "first_name": f"P{uid - FIRST_UID + 1}"}
+
+    def command(self, uid: int, chat: int, text: str) -> None:
+        kind = "private" if chat > 0 else "supergroup"
+        update_id = next(self.ids)
+        self.service.handle_update(
+            {
+                "update_id": update_id,
+                "message": {
+                    "message_id": update_id,
+                    "date": int(self.clock.now()),
+                    "chat": {"id": chat, "type": kind},
+                    "from": {**self._user(uid), "language_code": "en"},
+                    "text": text,
+                    "entities": [
+                        {"type": "bot_command", "offset": 0, "length": len(text.split()[0])}
+                    ],
+                },
+            }
+        )
+
+    def press(self, uid: int, message_id: int, data: str) -> None:
+        update_id = next(self.ids)
+        self.service.handle_update(
+            {
+                "update_id": update_id,
+                "callback_query": {
+                    "id": f"q{update_id}",
+                    "from": {**self._user(uid), "language_code": "en"},
+                    "chat_instance": f"c{uid}",
+                    "data": data,
+                    "message": {
+                        "message_id": message_id,
+                        "date": int(self.clock.now()),
+                        "chat": {"id": uid, "type": "private"},
+                        "text": "…",
+                    },
+                },
+            }
+        )
+
+    # -- reading the game (to know whose phone to look at, and what they know) ----------------
+    def doc(self) -> dict[str, Any]:
+        got = self.store.get(f"GAME#{self.gid}")
+        assert got is not None
+        return got.doc
+
+    def prompt(self, uid: int, decision: int) -> Shown | None:
+        prefix = f"{self.gid}:{decision}:"
+        for shown in reversed(self.messenger.in_chat(uid)[-60:]):
+            if any(b[2].startswith(prefix) for row in shown.rows or [] for b in row):
+                return shown
+        return None
+
+    # -- playing -------------------------------------------------------------------------------
+    def play(self) -> GameFigures:
+        log = logging.getLogger("coachride")
+        log.addHandler(self.errors)
+        try:
+            return self._play()
+        finally:
+            log.removeHandler(self.errors)
+
+    def _play(self) -> GameFigures:
+        creator = self.uids[0]
+        self.command(creator, GROUP, "/newgame")
+        chat = self.store.get(f"CHAT#{GROUP}")
+        assert chat is not None
+        self.gid = str(chat.doc["game"])
+        for uid in self.uids:
+            self.command(uid, uid, f"/start {self.gid}")
+        self.command(creator, GROUP, "/startgame")
+        started = self.clock.now()
+        plans: dict[tuple[int, int], float] = {}
+        tapped: Counter[tuple[int, int]] = Counter()
+        for _ in range(MAX_STEPS):
+            doc = self.doc()
+            st = engine.State.from_dict(doc["engine"])
+            if st.over:
+                break
+            aw = engine.awaiting(st)
+            assert aw is not None and st.pending is not None
+            now = self.clock.now()
+            for seat in aw.seats:
+                key = (aw.decision, seat)
+                if key in plans or tapped[key] >= MAX_TAPS_PER_DECISION:
+                    continue
+                if self.prompt(self.uids[seat], aw.decision) is not None:
+                    lo, hi = THINK_SECONDS[think_kind(aw.kind, st.pending.data)]
+                    plans[key] = now + self.think.uniform(lo, hi)
+            mine = [(at, seat) for (dec, seat), at in plans.items() if dec == aw.decision]
+            mine = [(at, seat) for at, seat in mine if seat in aw.seats]
+            tap = min(mine) if mine else None
+            timer = min((r.due_at for r in self.timers.requests), default=None)
+            if tap is not None and (timer is None or tap[0] <= timer):
+                self.clock.advance(max(0.0, tap[0] - now))
+                del plans[(aw.decision, tap[1])]
+                tapped[(aw.decision, tap[1])] += 1
+                self.decide(tap[1], aw.decision)
+            elif timer is not None:
+                self.clock.advance(max(0.0, timer - now))
+                for request in self.timers.pop_due(self.clock.now()):
+                    self.service.handle_timer(request)
+            else:
+                raise RuntimeError("nothing to wait for: the game is stuck")
+        else:
+            raise RuntimeError("the game did not end")
+        result = st.result or {}
+        counts = self.messenger.by_chat_kind
+        return GameFigures(
+            players=len(self.uids),
+            minutes=(self.clock.now() - started) / 60,
+            rounds=st.round,
+            result=str(result.get("how")),
+            group_messages=counts["send_group"],
+            group_edits=counts["edit_group"],
+            private_messages=counts["send_private"],
+            taps=self.taps,
+            decision_taps=self.decision_taps,
+            dismiss_taps=self.dismiss_taps,
+            unreachable_choices=self.unreachable,
+            errors=self.errors.count,
+            api_calls=dict(self.messenger.calls),
+        )
+
+    def decide(self, seat: int, decision: int) -> None:
+        """The player looks at their prompt, decides, and presses their way to it."""
+        st = engine.State.from_dict(self.doc()["engine"])
+        uid = self.uids[seat]
+        shown = self.prompt(uid, decision)
+        legal = engine.legal_actions(st, seat)
+        if shown is None or not legal:
+            return
+        action = self.ai.choose(engine.view(st, seat), legal, self.rng)
+        wanted = f"{self.gid}:{decision}:{codec.encode_action(action)}"
+        route = self.route(uid, shown, decision, wanted, action)
+        if route is None:
+            self.unreachable += 1
+            acts = [
+                b[2]
+                for row in shown.rows or []
+                for b in row
+                if b[2].startswith(f"{self.gid}:{decision}:") and b[2].split(":")[2][:1] not in "~?"
+            ]
+            if not acts:
+                return
+            route = [acts[self.rng.below(len(acts))]]
+        for i, data in enumerate(route):
+            self.taps += 1
+            if i == len(route) - 1:
+                self.decision_taps += 1
+                if all(a.kind in DISMISS_KINDS for a in legal):
+                    self.dismiss_taps += 1
+            self.press(uid, shown.message_id, data)
+
+    def route(
+        self, uid: int, shown: Shown, decision: int, wanted: str, action: Action
+    ) -> list[str] | None:
+        """The buttons to press, from the page shown, to reach ``wanted``: a breadth-first look
+        through the prompt's pages (quietly, restoring the page shown afterwards)."""
+        prefix = f"{self.gid}:{decision}:"
+        start = (shown.text, shown.rows)
+        claim_mask = None
+        if action.kind in ("claim", "claim_other"):
+            claim_mask = sum(1 << s for s in action.seats)
+        frontier: list[tuple[list[str], Rows | None]] = [([], shown.rows)]
+        seen: set[str] = set()
+        self.messenger.quiet = True
+        try:
+            for _ in range(NAV_DEPTH + len(action.seats) + 2):
+                nxt: list[tuple[list[str], Rows | None]] = []
+                for path, rows in frontier:
+                    buttons = [b[2] for row in rows or [] for b in row]
+                    if wanted in buttons:
+                        return [*path, wanted]
+                    for data in buttons:
+                        payload = data[len(prefix) :] if data.startswith(prefix) else ""
+                        if not payload.startswith("~") or data in seen:
+                            continue
+                        if not _worth_looking(payload, claim_mask):
+                            continue
+                        seen.add(data)
+                        self.press(uid, shown.message_id, data)
+                        nxt.append(([*path, data], shown.rows))
+                frontier = nxt
+            return None
+        finally:
+            self.messenger.quiet = False
+            shown.text, shown.rows = start
+
+
+def _worth_looking(payload: str, claim_mask: int | None) -> bool:
+    """Claim pages toggle allies (a bitmask): follow only the toggles towards the wanted set."""
+    parts = payload[1:].split(".")
+    if parts[0] not in ("cl", "fo"):
+        return True
+    if claim_mask is None or len(parts) < 2 or not parts[1].isdigit():
+        return False
+    return int(parts[1]) & ~claim_mask == 0
+
+
+# -- figures ---------------------------------------------------------------------------------
+def summarize(games: list[GameFigures]) -> dict[str, Any]:
+    n = games[0].players
+    minutes = sorted(g.minutes for g in games)
+    taps = sum(g.taps for g in games)
+    decision_taps = sum(g.decision_taps for g in games)
+    dismiss = sum(g.dismiss_taps for g in games)
+    calls: Counter[str] = Counter()
+    for g in games:
+        calls.update(g.api_calls)
+    per_game = {m: round(c / len(games), 1) for m, c in sorted(calls.items())}
+    return {
+        "players": n,
+        "games": len(games),
+        "median_minutes": round(statistics.median(minutes), 1),
+        "minutes_range": [round(minutes[0], 1), round(minutes[-1], 1)],
+        "median_rounds": statistics.median(g.rounds for g in games),
+        "results": dict(Counter(g.result for g in games)),
+        "group_messages_per_game": round(statistics.mean(g.group_messages for g in games), 1),
+        "group_edits_per_game": round(statistics.mean(g.group_edits for g in games), 1),
+        "taps_per_game": round(taps / len(games), 1),
+        "decision_taps_per_game": round(decision_taps / len(games), 1),
+        "dismiss_share_of_decision_taps": round(dismiss / decision_taps, 3) if decision_taps else 0,
+        "dismiss_share_of_all_taps": round(dismiss / taps, 3) if taps else 0,
+        "private_messages_per_player": round(
+            statistics.mean(g.private_messages for g in games) / n, 1
+        ),
+        "bot_api_calls_per_game": round(sum(calls.values()) / len(games), 1),
+        "bot_api_calls_by_method": per_game,
+        "choices_without_a_button": sum(g.unreachable_choices for g in games),
+        "failed_updates": sum(g.errors for g in games),
+    }
+
+
+def goals(by_players: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    five = by_players.get(5)
+    out: dict[str, dict[str, Any]] = {}
+    if five is not None:
+        out["5-player median minutes"] = {
+            "goal": f"<= {GOALS['median_minutes_5p']:g}",
+            "value": five["median_minutes"],
+            "met": five["median_minutes"] <= GOALS["median_minutes_5p"],
+        }
+        out["new group messages per 5-player game"] = {
+            "goal": f"<= {GOALS['group_messages_5p']:g}",
+            "value": five["group_messages_per_game"],
+            "met": five["group_messages_per_game"] <= GOALS["group_messages_5p"],
+        }
+    worst = max(f["dismiss_share_of_decision_taps"] for f in by_players.values())
+    out["dismiss-only taps (worst table size)"] = {
+        "goal": f"<= {GOALS['dismiss_share']:.0%}",
+        "value": worst,
+        "met": worst <= GOALS["dismiss_share"],
+    }
+    return out
+
+
+def run(games: int, players: list[int], seed: int) -> dict[str, Any]:
+    by_players = {}
+    for n in players:
+        played = [PaceTable(n, seed * 1000 + n * 100 + i).play() for i in range(games)]
+        by_players[n] = summarize(played)
+    return {"seed": seed, "tables": by_players, "goals": goals(by_players)}
+
+
+def render(report: dict[str, Any]) -> str:
+    lines = [f"pace benchmark (seed {report['seed']}; think times in handlers/pace.py)"]
+    for n, f in report["tables"].items():
+        lines += [
+            "",
+            f"{n} players, {f['games']} games, results {f['results']}, "
+            f"median round reached {f['median_rounds']}",
+            f"  game duration        median {f['median_minutes']} min "
+            f"(range {f['minutes_range'][0]}-{f['minutes_range'][1]})",
+            f"  group                {f['group_messages_per_game']} new messages, "
+            f"{f['group_edits_per_game']} edits per game",
+            f"  taps per game        {f['taps_per_game']} ({f['decision_taps_per_game']} "
+            f"decisions, the rest navigation)",
+            f"  dismiss-only taps    {f['dismiss_share_of_decision_taps']:.1%} of decisions, "
+            f"{f['dismiss_share_of_all_taps']:.1%} of all taps",
+            f"  private messages     {f['private_messages_per_player']} per player per game",
+            f"  Bot API calls        {f['bot_api_calls_per_game']} per game "
+            f"{f['bot_api_calls_by_method']}",
+        ]
+        if f["choices_without_a_button"]:
+            lines.append(f"  choices with no button to reach: {f['choices_without_a_button']}")
+        if f["failed_updates"]:
+            lines.append(f"  FAILED updates (logged errors): {f['failed_updates']}")
+    lines += ["", "goals (issue 9):"]
+    for name, g in report["goals"].items():
+        value = g["value"]
+        shown = f"{value:.1%}" if "dismiss" in name else f"{value}"
+        lines.append(f"  {'met ' if g['met'] else 'MISS'} {name}: {shown} (goal {g['goal']})")
+    return "\n".join(lines)
+
+
+def _players(raw: str) -> list[int]:
+    return [int(p) for p in raw.split(",") if p]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=(__doc__ or "").split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--games", type=int, default=5, help="games per table size")
+    parser.add_argument("--players", type=_players, default=[5, 3, 8], help="e.g. 5 or 3,5,8")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    report = run(args.games, args.players, args.seed)
+    print(json.dumps(report) if args.json else render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,201 @@
+"""What one update or timer did, as one log line that CloudWatch also reads as metrics.
+
+A :class:`Tally` collects counts (version conflicts, commands that gave up, failed sends) and
+time spent in the store and in Telegram while one update or timer runs; ``line`` turns it into
+the fields of that update's log line. In Lambda the fields also carry CloudWatch's embedded
+metric format (``_aws``), so the line *is* the metric: no client library, no extra call, no
+PutMetricData permission. The Lambda runtime's JSON log format puts ``extra=`` fields at the top
+level of the line, where the format expects them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from infra.ports import (
+    Delete,
+    DocumentStore,
+    Messenger,
+    Put,
+    Rows,
+    Sent,
+    VersionConflict,
+    Versioned,
+)
+
+NAMESPACE = "CoachRide"
+CONFLICTS, GAVE_UPS, SEND_FAILURES = "Conflicts", "GaveUps", "SendFailures"
+# Outcomes that are not "applied", each counted under its own metric name.
+OUTCOME_METRICS = {
+    "error": "Errors",
+    "failed": "Errors",
+    "duplicate": "Duplicates",
+    "stale": "Stale",
+    "rejected": "Rejected",
+}
+
+
+@dataclass
+class Tally:
+    started: float = field(default_factory=time.perf_counter)
+    counts: dict[str, int] = field(default_factory=dict)
+    ms: dict[str, float] = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)  # e.g. cold_start, set by the entry
+    reported: bool = False
+
+    def count(self, name: str, amount: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + amount
+
+    def add_ms(self, part: str, ms: float) -> None:
+        self.ms[part] = self.ms.get(part, 0.0) + ms
+
+    def elapsed_ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+
+_current: ContextVar[Tally | None] = ContextVar("coachride_tally", default=None)
+
+
+def start() -> Tally:
+    """A fresh tally for the update or timer this thread now handles."""
+    tally = Tally()
+    _current.set(tally)
+    return tally
+
+
+def adopt() -> Tally:
+    """The tally a Lambda entry point started for this update, else a fresh one."""
+    tally = _current.get()
+    return tally if tally is not None and not tally.reported else start()
+
+
+def count(name: str, amount: int = 1) -> None:
+    tally = _current.get()
+    if tally is not None:
+        tally.count(name, amount)
+
+
+@contextmanager
+def timing(part: str) -> Iterator[None]:
+    tally = _current.get()
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        if tally is not None:
+            tally.add_ms(part, (time.perf_counter() - began) * 1000)
+
+
+def outcome_metric(outcome: str) -> str:
+    return OUTCOME_METRICS.get(outcome, "Ignored" if outcome in IGNORED else "Applied")
+
+
+IGNORED = {"ignored", "unknown", "wrong_chat", "garbage", "malformed", "requeued", "no_game"}
+
+
+def line(event: str, fields: dict[str, Any], tally: Tally) -> dict[str, Any]:
+    """The fields of the log line for one update (``event="update"``) or timer."""
+    tally.reported = True
+    ms = round(tally.elapsed_ms(), 2)
+    out: dict[str, Any] = {"event": event, **fields, **tally.fields, "ms": ms}
+    out.update({f"{part}_ms": round(v, 2) for part, v in sorted(tally.ms.items())})
+    out.update({name.lower(): n for name, n in sorted(tally.counts.items())})
+    service = os.environ.get("METRICS_SERVICE")
+    if service and os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        out.update(embedded(event, str(fields.get("outcome", "")), ms, tally, service))
+    return out
+
+
+def embedded(event: str, outcome: str, ms: float, tally: Tally, service: str) -> dict[str, Any]:
+    """CloudWatch embedded metric format: the ``_aws`` block and the metric values."""
+    values: dict[str, float] = {
+        "Updates" if event == "update" else "Timers": 1,
+        outcome_metric(outcome): 1,
+        "LatencyMs": ms,
+    }
+    for name in (CONFLICTS, GAVE_UPS, SEND_FAILURES):
+        values[name] = tally.counts.get(name, 0)
+    units = {name: "Milliseconds" if name.endswith("Ms") else "Count" for name in values}
+    return {
+        "_aws": {
+            "Timestamp": int(time.time() * 1000),
+            "CloudWatchMetrics": [
+                {
+                    "Namespace": NAMESPACE,
+                    "Dimensions": [["Service"]],
+                    "Metrics": [{"Name": n, "Unit": units[n]} for n in values],
+                }
+            ],
+        },
+        "Service": service,
+        **values,
+    }
+
+
+class TimedStore:
+    """A DocumentStore that adds its time and its version conflicts to the current tally."""
+
+    def __init__(self, store: DocumentStore) -> None:
+        self.inner = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def get(self, key: str) -> Versioned | None:
+        with timing("store"):
+            return self.inner.get(key)
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, Versioned]:
+        with timing("store"):
+            return self.inner.get_many(keys)
+
+    def seen_update(self, update_id: int) -> bool:
+        with timing("store"):
+            return self.inner.seen_update(update_id)
+
+    def commit(
+        self, writes: Sequence[Put | Delete], update_id: int | None = None
+    ) -> dict[str, int]:
+        with timing("store"):
+            try:
+                return self.inner.commit(writes, update_id)
+            except VersionConflict:
+                count(CONFLICTS)
+                raise
+
+
+class TimedMessenger:
+    """A Messenger that adds its time and its failed sends to the current tally."""
+
+    def __init__(self, messenger: Messenger) -> None:
+        self.inner = messenger
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        with timing("telegram"), _failures():
+            return self.inner.send(chat_id, text, rows)
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        with timing("telegram"), _failures():
+            return self.inner.edit(chat_id, message_id, text, rows)
+
+    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
+        with timing("telegram"):
+            self.inner.answer(query_id, text, alert)
+
+
+@contextmanager
+def _failures() -> Iterator[None]:
+    try:
+        yield
+    except Exception:
+        count(SEND_FAILURES)
+        raise

@@ -1,0 +1,69 @@
+"""Issue 9: every callback answer (the ℹ️ card alerts and the short toasts) fits Telegram's 200
+UTF-16 units in every language, whole: complete sentences, never cut."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from engine.cards import ASSOCIATIONS, BAG_NAME, ITEM_KINDS, OCCUPATIONS
+from handlers import codec, prompts
+from handlers.i18n import LANGUAGES, catalog, t
+from tests.fakes.bot_api import utf16_len
+
+ALERT_LIMIT = 200  # answerCallbackQuery text, in UTF-16 code units
+TOAST_KEYS = (
+    "bot.stale",
+    "bot.not_in_game",
+    "bot.illegal",
+    "lobby.not_open",
+    "lobby.only_creator",
+    "lobby.too_few",
+    "settings.only_admin",
+    "settings.saved",
+    "language.set",
+)
+SENTENCE_END = (".", "!", "?", "。", "！", "？", ")", "）", "”", "“", "»", "«")
+
+
+def every_info() -> list[codec.Info]:
+    payloads = [codec.info_item(kind) for kind in (*ITEM_KINDS, BAG_NAME)]
+    payloads += [codec.info_occupation(o) for o in OCCUPATIONS]
+    payloads += [codec.info_association(a) for a in ASSOCIATIONS]
+    payloads.append(codec.INFO_DRINK)
+    parsed = [codec.parse_payload(p) for p in payloads]
+    assert all(isinstance(p, codec.Info) for p in parsed)
+    return [p for p in parsed if isinstance(p, codec.Info)]
+
+
+def test_the_limit_is_the_one_the_prompts_use() -> None:
+    assert prompts.INFO_MAX == ALERT_LIMIT
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_card_alert_fits_whole_in_200_utf16_units(lang: str) -> None:
+    too_long = {}
+    for info in every_info():
+        alert = prompts.render_info(lang, info)
+        if utf16_len(alert) > ALERT_LIMIT:
+            too_long[f"{info.kind}.{info.id}"] = utf16_len(alert)
+        assert not alert.endswith("…"), (info, alert)
+        assert alert.rstrip().endswith(SENTENCE_END), f"{lang} {info}: not a whole sentence"
+    assert not too_long, f"{lang}: over {ALERT_LIMIT} UTF-16 units: {too_long}"
+
+
+def test_the_secret_bag_key_alert_is_under_the_limit_in_english() -> None:
+    """The alert that made the tap show nothing (201 units) before."""
+    alert = prompts.render_info("en", codec.Info("item", "bag_key"))
+    assert utf16_len(alert) <= ALERT_LIMIT
+    assert alert.endswith("Key for good.")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_toast_fits(lang: str) -> None:
+    for key in TOAST_KEYS:
+        template = catalog(lang)[key]
+        fields = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
+        text = t(lang, key, **{f: "x" * 12 for f in fields})
+        assert utf16_len(text) <= ALERT_LIMIT, (lang, key)
