@@ -10,12 +10,17 @@ DEADLINE_KINDS = ("turn", "trade", "support", "window", "boost", "choice")
 
 
 class Deadlines(BaseModel):
-    turn: int = Field(90, ge=10, le=3600)
-    trade: int = Field(45, ge=10, le=3600)
-    support: int = Field(20, ge=5, le=3600)
-    window: int = Field(8, ge=5, le=120)  # Priest / Hypnotist / Doctor windows: always this long
-    window_min: int = Field(5, ge=1, le=60)  # R-D1: no window (the boost too) closes sooner
-    boost: int = Field(30, ge=5, le=600)
+    """Defaults measured with ``python -m handlers.pace`` (issue 9): each is about twice the
+    longest think time of a brisk player, so a thinking player is never cut off, and three
+    turns in a row let run out (R-D2) cost the table 3 minutes at most. Windows keep R-D1's
+    minimum; the boost window lasts the same for everyone, so it is short."""
+
+    turn: int = Field(60, ge=10, le=3600)  # think 8-35 s; 3 x 60 s before an AI stands in
+    trade: int = Field(30, ge=10, le=3600)  # think 5-20 s
+    support: int = Field(15, ge=5, le=3600)  # think 3-12 s
+    window: int = Field(5, ge=5, le=120)  # Priest / Hypnotist / Doctor windows: always this long
+    window_min: int = Field(5, ge=1, le=60)  # R-D1: no window closes sooner
+    boost: int = Field(10, ge=5, le=600)  # think 2-10 s; a card played adds a window's time
     choice: int = Field(30, ge=10, le=3600)
 
 
@@ -48,10 +53,10 @@ AI_FILL_CHOICES = (0, 3, 4, 5, 6, 8, 10)
 
 # Values offered on the /settings buttons for each deadline.
 DEADLINE_CHOICES: dict[str, tuple[int, ...]] = {
-    "turn": (45, 90, 180, 600),
-    "trade": (20, 45, 90, 300),
-    "support": (10, 20, 40, 120),
+    "turn": (45, 60, 90, 180, 600),
+    "trade": (20, 30, 45, 90, 300),
+    "support": (10, 15, 20, 40, 120),
     "window": (5, 8, 12, 20),
-    "boost": (15, 30, 60),
+    "boost": (10, 15, 30, 60),
     "choice": (15, 30, 60, 300),
 }

@@ -28,7 +28,7 @@ AI = AiPolicy()
 AI_TURN_PAUSE_SECONDS = 3.0
 # A story message takes the next lines as long as it is this recent: a new group message (and a
 # buzz) about once a minute of play, never one per step.
-STORY_MERGE_SECONDS = 60.0
+STORY_MERGE_SECONDS = 90.0
 STORY_MAX_CHARS = 3600
 MAX_AUTO_STEPS = 400
 REMIND_BEFORE_SECONDS = 15.0  # the private reminder, for deadlines of at least twice this
@@ -253,8 +253,22 @@ class Table:
         self._status()
         self._away_notices()
         for seat in range(st.n):
-            mine = engine.events_for(self.events, seat)
+            # The offer is told once, by the answer prompt, to whoever gets that prompt.
+            mine = [
+                e
+                for e in engine.events_for(self.events, seat)
+                if not (e.kind == "offered" and self.asks(seat))
+            ]
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
+            refused = [e for e in self.events if e.kind == "trade_refused" and e.to is None]
+            for e in refused:
+                if e.data["seat"] == seat:
+                    told = t(
+                        self.lang_of(seat),
+                        "bot.offer_refused",
+                        name=fmt.name(table, e.data["target"]),
+                    )
+                    text = fmt.lines(text, told)
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
         for seat, text in self.notes:
