@@ -16,7 +16,7 @@ from engine import Rejected
 from handlers import codec, lobby, prompts, story
 from handlers.group_settings import GroupSettings
 from handlers.i18n import negotiate, t
-from handlers.messenger import Messenger
+from handlers.messenger import Messenger, Rows
 from handlers.play import Table
 from handlers.service import (
     DEFAULT_BUDGET_SECONDS,
@@ -171,6 +171,7 @@ class Service:
             self.messenger.answer(press.query_id, t(lang, "bot.stale"))
             return "garbage"
         outcome = "stale"
+        menu: list[tuple[str, Rows]] = []  # a navigation's new prompt, shown after the answer
 
         def change(txn: Txn) -> None:
             nonlocal outcome
@@ -198,9 +199,7 @@ class Service:
                 return
             if isinstance(parsed, codec.Nav):
                 pr = table.prompt(seat, parsed.path)
-                self.messenger.edit(
-                    press.chat_id, press.message_id, pr.text, table.rows(decision, pr.rows)
-                )
+                menu[:] = [(pr.text, table.rows(decision, pr.rows))]
                 outcome = "nav"
                 return
             action = codec.decode_action(parsed.payload, seat, decision)
@@ -216,8 +215,11 @@ class Service:
             self.after_play(txn, table, answered)
             outcome = action.kind
 
-        if self.pipeline.run(game_key(gid), change, press.update_id, query=press.query_id) is None:
+        done = self.pipeline.run(game_key(gid), change, press.update_id, query=press.query_id)
+        if done is None:
             self.messenger.answer(press.query_id, t(lang, "bot.stale"))
+        elif menu:
+            self.messenger.edit(press.chat_id, press.message_id, *menu[0])
         return outcome
 
     def _left(self, cmd: MemberLeft) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import engine
 from engine import TIMEOUT, Action, Event, State
-from engine.ai import AiPolicy
+from engine.ai import AiPolicy, ExpertPolicy
 from engine.rng import Rng, seed_state
 from handlers import fmt, prompts, story
 from handlers.group_settings import GroupSettings
@@ -24,7 +24,8 @@ from handlers.messenger import Rows
 from handlers.service import Txn
 from handlers.story.table import table_lines
 
-AI = AiPolicy()
+# By the group's /settings AI level.
+AI: dict[str, AiPolicy | ExpertPolicy] = {"ai": AiPolicy(), "expert": ExpertPolicy()}
 AI_TURN_PAUSE_SECONDS = 3.0
 # A story message takes the next lines as long as it is this recent: a new group message (and a
 # buzz) about once a minute of play, never one per step.
@@ -45,6 +46,7 @@ class Table:
         self.settings = GroupSettings.model_validate(self.doc["settings"])
         self.state = State.from_dict(self.doc["engine"])
         self.events: list[Event] = []
+        self.ran_out: set[int] = set()  # seats whose public decision ran out in this command
         self.notes: list[tuple[int, str]] = []  # private texts without buttons, by seat
         self.timed_out: dict[int, str] = {}  # seat -> what its closed prompt says happened
 
@@ -81,11 +83,13 @@ class Table:
         return not (self.no_chat(seat) or self.defaults_at_once(seat) or self.ai_plays(seat))
 
     def defaults_at_once(self, seat: int) -> bool:
-        """R-D2 away players, and players the bot cannot reach, decide by default at once."""
+        """R-D2 away players, and players the table was told the bot cannot reach, decide by
+        default at once. Until that notice a player the bot cannot reach just times out: when
+        the bot learnt it (maybe from a window prompt) must not show in the game's pace."""
         if self.ai_plays(seat):
             return False
         p = self.state.players[seat]
-        return p.away or self.chat_of(seat) in self.doc.get("unreachable", [])
+        return p.away or self.chat_of(seat) in self.doc.get("unreachable_noted", [])
 
     def _ai_waits_until(self, aw: engine.Awaiting) -> float | None:
         """An AI takes its turn after a short pause, so the table can follow the story; it
@@ -97,7 +101,8 @@ class Table:
     def _ai_action(self, seat: int) -> Action:
         st = self.state
         rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
-        return AI.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
+        ai = AI[self.settings.ai_level]
+        return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------
     def deadline_at(self) -> float | None:
@@ -158,6 +163,9 @@ class Table:
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, action: Action, stand_in: bool = False) -> None:
+        p = self.state.pending
+        if action.kind == TIMEOUT and action.seat is None and p is not None and not p.window:
+            self.ran_out.update(p.actors)
         self.state, events = engine.apply(self.state, action, inplace=True, stand_in=stand_in)
         self.events += events
         dec = self.doc.get("dec")
@@ -247,7 +255,7 @@ class Table:
         answered = answered or {}
         self._close_prompts(answered)
         table = engine.public_view(st)
-        public = fmt.lines(self._unreachable_notes(), self._story_text(table))
+        public = fmt.lines(self._story_text(table), self._unreachable_notes())
         if public:
             self._story(public)
         self._status()
@@ -424,10 +432,13 @@ class Table:
         return True
 
     def _unreachable_notes(self) -> str:
-        """Tell the group once about each player the bot cannot write to."""
+        """Tell the group once about each player the bot cannot write to, when a public decision
+        of theirs runs out: never next to a window, which would tell who was asked in it."""
         noted = self.doc.setdefault("unreachable_noted", [])
         lines = []
         for seat, p in enumerate(self.doc["players"]):
+            if seat not in self.ran_out:
+                continue
             if p["uid"] in self.doc.get("unreachable", []) and p["uid"] not in noted:
                 noted.append(p["uid"])
                 name = f"<b>{html.escape(self.state.players[seat].name, quote=False)}</b>"
@@ -453,7 +464,3 @@ def _prompt_version(st: State) -> int:
     """Prompts of the boost window change as cards are played: re-render them then."""
     fight = next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
     return len(fight.get("played", [])) if fight else 0
-
-
-def _join(body: str, status: str) -> str:
-    return f"{body}\n\n{status}" if status and body else body or status

@@ -9,6 +9,7 @@ Each message gets one log line with its outcome and timings.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from infra import metrics
@@ -17,7 +18,14 @@ from infra.timers import parse_timer_message, requeue_if_early
 log = logging.getLogger("coachride")
 
 
-def handle(event: dict[str, Any], service: Any, timers: Any, now: float) -> dict[str, Any]:
+def handle(
+    event: dict[str, Any],
+    service: Any,
+    timers: Any,
+    now: float,
+    seconds_left: Callable[[], float | None] = lambda: None,
+) -> dict[str, Any]:
+    """``seconds_left``: what remains of the invocation, asked before each message."""
     failures = []
     for record in event.get("Records", []):
         tally = metrics.start()
@@ -34,7 +42,7 @@ def handle(event: dict[str, Any], service: Any, timers: Any, now: float) -> dict
         fields["late_s"] = round(max(0.0, now - request.due_at), 3)
         try:
             if requeue_if_early(timers, request, now):
-                service.handle_timer(request)
+                service.handle_timer(request, seconds_left())
                 fields["outcome"] = "applied"
             else:
                 fields["outcome"] = "requeued"
@@ -48,6 +56,9 @@ def handle(event: dict[str, Any], service: Any, timers: Any, now: float) -> dict
 
 def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
     from handlers.runtime import lambda_service
+    from handlers.webhook import seconds_left
 
     service = lambda_service()
-    return handle(event, service, service.timers, service.clock.now())
+    return handle(
+        event, service, service.timers, service.clock.now(), lambda: seconds_left(context)
+    )

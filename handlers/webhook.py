@@ -1,11 +1,14 @@
 """The webhook Lambda: Telegram → (secret check) → the service → always 200.
 
-Telegram redelivers on any other status, so failures are logged and answered 200 too.
+Telegram redelivers on any other status, so failures are logged and answered 200 too. Any body
+at all (not base64, not UTF-8, not JSON, nested past the parser's depth) is answered and never
+raises; an event that is not even a mapping is 400.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import hmac
 import json
 import logging
@@ -31,24 +34,38 @@ def secret_ok(headers: dict[str, Any] | None, expected: str | None) -> bool:
 
 
 def parse_body(event: dict[str, Any]) -> Any:
-    body = event.get("body") or ""
-    if event.get("isBase64Encoded"):
-        body = base64.b64decode(body).decode("utf-8", "replace")
+    """The update, or None for a body that is not one; never raises."""
     try:
+        body = event.get("body") or ""
+        if event.get("isBase64Encoded"):
+            body = base64.b64decode(body, validate=True).decode("utf-8", "replace")
         return json.loads(body)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError, binascii.Error):
         return None
 
 
-def handle(event: dict[str, Any], service_factory: Any, secret: str | None) -> dict[str, Any]:
-    headers = event.get("headers") if isinstance(event, dict) else None
+def seconds_left(context: Any) -> float | None:
+    """What is left of the invocation (the function timeout minus what ran), if known."""
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    try:
+        return None if remaining is None else float(remaining()) / 1000.0
+    except Exception:
+        return None
+
+
+def handle(
+    event: Any, service_factory: Any, secret: str | None, context: Any = None
+) -> dict[str, Any]:
+    if not isinstance(event, dict):
+        return _response(400)
+    headers = event.get("headers")
     if not isinstance(headers, dict) or SECRET_HEADER not in {str(k).lower() for k in headers}:
         return _rejected(401)
     if not secret_ok(headers, secret):
         return _rejected(403)
     update = parse_body(event)
     try:
-        service_factory().handle_update(update)
+        service_factory().handle_update(update, seconds_left(context))
     except Exception:
         log.exception("update handling failed")
     return _response(200)
@@ -75,4 +92,4 @@ def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
     if isinstance(headers, dict) and not secret_ok(headers, secret):
         # Rotated since this container read it? Read again (at most once a minute).
         secret = runtime.bot_secrets(refresh=True).webhook_secret
-    return handle(event, runtime.lambda_service, secret)
+    return handle(event, runtime.lambda_service, secret, context)

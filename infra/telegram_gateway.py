@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dtm
 import logging
+import threading
 import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -353,4 +354,18 @@ class LoopRunner:
         if loop.is_running():
             coroutine.close()
             raise RuntimeError("LoopRunner.run called from inside the running event loop")
+        return loop.run_until_complete(coroutine)
+
+
+class ThreadLoopRunner(LoopRunner):
+    """One event loop per thread: for several functions simulated in one process (the load
+    command), each thread with its own bot and connection pool."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
+        if loop is None or loop.is_closed():
+            loop = self._local.loop = asyncio.new_event_loop()
         return loop.run_until_complete(coroutine)

@@ -15,6 +15,13 @@ The fake keeps what a chat would show: per chat a message id counter and, per me
 current text and inline keyboard with every edit applied. Answers look like Telegram's, including
 ``400 message is not modified``, ``403 bot was blocked by the user`` for chats in
 ``blocked_chats`` and injected ``429`` flood-control errors.
+
+Telegram's bad days, for fault injection and load: :class:`Chaos` answers message calls at
+random (reproducibly) with flood control of 5-40 s that holds the chat for that long, network
+timeouts that cost the caller's clock the request timeout, permanent ``400``s in groups (the bot
+muted) and :class:`Killed` (the function dies before a send reaches Telegram);
+:class:`RateLimits` answers ``429`` the way Telegram does when a bot sends more than ~30 messages
+a second overall or more than 20 a minute in one group.
 """
 
 from __future__ import annotations
@@ -22,12 +29,15 @@ from __future__ import annotations
 import functools
 import html
 import json
+import math
 import os
+import random
 import re
+import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
@@ -444,6 +454,101 @@ _NOT_MODIFIED = (
 )
 
 
+_MESSAGE_METHODS = ("sendMessage", "editMessageText")
+_MUTED = "Bad Request: not enough rights to send text messages to the chat"
+
+
+class Killed(BaseException):
+    """The function dies (a crash, or its timeout) before the request reaches Telegram. A
+    ``BaseException``, so no ``except Exception`` in the code under test survives it."""
+
+
+@dataclass
+class Chaos:
+    """Telegram's bad days on message calls (``sendMessage``, ``editMessageText``), drawn from
+    ``rng`` so a run can be repeated. ``advance`` moves the caller's fake clock (a timeout costs
+    ``timeout_cost`` seconds of the function's time)."""
+
+    rng: random.Random
+    flood: float = 0.0  # chance a call answers 429; the chat then stays flooded that long
+    flood_seconds: tuple[int, int] = (5, 40)
+    timeout: float = 0.0  # chance of a network timeout (the message does not arrive)
+    timeout_cost: float = 5.0
+    refuse: float = 0.0  # chance a group send is refused for good (the bot muted)
+    kill: float = 0.0  # chance the function dies just before the call
+    advance: Callable[[float], None] | None = None
+    flooded_until: dict[int, float] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+    refused: list[tuple[int, str]] = field(default_factory=list)  # (chat, text) never shown
+
+    def strike(self, method: str, params: Mapping[str, Any], now: float) -> None:
+        """Raise what Telegram (or the function's death) does to this call, if anything."""
+        if method not in _MESSAGE_METHODS:
+            return
+        raw = params.get("chat_id")
+        chat = raw if isinstance(raw, int) else 0
+        if self.rng.random() < self.kill:
+            self.counts["killed"] += 1
+            raise Killed(f"killed before {method} to {chat}")
+        held = self.flooded_until.get(chat, 0.0)
+        if held > now:
+            self.counts["429"] += 1
+            wait = math.ceil(held - now)
+            raise _Reply(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+        if self.rng.random() < self.flood:
+            wait = self.rng.randint(*self.flood_seconds)
+            self.flooded_until[chat] = now + wait
+            self.counts["429"] += 1
+            raise _Reply(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+        if self.rng.random() < self.timeout:
+            self.counts["timeout"] += 1
+            if self.advance is not None:
+                self.advance(self.timeout_cost)
+            raise TimedOut()
+        group_send = method == "sendMessage" and chat < 0
+        if group_send and self.rng.random() < self.refuse:
+            self.counts["refused"] += 1
+            self.refused.append((chat, str(params.get("text"))))
+            raise _Reply(400, _MUTED)
+
+
+@dataclass
+class RateLimits:
+    """Telegram's limits for one bot: ``overall`` messages per second across chats and
+    ``group_per_minute`` sends per group; beyond them, 429 with the seconds until a slot."""
+
+    overall: int = 30
+    group_per_minute: int = 20
+    limited: int = 0  # 429s answered
+    by_reason: Counter[str] = field(default_factory=Counter)  # "overall" or "group"
+    _recent: deque[float] = field(default_factory=deque)
+    _groups: dict[int, deque[float]] = field(default_factory=dict)
+
+    def admit(self, method: str, params: Mapping[str, Any], now: float) -> None:
+        if method not in _MESSAGE_METHODS:
+            return
+        while self._recent and self._recent[0] <= now - 1.0:
+            self._recent.popleft()
+        if len(self._recent) >= self.overall:
+            self._refuse(self._recent[0] + 1.0 - now, "overall")
+        raw = params.get("chat_id")
+        chat = raw if isinstance(raw, int) else 0
+        if method == "sendMessage" and chat < 0:
+            sent = self._groups.setdefault(chat, deque())
+            while sent and sent[0] <= now - 60.0:
+                sent.popleft()
+            if len(sent) >= self.group_per_minute:
+                self._refuse(sent[0] + 60.0 - now, "group")
+            sent.append(now)
+        self._recent.append(now)
+
+    def _refuse(self, seconds: float, reason: str) -> NoReturn:
+        self.limited += 1
+        self.by_reason[reason] += 1
+        wait = max(1, math.ceil(seconds))
+        raise _Reply(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+
+
 @dataclass
 class _Injected:
     method: str | None  # None: any method
@@ -476,10 +581,14 @@ class RecordingRequest(BaseRequest):
         self.violations: list[str] = []
         self.errors: list[tuple[str, int, str]] = []  # (method, HTTP code, description) answered
         self.updates: list[dict[str, Any]] = []  # handed out by getUpdates
+        self.sent: list[tuple[int, str]] = []  # (chat, text as sent) of every message delivered
         self.member_status: dict[tuple[int, int], str] = {}  # (chat, user) -> status
         self._chats: dict[int, dict[int, FakeMessage]] = {}
         self._last_id: dict[int, int] = {}
         self._injected: list[_Injected] = []
+        self.chaos: Chaos | None = None
+        self.limits: RateLimits | None = None
+        self._lock = threading.RLock()  # several functions may call at once (the load command)
 
     # -- BaseRequest ---------------------------------------------------------------------------
 
@@ -509,13 +618,21 @@ class RecordingRequest(BaseRequest):
 
     def handle(self, method: str, params: dict[str, Any]) -> tuple[int, bytes]:
         """Validate, record and answer one call; returns (HTTP status, JSON body)."""
+        with self._lock:
+            return self._handle(method, params)
+
+    def _handle(self, method: str, params: dict[str, Any]) -> tuple[int, bytes]:
         self.calls.append(Call(method, params))
         problems = self.spec.check_call(method, params)
         if problems:
             self._violate(f"{method}({_short(params)}): " + "; ".join(problems))
         try:
+            if self.chaos is not None:
+                self.chaos.strike(method, params, self.clock())
             self._raise_injected(method)
             self._check_chat(params.get("chat_id"))
+            if self.limits is not None:
+                self.limits.admit(method, params, self.clock())
             result = self._answer(method, params)
         except _Reply as reply:
             self.errors.append((method, reply.code, reply.description))
@@ -656,6 +773,7 @@ class RecordingRequest(BaseRequest):
             date=int(self.clock()),
         )
         self._chats.setdefault(chat_id, {})[message_id] = message
+        self.sent.append((chat_id, params["text"]))
         return self._message_json(message)
 
     def _api_editMessageText(self, params: Mapping[str, Any]) -> Any:

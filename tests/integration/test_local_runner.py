@@ -1,31 +1,91 @@
-"""`make run`'s pieces: no token means a clear explanation; timers come back after a restart."""
+"""`make run`'s pieces: without a token the local table, a wrong token or no network ends in
+one sentence, timers come back after a restart."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+from handlers.i18n import t
 from handlers.local import rearm_timers
+from handlers.localtable.chats import Table
+from handlers.localtable.server import TableServer
 from infra.ports import Put, TimerRequest
 from infra.sqlite_store import SqliteStore
 from infra.timers import FakeTimers
+from tests.browser.process import TableProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_without_a_token_it_explains_how_to_get_one_and_exits_non_zero() -> None:
-    env = {"PATH": "/usr/bin:/bin", "TELEGRAM_BOT_TOKEN": ""}
-    done = subprocess.run(
+def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-m", "handlers.local"],
         cwd=ROOT,
-        env=env,
+        env={
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "GAME_DB_PATH": str(tmp_path / "bot.sqlite3"),
+            **env,
+        },
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert done.returncode != 0
-    assert "@BotFather" in done.stderr and "/newbot" in done.stderr
+
+
+@pytest.fixture
+def other_bot_api(tmp_path: Path) -> Iterator[str]:
+    """A Bot API that knows another token (the local table's server)."""
+    server = TableServer(("127.0.0.1", 0), Table(str(tmp_path / "t.sqlite3")), "1:right")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.port}"
+    server.shutdown()
+
+
+def test_a_wrong_token_ends_in_one_sentence(tmp_path: Path, other_bot_api: str) -> None:
+    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="1:wrong", TELEGRAM_API_BASE_URL=other_bot_api)
+    assert done.returncode == 2
+    assert done.stderr.strip() == t("en", "local.bad_token")
+
+
+def test_no_network_ends_in_one_sentence(tmp_path: Path) -> None:
+    nowhere = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="1:token", TELEGRAM_API_BASE_URL=nowhere)
+    assert done.returncode == 2
+    assert done.stderr.strip() == t("en", "local.no_network", url=nowhere)
+    assert "Traceback" not in done.stderr
+
+
+def test_without_a_token_it_serves_the_table_and_prints_its_address(tmp_path: Path) -> None:
+    table = TableProcess(tmp_path / "table.sqlite3", free_port())
+    table.start()
+    try:
+        printed = "".join(table.log)
+        assert table.url in printed and "@BotFather" not in printed
+        with urllib.request.urlopen(table.url, timeout=10) as page:
+            html = page.read().decode()
+        assert page.status == 200 and '<script src="/static/app.js"' in html
+        with urllib.request.urlopen(table.url + "static/app.js", timeout=10) as script:
+            assert b"SEAT_KEY" in script.read()
+    finally:
+        table.stop()
+
+
+def test_a_busy_port_ends_in_one_sentence(tmp_path: Path, other_bot_api: str) -> None:
+    port = int(other_bot_api.rsplit(":", 1)[1])
+    started = time.monotonic()
+    done = run_bot(tmp_path, PORT=str(port))
+    assert done.returncode == 2 and time.monotonic() - started < 30
+    busy = t("en", "local.port_busy", host="127.0.0.1", port=port, reason="Address already in use")
+    assert done.stderr.strip() == busy
 
 
 def test_timers_of_running_games_are_rearmed_on_start(tmp_path: Path) -> None:

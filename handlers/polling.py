@@ -1,0 +1,105 @@
+"""The bot on long polling: the Service over a Bot API, a SQLite file and in-process timers.
+
+``make run`` uses it with Telegram (a token) and with the local table (handlers.localtable).
+Everything game-related runs on one thread: timers only queue their requests (and may wake the
+poll), and the polling loop applies them between updates.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from collections.abc import Callable
+
+from telegram import Bot
+from telegram.error import InvalidToken, NetworkError
+
+from handlers.app import Service
+from handlers.i18n import t
+from handlers.runtime import bot_username
+from handlers.telegram_messenger import TelegramMessenger
+from infra.ports import TimerRequest, Timers
+from infra.settings import Settings
+from infra.sqlite_store import SqliteStore
+from infra.telegram_gateway import TelegramGateway
+from infra.timers import LocalTimers, SystemClock
+
+log = logging.getLogger("coachride")
+
+POLL_SECONDS = 1
+ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]
+
+
+class StartupError(Exception):
+    """Why the bot cannot start, in one sentence for the terminal."""
+
+
+def rearm_timers(store: SqliteStore, timers: Timers) -> int:
+    """In-process timers die with the process: on start, every open lobby and running game
+    gets its next deadline back (a late one fires at once)."""
+    armed = 0
+    for key in store.keys("GAME#"):
+        got = store.get(key)
+        due = got.doc.get("due") if got else None
+        if got and due and got.doc.get("phase") in ("lobby", "playing"):
+            timers.schedule(TimerRequest(key, due["dec"], due["at"]))
+            armed += 1
+    return armed
+
+
+class Runner:
+    """The Service over a Bot API at ``bot``'s base URL, a SQLite file and in-process timers."""
+
+    def __init__(self, settings: Settings, bot: Bot, wake: Callable[[], None] | None = None):
+        self.bot = bot
+        self.messenger = TelegramMessenger(TelegramGateway(bot))
+        try:
+            self.username = bot_username(self.messenger)
+        except InvalidToken as exc:
+            raise StartupError(t("en", "local.bad_token")) from exc
+        except NetworkError as exc:
+            raise StartupError(
+                t("en", "local.no_network", url=settings.telegram_api_base_url)
+            ) from exc
+        self.due: queue.Queue[TimerRequest] = queue.Queue()
+
+        def timer_fired(request: TimerRequest) -> None:
+            self.due.put(request)
+            if wake is not None:
+                wake()
+
+        clock = SystemClock()
+        self.timers = LocalTimers(timer_fired)
+        self.store = SqliteStore(settings.db_path, clock=clock)
+        self.service = Service(
+            self.store,
+            self.messenger,
+            self.timers,
+            clock,
+            bot_username=self.username,
+            time_scale=settings.game_time_scale,
+            is_admin=self.messenger.is_admin,
+        )
+        rearm_timers(self.store, self.timers)
+        self.messenger.runner.run(bot.delete_webhook())
+
+    def poll_forever(self, poll_seconds: int = POLL_SECONDS) -> None:
+        offset = 0
+        try:
+            while True:
+                try:
+                    updates = self.messenger.runner.run(
+                        self.bot.get_updates(
+                            offset=offset, timeout=poll_seconds, allowed_updates=ALLOWED_UPDATES
+                        )
+                    )
+                except NetworkError:
+                    log.warning("polling failed; retrying")
+                    continue
+                for update in updates:
+                    offset = update.update_id + 1
+                    self.service.handle_update(update.to_dict())
+                while not self.due.empty():
+                    self.service.handle_timer(self.due.get_nowait())
+        finally:
+            self.timers.close()

@@ -1,0 +1,128 @@
+"""A player at the local table: one browser page, clicking what a person would click."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from handlers.i18n import t
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+LABEL = re.compile(r"<[^>]+>")
+
+
+def shown(key: str, **params: object) -> str:
+    """A catalog text as the page shows it (tags gone)."""
+    return LABEL.sub("", t("en", key, **params))
+
+
+GAME_OVER = shown("game.final.title", round=0).split(" · ")[0]  # "🏁 Game over"
+ATTACKS = shown("game.fight.header", attacker="\0", defender="\0").split("\0")[1]  # " attacks "
+ATTACK = shown("game.btn.attack")
+CLAIMS = (shown("game.btn.claim"), shown("game.btn.solo"), shown("game.btn.fortune"))
+# Once a fight was seen, a claim ends the game sooner: declare as soon as the rules allow.
+FINISH = (
+    shown("game.btn.confirm_solo"),
+    shown("game.btn.confirm_claim"),
+    shown("game.btn.solo"),
+    shown("game.btn.claim"),
+)
+NEVER = (shown("game.btn.back"), "ℹ️")  # going back and card help only slow a random player
+# Answers that let the game go on at once; a player picks among them three times in four, so
+# games end in a bounded time while every other kind of button still gets pressed.
+QUICK = (
+    shown("game.btn.pass"),
+    shown("game.btn.done"),
+    shown("game.btn.not_now"),
+    shown("game.btn.support_neutral"),
+    shown("game.btn.end"),
+    shown("game.btn.continue"),
+    shown("game.btn.keep_occupation"),
+)
+
+
+class Player:
+    def __init__(self, page: Any, name: str, seed: int) -> None:
+        self.page, self.name = page, name
+        self.rng = random.Random(seed)
+        self.clicks = 0
+
+    def take_seat(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.fill("#seat-name", self.name)
+        self.page.click("#seat button[type=submit]")
+        self.page.wait_for_selector("body[data-ready='1']")
+
+    def screenshot(self, name: str) -> None:
+        """Both chats at their newest message (clicking scrolls them, as a person's hand does)."""
+        for down in self.page.locator(".down:visible").all():
+            down.click()
+        self.page.screenshot(path=SHOTS / name)
+
+    def say(self, chat: str, text: str) -> None:
+        box = self.page.locator(f"#{chat} .composer input")
+        box.fill(text)
+        box.press("Enter")
+
+    def text(self, chat: str) -> str:
+        """What ``chat`` shows (its text content: cheaper than innerText on a long chat)."""
+        return str(self.page.text_content(f"#{chat} .messages"))
+
+    def wait_for_text(self, chat: str, text: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while text not in self.text(chat):
+            assert time.monotonic() < deadline, f"{text!r} never appeared in {chat}"
+            time.sleep(0.1)
+
+    def key(self, chat: str, label: str) -> Any:
+        """The newest button in ``chat`` whose label starts with ``label``."""
+        keys = self.page.locator(f"#{chat} .key").filter(has_text=label)
+        keys.last.wait_for(timeout=10_000)
+        return keys.last
+
+    def click_key(self, chat: str, label: str) -> None:
+        self.key(chat, label).click()
+        self.settle()
+
+    def settle(self) -> None:
+        """Wait for the button's answer (its loading mark goes), as a person waits."""
+        # (an answer lost to a restart never comes: the button unlocks itself after 15 s)
+        with contextlib.suppress(Exception):
+            self.page.wait_for_function(
+                "window.unansweredPresses() === 0", timeout=3_000, polling=50
+            )
+
+    def play_one(self, fight_seen: bool) -> bool:
+        """Click one button of the newest private message with a keyboard; False if none."""
+        keys = self.page.locator("#private .msg:has(.keyboard)").last.locator(
+            ".key:not(.url):not(.loading)"
+        )
+        labels = [label.strip() for label in keys.all_inner_texts()]
+        if not labels:
+            return False
+        allowed = [
+            i
+            for i, label in enumerate(labels)
+            if not label.startswith(NEVER) and (fight_seen or not label.startswith(CLAIMS))
+        ]
+        if not allowed:
+            return False
+        preferred = (ATTACK,) if not fight_seen else FINISH
+        quick = [i for i in allowed if labels[i].startswith(QUICK)]
+        index = self.rng.choice(quick if quick and self.rng.random() < 0.75 else allowed)
+        for wanted in preferred:
+            found = [i for i in allowed if labels[i].startswith(wanted)]
+            if found:
+                index = found[0]
+                break
+        try:
+            keys.nth(index).click(timeout=2_000)
+        except Exception:  # the prompt was edited away under the pointer: look again
+            return False
+        self.clicks += 1
+        self.settle()
+        return True

@@ -1,0 +1,152 @@
+"""The local table's Bot API answers the bot's real gateway over HTTP as Telegram does, and the
+page's side (seats, messages, presses, events) keeps each private chat to its owner."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram import Bot
+from telegram.error import BadRequest
+
+from handlers.localtable.chats import GROUP_ID, Table
+from handlers.localtable.server import TableServer
+from handlers.localtable.telegram_html import HtmlError, render
+from infra.telegram_gateway import Button, LoopRunner, TelegramGateway
+
+TOKEN = "1:test"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[TableServer, TelegramGateway]]:
+    server = TableServer(("127.0.0.1", 0), Table(str(tmp_path / "t.sqlite3")), TOKEN)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    bot = Bot(TOKEN, base_url=f"http://127.0.0.1:{server.port}/bot")
+    yield server, TelegramGateway(bot, network_attempts=1)
+    server.shutdown()
+
+
+def page(server: TableServer, route: str, **params: Any) -> Any:
+    url = f"http://127.0.0.1:{server.port}/api/{route}"
+    request = urllib.request.Request(
+        url, json.dumps(params).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+RUN = LoopRunner().run
+
+
+def test_the_gateway_sends_edits_and_answers_through_the_local_bot_api(
+    served: tuple[TableServer, TelegramGateway],
+) -> None:
+    server, gateway = served
+    ann = page(server, "join", name="Ann", lang="en")
+    seat = {"id": ann["id"], "secret": ann["secret"]}
+    sent = RUN(gateway.send(GROUP_ID, "<b>Lobby</b> &amp; more", [[Button("Go", data="g:1")]]))
+    assert sent == 1
+    group = page(server, "state", **seat)["group"]
+    assert group[0]["html"] == "<b>Lobby</b> &amp; more"
+    assert group[0]["markup"] == {"inline_keyboard": [[{"text": "Go", "callback_data": "g:1"}]]}
+
+    # the same text again is Telegram's "message is not modified", which the gateway accepts
+    assert RUN(gateway.edit(GROUP_ID, 1, "<b>Lobby</b> &amp; more", [[Button("Go", data="g:1")]]))
+    assert RUN(gateway.edit(GROUP_ID, 1, "<i>Started</i>"))
+    assert page(server, "state", **seat)["group"][0]["markup"] is None
+    assert not RUN(gateway.edit(GROUP_ID, 99, "gone"))
+
+    # a press becomes a callback_query update; its answer reaches only the presser's page
+    page(server, "send", chat="group", text="/newgame", **seat)
+    RUN(gateway.send(GROUP_ID, "Pick", [[Button("A", data="pick:a")]]))
+    query = page(server, "press", chat="group", message_id=3, data="pick:a", **seat)["query"]
+    updates = RUN(gateway.bot.get_updates(timeout=1))
+    assert [u.message.text for u in updates if u.message] == ["/newgame"]
+    presses = [u.callback_query for u in updates if u.callback_query]
+    assert presses[0] is not None and presses[0].data == "pick:a" and presses[0].id == query
+    assert RUN(gateway.answer(query, "Saved.", alert=True))
+    assert not RUN(gateway.answer(query, "twice"))  # too old / invalid, as on Telegram
+    events = page(server, "events", after=0, **seat)["events"]
+    assert {"kind": "answer", "query": query, "text": "Saved.", "alert": True} in events
+
+
+def test_private_chats_need_start_and_stay_private(
+    served: tuple[TableServer, TelegramGateway],
+) -> None:
+    server, gateway = served
+    ann = page(server, "join", name="Ann", lang="en")
+    bob = page(server, "join", name="Bob", lang="de")
+    # before Ann opens the bot (Telegram's START), the bot cannot write to her
+    assert RUN(gateway.send(ann["id"], "Your cards")) is None
+    assert ann["id"] in gateway.unreachable
+    page(server, "send", id=ann["id"], secret=ann["secret"], chat="private", start="g1")
+    assert RUN(gateway.send(ann["id"], "Your <b>cards</b>")) is not None
+    assert RUN(gateway.send(-5, "nobody")) is None  # chat not found
+
+    ann_view = page(server, "state", id=ann["id"], secret=ann["secret"])
+    bob_view = page(server, "state", id=bob["id"], secret=bob["secret"])
+    assert [m["html"] for m in ann_view["private"]] == ["/start", "Your <b>cards</b>"]
+    assert bob_view["private"] == []
+    bob_events = page(server, "events", id=bob["id"], secret=bob["secret"], after=0)["events"]
+    assert all(e.get("message", {}).get("chat") != "private" for e in bob_events)
+    # the deep link's payload reaches the bot, though the chat shows only /start
+    updates = RUN(gateway.bot.get_updates(timeout=1))
+    assert updates[0].message is not None and updates[0].message.text == "/start g1"
+
+
+def test_a_seat_needs_its_secret(served: tuple[TableServer, TelegramGateway]) -> None:
+    server, _ = served
+    ann = page(server, "join", name="Ann")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        page(server, "state", id=ann["id"], secret="guess")
+    assert refused.value.code == 401
+    with pytest.raises(urllib.error.HTTPError) as taken:
+        page(server, "join", name="Mallory", id=ann["id"], secret="guess")
+    assert taken.value.code == 403
+
+
+def test_malformed_html_is_refused_as_telegram_refuses_it(
+    served: tuple[TableServer, TelegramGateway],
+) -> None:
+    _, gateway = served
+    with pytest.raises(BadRequest, match=r"(?i)can't parse entities"):
+        RUN(gateway.send(GROUP_ID, "<b>open"))
+    with pytest.raises(BadRequest, match=r"(?i)can't parse entities"):
+        RUN(gateway.send(GROUP_ID, "<div>no</div>"))
+
+
+def test_chats_and_update_ids_survive_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite3")
+    first = Table(db)
+    ann = first.join("Ann", "en", None, None)
+    first.user_says(ann, "group", "/newgame")
+    first.bot_send(
+        GROUP_ID,
+        render("<b>Lobby</b>"),
+        {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]},
+    )
+    again = Table(db)
+    same = again.user(ann.id, ann.secret)
+    assert [m["html"] for m in again.snapshot(same)["group"]] == ["/newgame", "<b>Lobby</b>"]
+    again.user_presses(same, "group", 2, "go")  # the old keyboard still works
+    assert [u["update_id"] for u in again.take_updates(0, 100, 0)] == [2]
+
+
+def test_telegram_html_subset() -> None:
+    shown = render(
+        '<b>a</b> <tg-spoiler>s</tg-spoiler> <a href="https://t.me/x?start=1">j</a> &lt;3'
+    )
+    assert shown.text == "a s j <3"
+    assert '<span class="spoiler">s</span>' in shown.html
+    assert '<a href="https://t.me/x?start=1" target="_blank" rel="noopener">j</a>' in shown.html
+    assert render('<a href="javascript:alert(1)">x</a>').html == "<a>x</a>"
+    assert render('<pre><code class="language-py">x</code></pre>').text == "x"
+    for bad in ("<b>x", "<b>x</i>", "<script>x</script>", "&nbsp;", "<br/>"):
+        with pytest.raises(HtmlError):
+            render(bad)

@@ -1,0 +1,81 @@
+"""The bot as a whole stays under Telegram's global message rate, across functions (issue 10)."""
+
+from __future__ import annotations
+
+import threading
+
+import boto3
+
+from infra.dynamo_store import DynamoStore
+from infra.memory_store import MemoryStore
+from infra.rate_limit import SharedRateLimiter
+from infra.timers import FakeClock
+from tests.fakes.bot_api import RateLimits
+from tests.service.webhook_table import BotTable
+
+from .conftest import create_game_table
+from .test_concurrency import moto_server  # noqa: F401 - the serialised moto server fixture
+
+
+def most_in_one_second(times: list[float]) -> int:
+    times = sorted(times)
+    return max(sum(1 for t in times if start <= t < start + 1.0) for start in times)
+
+
+def test_two_functions_sharing_the_bucket_never_exceed_the_rate_together() -> None:
+    clock = FakeClock()
+    store = MemoryStore(clock=clock)
+    first = SharedRateLimiter(store)
+    second = SharedRateLimiter(store)
+    now = clock.now()
+    slots = first.reserve(60, now, now + 100) + second.reserve(60, now, now + 100)
+    assert len(slots) == 120
+    assert most_in_one_second(slots) <= 30  # Telegram's limit, whoever books
+    assert max(slots) >= now + 4  # 120 messages take their time
+
+
+def test_a_booking_never_reaches_past_the_time_the_function_has() -> None:
+    clock = FakeClock()
+    limiter = SharedRateLimiter(MemoryStore(clock=clock), rate=10, burst=5)
+    now = clock.now()
+    slots = limiter.reserve(100, now, now + 3)
+    assert slots and max(slots) <= now + 3
+    assert len(slots) < 100  # the rest waits for a later function
+
+
+def test_concurrent_bookings_on_dynamodb_are_each_granted_once(moto_server: str) -> None:  # noqa: F811
+    table = create_game_table(boto3.client("dynamodb"))
+    clock = FakeClock()
+    got: list[float] = []
+    lock = threading.Lock()
+    limiters = [
+        SharedRateLimiter(DynamoStore(table, clock=clock), rate=20, burst=1, attempts=30)
+        for _ in range(4)
+    ]
+
+    def book(limiter: SharedRateLimiter) -> None:
+        for _ in range(5):
+            slots = limiter.reserve(4, clock.now(), clock.now() + 1000)
+            with lock:
+                got.extend(slots)
+
+    threads = [threading.Thread(target=book, args=(limiter,)) for limiter in limiters]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert len(got) == 80
+    assert len(set(got)) == 80  # no slot handed out twice
+    assert most_in_one_second(got) <= 21
+
+
+def test_a_busy_table_through_the_shared_limiter_gets_no_429() -> None:
+    """Ten players start at once (dossiers, prompts, the story) against Telegram's limits."""
+    bot = BotTable(n=10, seed=4)
+    bot.service.pipeline.limiter = SharedRateLimiter(bot.store.inner)
+    bot.api.limits = RateLimits(overall=30)
+    bot.start()
+    for _ in range(20):
+        bot.timeout_once()
+    assert bot.api.limits.limited == 0
+    assert bot.duplicates() == []

@@ -1,0 +1,262 @@
+"""Delivery on Telegram's bad days (issue 10): one test per finding, each named by it."""
+
+from __future__ import annotations
+
+import base64
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from handlers import webhook
+from handlers.service import FLUSH, Txn, game_key
+from infra.memory_messenger import MemoryMessenger
+from infra.ports import Rows, Sent, TimerRequest, deadline_scope
+from tests.fakes.bot_api import Chaos
+from tests.service.table import GROUP, Table, user
+from tests.service.webhook_table import BotTable
+
+OTHER_GROUP = -2002
+
+
+class HookedMessenger(MemoryMessenger):
+    """Runs ``hook`` (another process, a slow network) when a message with ``text`` goes out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hooks: dict[str, Callable[[], None]] = {}
+        self.log: list[str] = []
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self.log.append(f"send:{chat_id}")
+        hook = self.hooks.pop(text, None)
+        if hook is not None:
+            hook()
+        return super().send(chat_id, text, rows)
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self.log.append(f"edit:{chat_id}")
+        return super().edit(chat_id, message_id, text, rows)
+
+    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
+        self.log.append(f"answer:{query_id}")
+        super().answer(query_id, text, alert)
+
+
+def hooked_table() -> tuple[Table, HookedMessenger]:
+    messenger = HookedMessenger()
+    table = Table(messenger=messenger)
+    table.start()
+    return table, messenger
+
+
+def sends(table: Table, chat: int, text: str) -> int:
+    return sum(1 for m in table.messenger.in_chat(chat) if m.text == text)
+
+
+def run_sends(table: Table, *texts: str) -> None:
+    def change(txn: Txn) -> None:
+        for text in texts:
+            txn.send(GROUP, text)
+
+    table.service.pipeline.run(game_key(table.gid), change, None)
+
+
+def flush_later(table: Table) -> None:
+    """Much later, timers and a flush come by: anything still unacknowledged would go again."""
+    table.clock.advance(120)
+    table.fire_timers()
+    table.service.handle_timer(TimerRequest(game_key(table.gid), FLUSH, table.clock.now()))
+
+
+# -- 1. acknowledgements merge monotonically ---------------------------------------------------
+def test_a_slower_process_keeps_the_acks_of_later_commits() -> None:
+    table, messenger = hooked_table()
+    messenger.hooks["A1"] = lambda: run_sends(table, "B1", "B2")  # B commits and sends meanwhile
+    run_sends(table, "A1", "A2")
+    flush_later(table)
+    assert [sends(table, GROUP, t) for t in ("A1", "A2", "B1", "B2")] == [1, 1, 1, 1]
+
+
+# -- 2. a live sender keeps ownership ------------------------------------------------------------
+def test_a_slow_live_sender_is_not_doubled_by_the_next_process() -> None:
+    table, messenger = hooked_table()
+
+    def flood_wait_then_another_process() -> None:
+        table.clock.advance(22)  # waited out flood control, still inside its 30 s
+        table.service.handle_timer(TimerRequest(game_key(table.gid), FLUSH, table.clock.now()))
+
+    messenger.hooks["A1"] = flood_wait_then_another_process
+    with deadline_scope(table.clock.now() + 30, table.clock):
+        run_sends(table, "A1", "A2")
+    flush_later(table)
+    assert [sends(table, GROUP, t) for t in ("A1", "A2")] == [1, 1]
+
+
+# -- 3. flood-control waits fit the function's time ----------------------------------------------
+def test_flood_control_never_keeps_the_webhook_past_its_timeout() -> None:
+    bot = BotTable(n=4)
+    bot.start()
+    bot.api.inject_retry_after("sendMessage", 25, times=4)
+    bot.api.inject_retry_after("editMessageText", 25, times=4)
+    started = bot.clock.now()
+    bot.press_turn_pass()
+    assert bot.clock.now() - started <= 30  # the Lambda was not killed
+    assert bot.answers() == 1  # and the press was answered
+    for _ in range(6):  # the turn's reminder and deadline come in between, with sends of their own
+        bot.clock.advance(30)
+        bot.fire_timers()
+    assert bot.duplicates() == []
+    assert bot.missing() == []
+    assert bot.pending_outbox() == []  # the rest went out later, once
+
+
+# -- 4. permanent errors leave the outbox; old entries never hold up new ones --------------------
+def test_a_muted_group_does_not_grow_the_outbox_or_the_calls_per_deadline() -> None:
+    bot = BotTable(n=4)
+    bot.start()
+    bot.api.chaos = Chaos(random.Random(1), refuse=1.0)  # the bot may not write in the group
+    calls = []
+    for _ in range(12):
+        before = len(bot.api.calls)
+        bot.timeout_once()
+        calls.append(len(bot.api.calls) - before)
+    assert max(calls[-4:]) <= max(calls[:4]) + 2
+    assert len(bot.outbox()) <= 5
+
+
+# -- 5. the callback query is answered right after the commit, once -------------------------------
+def test_press_is_answered_before_its_messages_and_only_once_on_redelivery() -> None:
+    table, messenger = hooked_table()
+    seat = table.state().turn
+    message_id, data = table.prompt(seat)
+    messenger.log.clear()
+    update = table.press(table.uids[seat], message_id, next(d for d in data if d.endswith(":pa")))
+    first = messenger.log
+    assert first[0].startswith("answer:"), first
+    assert len(first) > 1
+    table.service.handle_update(update)  # Telegram delivers it again
+    assert [x for x in messenger.log if x.startswith("answer:")] == [first[0]]
+
+
+# -- 6. every button within its authority ------------------------------------------------------
+def lobby(table: Table) -> str:
+    table.message(table.uids[0], GROUP, "/newgame")
+    chat = table.store.get(f"CHAT#{GROUP}")
+    assert chat is not None
+    gid = str(chat.doc["game"])
+    for uid in table.uids:
+        table.message(uid, uid, f"/start {gid}")
+    return gid
+
+
+def press_in(table: Table, uid: int, chat: int, message_id: int, data: str) -> dict[str, Any]:
+    update = {
+        "update_id": next(table.ids),
+        "callback_query": {
+            "id": f"q{uid}-{message_id}",
+            "from": user(uid),
+            "chat_instance": "x",
+            "data": data,
+            "message": {"message_id": message_id, "date": 0, "chat": {"id": chat, "type": "x"}},
+        },
+    }
+    update["callback_query"]["message"]["chat"]["type"] = "private" if chat > 0 else "supergroup"
+    table.service.handle_update(update)
+    return update
+
+
+def test_lobby_start_pressed_in_another_group_starts_nothing() -> None:
+    table = Table()
+    gid = lobby(table)
+    intruder = 999
+    table.service.is_admin = lambda chat, uid: chat == OTHER_GROUP and uid == intruder
+    press_in(table, intruder, OTHER_GROUP, 1, f"L:{gid}:start")
+    got = table.store.get(game_key(gid))
+    assert got is not None and got.doc["phase"] == "lobby"
+
+
+def test_forged_navigation_on_a_group_message_leaves_it_alone() -> None:
+    table = Table()
+    table.start()
+    story = table.messenger.in_chat(GROUP)[-1]
+    before = story.text
+    seat = table.state().turn
+    pending = table.state().pending
+    assert pending is not None
+    press_in(table, table.uids[seat], GROUP, story.message_id, f"{table.gid}:{pending.id}:~")
+    assert table.messenger.messages[(GROUP, story.message_id)].text == before
+
+
+def test_group_language_is_an_admin_setting_like_the_others() -> None:
+    table = Table()
+    member = table.uids[2]
+    press_in(table, member, GROUP, 1, f"G:{GROUP}:de")
+    assert table.service.chat_lang(GROUP) == "en"
+
+
+# -- 7. every update that makes the bot speak is deduplicated ------------------------------------
+def test_join_delivered_twice_at_once_is_answered_once() -> None:
+    table = Table()
+    table.message(table.uids[0], GROUP, "/newgame")
+    chat = table.store.get(f"CHAT#{GROUP}")
+    assert chat is not None
+    uid = table.uids[1]
+    update_id = 777
+    twice = {"done": False}
+
+    def second_delivery(writes: Any, marker: int | None) -> None:
+        if marker == update_id and not twice["done"]:
+            twice["done"] = True
+            table.message(uid, uid, f"/start {chat.doc['game']}", update_id=update_id)
+
+    table.store.before_commit = second_delivery
+    table.message(uid, uid, f"/start {chat.doc['game']}", update_id=update_id)
+    assert twice["done"]
+    assert len(table.messenger.in_chat(uid)) == 1
+
+
+def test_read_only_commands_redelivered_answer_once() -> None:
+    table = Table()
+    for i, command in enumerate(("/status", "/help", "/rules", "/settings", "/scores")):
+        table.message(table.uids[0], GROUP, command, update_id=500 + i)
+        table.message(table.uids[0], GROUP, command, update_id=500 + i)
+    assert len(table.messenger.in_chat(GROUP)) == 5
+
+
+# -- 8. games expire, groups and users do not ---------------------------------------------------
+def test_group_settings_and_user_language_outlive_the_game_ttl() -> None:
+    table = Table()
+    table.service.is_admin = lambda chat, uid: True
+    table.message(table.uids[0], GROUP, "/settings")
+    settings = table.messenger.in_chat(GROUP)[-1]
+    press_in(table, table.uids[0], GROUP, settings.message_id, f"S:{GROUP}:lang.de")
+    press_in(table, table.uids[1], table.uids[1], 1, "G:u:zh-Hans")
+    table.clock.advance(60 * 24 * 3600)
+    assert table.service.chat_lang(GROUP) == "de"
+    assert table.service.user_lang(table.uids[1], "en") == "zh-Hans"
+
+
+# -- 9. the webhook answers any body ----------------------------------------------------------
+def test_odd_bodies_are_answered_and_never_raise() -> None:
+    table = Table()
+    headers = {webhook.SECRET_HEADER: "s"}
+    bodies: list[dict[str, Any]] = [
+        {"headers": headers, "body": "%%% not base64", "isBase64Encoded": True},
+        {"headers": headers, "body": base64.b64encode(b"\xff\xfe").decode(), "isBase64Encoded": 1},
+        {"headers": headers, "body": "[" * 100_000 + "]" * 100_000},
+        {"headers": headers, "body": '{"update_id": ' + "[" * 50_000 + "]" * 50_000 + "}"},
+        {"headers": headers, "body": 12},
+    ]
+    for event in bodies:
+        assert webhook.handle(event, lambda: table.service, "s")["statusCode"] in (200, 400)
+    assert webhook.handle([1], lambda: table.service, "s")["statusCode"] == 400  # type: ignore[arg-type]
+
+
+def test_duplicate_sends_are_counted_by_the_helpers() -> None:
+    """The helpers above could catch a duplicate: a message sent twice is counted twice."""
+    table, _ = hooked_table()
+    run_sends(table, "X")
+    table.messenger.send(GROUP, "X")
+    assert sends(table, GROUP, "X") == 2
+    assert Counter(m.text for m in table.messenger.in_chat(GROUP))["X"] == 2
