@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.actions import Action
@@ -33,9 +33,11 @@ def step_fight(ctx: Ctx, f: Json) -> None:
     a, d = f["a"], f["d"]
     stage = f["stage"]
     if stage == "priest":
-        holders = [s for s in range(st.n) if s != a and occupation_ready(st, s, PRIEST)]
+        others = [s for s in range(st.n) if s != a]
+        holders = [s for s in others if occupation_ready(st, s, PRIEST)]
         f.update(stage="support", sup={}, order=_support_order(st, a, d), si=0, hyp=None, played=[])
-        ctx.open("priest", holders, "window", window=True, attacker=a, defender=d)
+        if not publicly_unusable(st, PRIEST, others):
+            ctx.open("priest", holders, "window", window=True, attacker=a, defender=d)
     elif stage == "priest_tribute":
         f["stage"] = "end"
         if len(st.players[a].items) >= 2:
@@ -50,7 +52,8 @@ def step_fight(ctx: Ctx, f: Json) -> None:
     elif stage == "hypnotist":
         f["stage"] = "boost"
         actors = [a] if st.players[a].occupation == HYPNOTIST else []
-        ctx.open("hypnotist", actors, "window", window=True, attacker=a, defender=d)
+        if not publicly_unusable(st, HYPNOTIST, [a]):
+            ctx.open("hypnotist", actors, "window", window=True, attacker=a, defender=d)
     elif stage == "boost":
         f.update(stage="result", duel=None, mixer=None)
         actors = [s for s in range(st.n) if s != f["hyp"]]
@@ -62,7 +65,8 @@ def step_fight(ctx: Ctx, f: Json) -> None:
         f["stage"] = "reward"
         f["cancelled"] = False
         holders = [s for s in range(st.n) if occupation_ready(st, s, DOCTOR)]
-        ctx.open("doctor", holders, "window", window=True, attacker=a, defender=d)
+        if not publicly_unusable(st, DOCTOR, range(st.n)):
+            ctx.open("doctor", holders, "window", window=True, attacker=a, defender=d)
     elif stage == "reward":
         f["stage"] = "end"
         if f["cancelled"]:
@@ -75,6 +79,18 @@ def step_fight(ctx: Ctx, f: Json) -> None:
     elif stage == "end":
         st.frames.pop()
         ctx.public("fight_over", seat=a, target=d)
+
+
+def publicly_unusable(st: State, occupation: str, seats: Iterable[int]) -> bool:
+    """R-D1: a window is left out only when the face-up cards alone show that none of ``seats``
+    can use ``occupation`` now — it lies face up and spent, or face up before another seat, or
+    every one of ``seats`` shows another occupation. Whether a window opens then depends on
+    public information only, like everything else the table sees of it."""
+    seats = list(seats)
+    for s, p in enumerate(st.players):
+        if p.occ_up and p.occupation == occupation:
+            return p.occ_spent or s not in seats
+    return all(st.players[s].occ_up for s in seats)
 
 
 def _support_order(st: State, a: int, d: int) -> list[int]:

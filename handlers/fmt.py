@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 from engine.cards import BAG_NAME, GOAL_KIND
@@ -80,6 +81,13 @@ def time_left(lang: str, seconds_left: int | None) -> str | None:
     if seconds_left is None:
         return None
     return t(lang, "game.time_left", seconds=max(0, int(seconds_left)))
+
+
+def clock(at: float) -> str:
+    """A moment as a clock time each reader sees in their own time zone (a Telegram date-time
+    entity; the UTC text is the fallback)."""
+    utc = datetime.fromtimestamp(at, UTC).strftime("%H:%M:%S")
+    return f'<tg-time unix="{int(at)}" format="T">{utc} UTC</tg-time>'
 
 
 def size(text: str) -> int:

@@ -45,26 +45,30 @@ def _bool(name: str, value: Any) -> bool:
 
 
 # (default, lowest, highest) seconds
+# (default, lowest, highest). Defaults measured with ``python -m handlers.pace`` (issue 9): each
+# is about twice the longest think time of a brisk player, so a thinking player is never cut
+# off, and three turns in a row let run out (R-D2) cost the table 3 minutes at most. Windows keep
+# R-D1's minimum; the boost window lasts the same for everyone, so it is short.
 DEADLINE_BOUNDS: dict[str, tuple[int, int, int]] = {
-    "turn": (90, 10, 3600),
-    "trade": (45, 10, 3600),
-    "support": (20, 5, 3600),
-    "window": (8, 5, 120),  # Priest / Hypnotist / Doctor windows: always this long
-    "window_min": (5, 1, 60),  # R-D1: no window (the boost too) closes sooner
-    "boost": (30, 5, 600),
+    "turn": (60, 10, 3600),  # think 8-35 s; 3 x 60 s before an AI stands in
+    "trade": (30, 10, 3600),  # think 5-20 s
+    "support": (15, 5, 3600),  # think 3-12 s
+    "window": (5, 5, 120),  # Priest / Hypnotist / Doctor windows: always this long
+    "window_min": (5, 1, 60),  # R-D1: no window closes sooner
+    "boost": (10, 5, 600),  # think 2-10 s; a card played adds a window's time
     "choice": (30, 10, 3600),
 }
 
 
 @dataclass(frozen=True)
 class Deadlines:
-    turn: int = 90
-    trade: int = 45
-    support: int = 20
-    window: int = 8
-    window_min: int = 5
-    boost: int = 30
-    choice: int = 30
+    turn: int = DEADLINE_BOUNDS["turn"][0]
+    trade: int = DEADLINE_BOUNDS["trade"][0]
+    support: int = DEADLINE_BOUNDS["support"][0]
+    window: int = DEADLINE_BOUNDS["window"][0]
+    window_min: int = DEADLINE_BOUNDS["window_min"][0]
+    boost: int = DEADLINE_BOUNDS["boost"][0]
+    choice: int = DEADLINE_BOUNDS["choice"][0]
 
     def __post_init__(self) -> None:
         for name, (_, low, high) in DEADLINE_BOUNDS.items():
@@ -139,10 +143,10 @@ AI_FILL_CHOICES = (0, 3, 4, 5, 6, 8, 10)
 
 # Values offered on the /settings buttons for each deadline.
 DEADLINE_CHOICES: dict[str, tuple[int, ...]] = {
-    "turn": (45, 90, 180, 600),
-    "trade": (20, 45, 90, 300),
-    "support": (10, 20, 40, 120),
+    "turn": (45, 60, 90, 180, 600),
+    "trade": (20, 30, 45, 90, 300),
+    "support": (10, 15, 20, 40, 120),
     "window": (5, 8, 12, 20),
-    "boost": (15, 30, 60),
+    "boost": (10, 15, 30, 60),
     "choice": (15, 30, 60, 300),
 }

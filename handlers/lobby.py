@@ -633,10 +633,9 @@ def cmd_status(svc: Service, cmd: CommandMsg, lang: str) -> None:
     elif doc["phase"] == "lobby":
         svc.messenger.send(cmd.chat_id, lobby_text(svc, doc), lobby_rows(svc, doc))
     else:
+        shown = (doc.get("status") or {}).get("text")
         st = engine.State.from_dict(doc["engine"])
-        due = doc.get("due")
-        left = None if not due else max(0, round(due["at"] - svc.clock.now()))
-        svc.messenger.send(cmd.chat_id, story.status_text(engine.public_view(st), lang, left))
+        svc.messenger.send(cmd.chat_id, shown or story.status_text(engine.public_view(st), lang))
 
 
 def cmd_rules(svc: Service, cmd: CommandMsg, lang: str) -> None:

@@ -1,9 +1,11 @@
 """Driving the engine inside a command: apply, let due defaults happen, render what changed.
 
-The group gets one story message per command (edited into the previous one when they come in
-quick succession, so a busy table stays far below Telegram's ~20 messages a minute); each player
-gets their private news and a prompt for every decision they are asked; answered or expired
-prompts are edited to show the outcome, without buttons.
+The group has one living status message per game (the seat board, whose turn, what the table
+waits for and until when), edited in place only when its text changes, which is only on public
+events; the story carries only new lines, merged into the newest story message while it is
+recent. Each player gets their private news and one prompt per decision they are asked (edited,
+not re-sent, when a boost window asks again); answered or expired prompts are edited to show what
+happened. A reminder goes to whoever is still asked shortly before a long deadline.
 """
 
 from __future__ import annotations
@@ -15,18 +17,22 @@ import engine
 from engine import TIMEOUT, Action, Event, State
 from engine.ai import AiPolicy, ExpertPolicy
 from engine.rng import Rng, seed_state
-from handlers import prompts, story
+from handlers import fmt, prompts, story
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.messenger import Rows
 from handlers.service import Txn
+from handlers.story.table import table_lines
 
 # By the group's /settings AI level.
 AI: dict[str, AiPolicy | ExpertPolicy] = {"ai": AiPolicy(), "expert": ExpertPolicy()}
 AI_TURN_PAUSE_SECONDS = 3.0
-STORY_MERGE_SECONDS = 6.0
+# A story message takes the next lines as long as it is this recent: a new group message (and a
+# buzz) about once a minute of play, never one per step.
+STORY_MERGE_SECONDS = 90.0
 STORY_MAX_CHARS = 3600
 MAX_AUTO_STEPS = 400
+REMIND_BEFORE_SECONDS = 15.0  # the private reminder, for deadlines of at least twice this
 
 
 class Table:
@@ -40,7 +46,9 @@ class Table:
         self.settings = GroupSettings.model_validate(self.doc["settings"])
         self.state = State.from_dict(self.doc["engine"])
         self.events: list[Event] = []
-        self.timed_out: set[int] = set()  # seats whose public decision ran out in this command
+        self.ran_out: set[int] = set()  # seats whose public decision ran out in this command
+        self.notes: list[tuple[int, str]] = []  # private texts without buttons, by seat
+        self.timed_out: dict[int, str] = {}  # seat -> what its closed prompt says happened
 
     # -- who is who ------------------------------------------------------------------------
     @property
@@ -97,27 +105,49 @@ class Table:
         return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------
-    def due_at(self) -> float | None:
+    def deadline_at(self) -> float | None:
+        """When the pending decision's default is taken. Public information alone sets it
+        (R-D1): the decision, when it opened, and in the boost window when a card was played."""
         aw = engine.awaiting(self.state)
         if aw is None:
             return None
         ai_turn = self._ai_waits_until(aw)
         if ai_turn is not None:
             return ai_turn
-        opened = self.doc["dec"]["opened"]
+        dec = self.doc["dec"]
         d = self.settings.deadlines
-        if aw.window and aw.kind != "boost":
-            # R-D1: a window whose askees are hidden lasts the same time whether someone could
-            # use it and thought about it, passed at once, or nobody could: only a use ends it.
-            seconds = max(d.window, d.window_min)
-        elif aw.closable:
-            seconds = d.window_min
-        else:
-            seconds = self.settings.seconds(aw.deadline)
-        return float(opened + seconds * self.scale)
+        window = max(d.window, d.window_min) * self.scale
+        if aw.kind == "boost":
+            # The same length for everyone, whoever could play and whoever passed; a card played
+            # gives the table a window's time to answer it.
+            at = dec["opened"] + max(d.boost, d.window_min) * self.scale
+            played = dec.get("played")
+            return float(max(at, played + window) if played is not None else at)
+        if aw.window:
+            # Only a use ends it: passing, thinking or nobody able to act all look the same.
+            return float(dec["opened"] + window)
+        return float(dec["opened"] + self.settings.seconds(aw.deadline) * self.scale)
+
+    def remind_at(self) -> float | None:
+        """Shortly before a long deadline, once per decision, if someone is asked in person."""
+        aw = engine.awaiting(self.state)
+        deadline = self.deadline_at()
+        if aw is None or deadline is None or aw.window or self.doc["dec"].get("reminded"):
+            return None
+        before = REMIND_BEFORE_SECONDS * self.scale
+        if deadline - self.doc["dec"]["opened"] < 2 * before:
+            return None
+        if not any(self.asks(s) for s in aw.seats):
+            return None
+        return deadline - before
+
+    def due_at(self) -> float | None:
+        """The next moment the game needs a timer for: a reminder or the deadline."""
+        remind = self.remind_at()
+        return remind if remind is not None else self.deadline_at()
 
     def seconds_left(self) -> int | None:
-        due = self.due_at()
+        due = self.deadline_at()
         return None if due is None else max(0, round(due - self.txn.now))
 
     def _track_decision(self) -> None:
@@ -135,13 +165,17 @@ class Table:
     def apply(self, action: Action, stand_in: bool = False) -> None:
         p = self.state.pending
         if action.kind == TIMEOUT and action.seat is None and p is not None and not p.window:
-            self.timed_out.update(p.actors)
+            self.ran_out.update(p.actors)
         self.state, events = engine.apply(self.state, action, inplace=True, stand_in=stand_in)
         self.events += events
+        dec = self.doc.get("dec")
+        if dec and any(e.kind == "played" for e in events):
+            dec["played"] = self.txn.now
         self._track_decision()
 
     def settle(self) -> None:
-        """Apply what needs nobody: defaults of away players, and deadlines already passed."""
+        """Apply what needs nobody: defaults of away players, boost passes of players with
+        nothing to play, AI decisions, deadlines already passed; send a reminder that is due."""
         self._track_decision()
         for _ in range(MAX_AUTO_STEPS):
             aw = engine.awaiting(self.state)
@@ -151,16 +185,66 @@ class Table:
             if auto:
                 self.apply(Action(TIMEOUT, auto[0], aw.decision))
                 continue
+            quiet = self._nothing_to_play(aw)
+            if quiet is not None:
+                self._tell_fight(quiet)
+                self.apply(Action("pass", quiet, aw.decision), stand_in=True)
+                continue
             ai = [s for s in aw.seats if self.ai_plays(s)]
             ai_turn = self._ai_waits_until(aw)
             if ai and (ai_turn is None or self.txn.now >= ai_turn):
                 self.apply(self._ai_action(ai[0]), stand_in=not self.is_ai(ai[0]))
                 continue
-            due = self.due_at()
+            due = self.deadline_at()
             if due is not None and self.txn.now >= due:
+                self._note_defaults(aw)
                 self.apply(engine.timeout_action(self.state))
                 continue
+            remind = self.remind_at()
+            if remind is not None and self.txn.now >= remind:
+                self._remind(aw)
             return
+
+    def _nothing_to_play(self, aw: engine.Awaiting) -> int | None:
+        """A player asked in the boost window who can only pass is not asked to tap Done."""
+        if aw.kind != "boost":
+            return None
+        for seat in aw.seats:
+            if self.asks(seat) and len(engine.legal_actions(self.state, seat)) == 1:
+                return seat
+        return None
+
+    def _tell_fight(self, seat: int) -> None:
+        """Once per boost window: the fight as it stands, and that it closes by itself."""
+        told = self.doc["dec"].setdefault("told", [])
+        if seat in told:
+            return
+        told.append(seat)
+        self.notes.append((seat, self.prompt(seat, deadline=False).text))
+
+    def _note_defaults(self, aw: engine.Awaiting) -> None:
+        """Before a deadline's defaults are applied: what each open prompt will say happened."""
+        for seat in aw.seats:
+            if str(seat) not in self.doc.get("prompts", {}):
+                continue
+            action = engine.default_action(self.state, seat)
+            lang = self.lang_of(seat)
+            view, legal = engine.view(self.state, seat), engine.legal_actions(self.state, seat)
+            text = prompts.render_answered(view, legal, action, lang)
+            asked, _, chosen = text.rpartition("\n")
+            self.timed_out[seat] = fmt.lines(asked, t(lang, "prompt.timed_out"), chosen)
+
+    def _remind(self, aw: engine.Awaiting) -> None:
+        self.doc["dec"]["reminded"] = True
+        seconds = round(REMIND_BEFORE_SECONDS)
+        for seat in aw.seats:
+            if self.asks(seat):
+                lang = self.lang_of(seat)
+                what = t(lang, f"game.kind.{aw.kind}")
+                self.txn.send(
+                    self.chat_of(seat), t(lang, "bot.reminder", what=what, seconds=seconds)
+                )
+        self._track_decision()
 
     # -- rendering ---------------------------------------------------------------------------
     def render(self, answered: dict[int, tuple[int, str]] | None = None) -> None:
@@ -170,20 +254,165 @@ class Table:
         self.doc["engine"] = st.to_dict()
         answered = answered or {}
         self._close_prompts(answered)
-        group_lang = self.settings.language
         table = engine.public_view(st)
-        told = story.public_text(engine.public_events(self.events), table, group_lang)
-        public = "\n".join(filter(None, [told, self._unreachable_notes()]))
-        if public or self.txn.changed:
+        public = fmt.lines(self._story_text(table), self._unreachable_notes())
+        if public:
             self._story(public)
+        self._status()
         self._away_notices()
         for seat in range(st.n):
-            mine = engine.events_for(self.events, seat)
+            # The offer is told once, by the answer prompt, to whoever gets that prompt.
+            mine = [
+                e
+                for e in engine.events_for(self.events, seat)
+                if not (e.kind == "offered" and self.asks(seat))
+            ]
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
+            refused = [e for e in self.events if e.kind == "trade_refused" and e.to is None]
+            for e in refused:
+                if e.data["seat"] == seat:
+                    told = t(
+                        self.lang_of(seat),
+                        "bot.offer_refused",
+                        name=fmt.name(table, e.data["target"]),
+                    )
+                    text = fmt.lines(text, told)
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
+        for seat, text in self.notes:
+            if not self.no_chat(seat):
+                self.txn.send(self.chat_of(seat), text)
+        self.notes = []
         self._open_prompts()
         self.events = []
+
+    def _story_text(self, table: dict[str, Any]) -> str | None:
+        """New story lines only: whose turn it is lives in the status, windows always end by
+        their time (so "time is up" would say nothing), and an AI standing in is said so."""
+        lang = self.settings.language
+        told = [
+            e
+            for e in engine.public_events(self.events)
+            if e.kind != "turn"
+            and not (e.kind == "deadline" and e.data.get("window"))
+            and not (e.kind == "away" and self.settings.ai_takeover)
+        ]
+        lines = [story.public_text(told, table, lang)]
+        for e in self.events:
+            if e.kind == "away" and e.to is None and self.settings.ai_takeover:
+                name = fmt.name(table, e.data["seat"])
+                lines.append(t(lang, "bot.ai_stands_in", name=name))
+        return fmt.lines(*lines) or None
+
+    def _story(self, body: str) -> None:
+        """Append to the newest story message while it is recent and short, else send anew."""
+        s = self.doc.get("story") or {}
+        chat = int(self.doc["chat"])
+        merge = (
+            s.get("msg")
+            and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS * self.scale
+            and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
+        )
+        if merge:
+            s["body"] = f"{s['body']}\n{body}"
+            self.txn.edit(chat, s["msg"], s["body"], tag="story")
+            return
+        self.txn.send(chat, body, tag="story")
+        self.doc["story"] = {"msg": None, "body": body, "at": self.txn.now, "seq": self.doc["seq"]}
+
+    def status_text(self) -> str:
+        """The living status: public information only, the deadline as a clock time."""
+        lang = self.settings.language
+        table = engine.public_view(self.state)
+        if table["over"]:
+            return fmt.lines(t(lang, "game.status.over"), *table_lines(table, lang))
+        deadline = self.deadline_at()
+        until = t(lang, "game.status.until", time=fmt.clock(deadline)) if deadline else None
+        return fmt.lines(story.status_text(table, lang), until)
+
+    def _status(self) -> None:
+        """Send the status once, then edit it only when its text changes (public changes)."""
+        status = self.doc.get("status") or {}
+        text = self.status_text()
+        chat = int(self.doc["chat"])
+        if not status:
+            self.txn.send(chat, text, tag="status")
+            self.doc["status"] = {"msg": None, "seq": self.doc["seq"], "text": text}
+        elif status.get("msg") and status.get("text") != text:
+            self.txn.edit(chat, status["msg"], text, tag="status")
+            status["text"] = text
+
+    def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
+        p = self.state.pending
+        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
+        for seat_s, prompt in list(open_prompts.items()):
+            seat = int(seat_s)
+            same = p is not None and p.id == prompt["dec"]
+            still = same and p is not None and seat in p.actors
+            if seat in answered:
+                msg, text = answered[seat]
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+                if msg == prompt.get("msg"):
+                    # A boost window may ask again after a card is played: the same message
+                    # then gets the buttons back.
+                    prompt["closed"] = True
+                if not same:
+                    del open_prompts[seat_s]
+                continue
+            if still or (same and prompt.get("closed")):
+                continue
+            if prompt.get("msg") and not prompt.get("closed"):
+                lang = self.lang_of(seat)
+                closed = self.timed_out.get(seat) or fmt.lines(
+                    prompt.get("title", ""), "", t(lang, "prompt.closed")
+                )
+                self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
+            del open_prompts[seat_s]
+
+    def _open_prompts(self) -> None:
+        p = self.state.pending
+        if p is None:
+            return
+        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
+        version = _prompt_version(self.state)
+        for seat in p.actors:
+            if not self.asks(seat):
+                continue
+            current = open_prompts.get(str(seat))
+            same = current is not None and current["dec"] == p.id
+            shown = same and current is not None and not current.get("closed")
+            if shown and current is not None and current.get("v") == version:
+                continue
+            pr = self.prompt(seat)
+            rows = self.rows(p.id, pr.rows)
+            title = pr.text.split("\n", 1)[0]
+            if same and current is not None and current.get("msg"):
+                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
+                current.update(v=version, closed=False)
+                continue
+            if same:
+                continue  # its message is still being sent; the next command edits it
+            self.txn.send(self.chat_of(seat), pr.text, rows, tag=f"prompt:{seat}:{p.id}")
+            open_prompts[str(seat)] = {
+                "dec": p.id,
+                "msg": None,
+                "v": version,
+                "title": title,
+                "closed": False,
+            }
+
+    def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
+        """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
+        with the decision's deadline as a clock time."""
+        lang = self.lang_of(seat)
+        st = self.state
+        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
+        pr = prompts.render_prompt(view, legal, lang, nav)
+        due = self.deadline_at() if deadline else None
+        if due is None:
+            return pr
+        until = t(lang, "game.status.until", time=fmt.clock(due))
+        return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
 
     def _away_notices(self) -> None:
         """R-D2: a player just marked away hears it privately, with a way back."""
@@ -208,7 +437,7 @@ class Table:
         noted = self.doc.setdefault("unreachable_noted", [])
         lines = []
         for seat, p in enumerate(self.doc["players"]):
-            if seat not in self.timed_out:
+            if seat not in self.ran_out:
                 continue
             if p["uid"] in self.doc.get("unreachable", []) and p["uid"] not in noted:
                 noted.append(p["uid"])
@@ -224,93 +453,6 @@ class Table:
             if uid in self.doc.get(key, []):
                 self.doc[key].remove(uid)
 
-    def _story(self, public: str | None) -> None:
-        st = self.state
-        lang = self.settings.language
-        table = engine.public_view(st)
-        status = story.status_text(table, lang, self.seconds_left()) if not st.over else ""
-        s = self.doc.setdefault("story", {})
-        # R-D1: the group's message changes only on public changes. A private press (a pass in
-        # a window) leaves it alone, so the countdown shown is set by public events alone.
-        shown = _public_mark(table, lang)
-        if not public and s.get("shown") == shown:
-            return
-        s["shown"] = shown
-        chat = int(self.doc["chat"])
-        body = public or ""
-        merge = (
-            s.get("msg")
-            and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS
-            and len(s.get("body", "")) + len(body) + len(status) < STORY_MAX_CHARS
-        )
-        if merge and body:
-            s["body"] = f"{s['body']}\n{body}" if s.get("body") else body
-            self.txn.edit(chat, s["msg"], _join(s["body"], status), tag="story")
-        elif body:
-            self.txn.send(chat, _join(body, status), tag="story")
-            self.doc["story"] = {
-                "msg": None,
-                "body": body,
-                "at": self.txn.now,
-                "seq": self.doc["seq"],
-                "shown": shown,
-            }
-        elif s.get("msg"):
-            self.txn.edit(chat, s["msg"], _join(s.get("body", ""), status), tag="story")
-
-    def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
-        p = self.state.pending
-        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
-        for seat_s, prompt in list(open_prompts.items()):
-            seat = int(seat_s)
-            still = p is not None and p.id == prompt["dec"] and seat in p.actors
-            if seat in answered:
-                msg, text = answered[seat]
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-                if not still or msg == prompt.get("msg"):
-                    del open_prompts[seat_s]
-                continue
-            if still:
-                continue
-            if prompt.get("msg"):
-                closed = t(self.lang_of(seat), "prompt.closed")
-                self.txn.edit(
-                    self.chat_of(seat),
-                    prompt["msg"],
-                    f"{prompt.get('title', '')}\n\n{closed}",
-                    None,
-                    tag="closed",
-                )
-            del open_prompts[seat_s]
-
-    def _open_prompts(self) -> None:
-        p = self.state.pending
-        if p is None:
-            return
-        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
-        version = _prompt_version(self.state)
-        for seat in p.actors:
-            if not self.asks(seat):
-                continue
-            current = open_prompts.get(str(seat))
-            if current is not None and current["dec"] == p.id and current.get("v") == version:
-                continue
-            pr = self.prompt(seat, "")
-            rows = self.rows(p.id, pr.rows)
-            title = pr.text.split("\n", 1)[0]
-            if current is not None and current["dec"] == p.id and current.get("msg"):
-                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
-                current["v"] = version
-                continue
-            self.txn.send(self.chat_of(seat), pr.text, rows, tag=f"prompt:{seat}:{p.id}")
-            open_prompts[str(seat)] = {"dec": p.id, "msg": None, "v": version, "title": title}
-
-    def prompt(self, seat: int, nav: str) -> prompts.Prompt:
-        """The seat's decision rendered from its own view and legal actions."""
-        st = self.state
-        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
-        return prompts.render_prompt(view, legal, self.lang_of(seat), nav, self.seconds_left())
-
     def rows(self, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
         gid = self.doc["gid"]
         return [
@@ -322,13 +464,3 @@ def _prompt_version(st: State) -> int:
     """Prompts of the boost window change as cards are played: re-render them then."""
     fight = next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
     return len(fight.get("played", [])) if fight else 0
-
-
-def _public_mark(table: dict[str, Any], lang: str) -> str:
-    """What the group's status shows but its countdown, and the public decision it is about."""
-    pending = table["pending"]
-    return f"{pending['id'] if pending else ''}|{story.status_text(table, lang, None)}"
-
-
-def _join(body: str, status: str) -> str:
-    return f"{body}\n\n{status}" if status and body else body or status

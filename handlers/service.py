@@ -479,6 +479,10 @@ def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -
         prompt = doc.get("prompts", {}).get(seat)
         if prompt is not None and str(prompt.get("dec")) == dec and prompt.get("msg") is None:
             prompt["msg"] = message_id
+    elif kind == "status" and e["op"] == "send":
+        status = doc.get("status") or {}
+        if status.get("seq") == e["seq"]:
+            status["msg"] = message_id
     elif kind == "story" and e["op"] == "send":
         story = doc.setdefault("story", {})
         if story.get("seq") == e["seq"]:

@@ -130,13 +130,19 @@ _ITEM_CARDS = frozenset(ALL_ITEMS)
 
 
 def card_buttons(
-    ask_: Ask, page: Page, actions: Iterable[Action], payload: Callable[[Action], str] = act
+    ask_: Ask,
+    page: Page,
+    actions: Iterable[Action],
+    payload: Callable[[Action], str] = act,
+    label: Callable[[str], str] | None = None,
 ) -> None:
-    """A button per distinct item card (2 a row), each card also explained in the info row."""
+    """A button per distinct item card (2 a row), each card also explained in the info row.
+    ``label`` words the button from the card's label (e.g. "accept and give …")."""
     buttons = []
     for a in distinct_cards(actions):
         assert a.card is not None
-        buttons.append((card_label(ask_.lang, a.card), payload(a)))
+        shown = card_label(ask_.lang, a.card)
+        buttons.append((label(shown) if label else shown, payload(a)))
         page.info.append(codec.info_item(item_kind(a.card)))
     page.rows += grid(buttons, 2)
 

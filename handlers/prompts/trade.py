@@ -26,7 +26,7 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
         page.add(a.t("game.answer_trade.no_bag"))
     page.add(a.hand())
     page.info.append(codec.info_item(item_kind(offered)))
-    card_buttons(a, page, a.of("accept"))
+    card_buttons(a, page, a.of("accept"), label=lambda card: a.t("game.btn.accept_give", card=card))
     refuse = a.of("refuse")
     if refuse:
         page.rows.append([(a.t("game.btn.refuse"), act(refuse[0]))])
@@ -135,7 +135,8 @@ def gift_page(a: Ask, path: list[str]) -> Page:
     card = _card(path, {x.card for x in gifts})
     if card is None:
         page.add(a.t("game.gift.pick_card"), a.hand())
-        card_buttons(a, page, gifts, lambda x: codec.nav(codec.code(x.card or "")))
+        one_per_card = {x.card: x for x in gifts}.values()  # the recipient comes next
+        card_buttons(a, page, one_per_card, lambda x: codec.nav(codec.code(x.card or "")))
         return page
     page.add(a.t("game.gift.pick_player", card=card_label(a.lang, card)))
     buttons = [

@@ -328,8 +328,9 @@ _OBJECT_LIMITS: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
 
 _TAGS = frozenset(
     {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a"}
-    | {"code", "pre", "blockquote", "tg-emoji"}
+    | {"code", "pre", "blockquote", "tg-emoji", "tg-time"}
 )
+_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
 _NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 
 
@@ -350,6 +351,11 @@ class _TelegramHtml(HTMLParser):
             self.problems.append("<a> needs href")
         elif tag == "tg-emoji" and not attributes.get("emoji-id"):
             self.problems.append("<tg-emoji> needs emoji-id")
+        elif tag == "tg-time" and not (
+            (attributes.get("unix") or "").isdigit()
+            and _TIME_FORMAT.fullmatch(attributes.get("format") or "")
+        ):
+            self.problems.append("<tg-time> needs a unix time and a date-time format")
         parent = self.stack[-1] if self.stack else None
         if parent in ("code", "pre") and (tag, parent) != ("code", "pre"):
             self.problems.append(f"<{tag}> inside <{parent}>")

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from engine.cards import OCCUPATIONS
 from engine.rng import Rng
 from handlers.app import Service
 from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
+from infra.ports import Put
 from infra.timers import FakeClock, FakeTimers
 
 GROUP = -1001
@@ -91,6 +94,32 @@ class Table:
 
     def state(self) -> engine.State:
         return engine.State.from_dict(self.doc()["engine"])
+
+    def arrange(self, change: Callable[[engine.State], None]) -> None:
+        """Set up a scenario by changing the stored game between commands."""
+        got = self.store.get(f"GAME#{self.gid}")
+        assert got is not None
+        st = engine.State.from_dict(got.doc["engine"])
+        change(st)
+        got.doc["engine"] = st.to_dict()
+        self.store.commit([Put(got.key, got.doc, got.version)])
+
+    def give(self, st: engine.State, seat: int, card: str) -> None:
+        """Arrange: ``seat`` holds ``card`` (swapped with one of its items or the occupation)."""
+        me = st.players[seat]
+        if card in OCCUPATIONS:
+            other = next((p for p in st.players if p.occupation == card), None)
+            if other is not None:
+                other.occupation, me.occupation = me.occupation, card
+            else:
+                st.occ_deck[st.occ_deck.index(card)], me.occupation = me.occupation, card
+            return
+        if card in me.items:
+            return
+        mine = me.items[0]
+        holder = next((p.items for p in st.players if card in p.items), st.pile)
+        holder[holder.index(card)] = mine
+        me.items[0] = card
 
     def prompt(self, seat: int) -> tuple[int, list[str]]:
         """The newest message in the seat's private chat carrying buttons for the decision."""

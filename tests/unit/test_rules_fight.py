@@ -43,7 +43,7 @@ def test_R_A2_the_attacker_and_spent_priests_are_not_asked() -> None:
     assert g.kind == "priest" and g.pending.actors == []
     g2 = Game.make(4, occ={2: "priest"}, occ_up={2: True}, occ_spent={2: True})
     g2.act(0, "attack", target=1)
-    assert g2.pending.actors == []
+    assert g2.kind == "support"  # R-D1: the face-up spent Priest shows nobody can act
 
 
 def test_R_A2_defender_may_be_the_priest() -> None:

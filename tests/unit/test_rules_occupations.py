@@ -136,9 +136,9 @@ def test_doctor_cancels_a_fight_it_took_no_part_in_R_A8() -> None:
     assert g.pending.actors == [4]
     g.act(4, "use")
     assert g.items(1) == ["key1"] and not g.of("reward")
-    # once: spent, not asked again
+    # once: spent, so not asked again; face up and spent, the window is left out (R-D1)
     g.attack(1, 2).close()
-    assert g.kind == "doctor" and g.pending.actors == []
+    assert g.kind != "doctor" and not g.of("doctor_cancelled", g.last)
 
 
 # -- Duelist -----------------------------------------------------------------------------------
@@ -285,7 +285,7 @@ def test_priest_once_R_A2() -> None:
     g.act(0, "attack", target=1).act(2, "use").act(0, "give", card="whip")
     assert g.player(2).occ_spent and g.player(2).occ_up
     g.act(1, "attack", target=3)
-    assert g.kind == "priest" and g.pending.actors == []
+    assert g.kind == "support"  # face up and spent: the window is left out (R-D1)
 
 
 # -- Tome and Coat make occupations usable again (§6) -----------------------------------------

@@ -323,3 +323,47 @@ def test_R_D2_every_decision_kind_has_a_tested_default() -> None:
     windows = {"priest", "hypnotist", "boost", "doctor", "smuggle"}
     for name, spec in KINDS.items():
         assert (spec.finish is not None) == (name in windows), name
+
+
+# -- R-D1: windows public information shows nobody can use ----------------------------------
+def _window_kinds(g: Game) -> list[str]:
+    kinds = []
+    while g.kind not in (None, "turn", "reward"):
+        if g.kind == "support":
+            g.supports()
+            continue
+        kinds.append(str(g.kind))
+        g.timeout()
+    return kinds
+
+
+def test_R_D1_a_window_is_left_out_when_face_up_cards_show_nobody_can_use_it() -> None:
+    spent = Game.make(
+        4, occ={2: "priest", 3: "doctor"}, occ_up={2: True, 3: True}, occ_spent={2: True, 3: True}
+    )
+    spent.act(0, "attack", target=1)
+    assert _window_kinds(spent) == ["hypnotist", "boost"]
+    # the attacker shows another occupation: no Hypnotist window
+    shown = Game.make(4, occ={0: "thug"}, occ_up={0: True})
+    shown.act(0, "attack", target=1)
+    assert _window_kinds(shown) == ["priest", "boost", "doctor"]
+    # the Hypnotist lies face up before someone else: the attacker cannot hold it
+    elsewhere = Game.make(4, occ={2: "hypnotist"}, occ_up={2: True})
+    elsewhere.act(0, "attack", target=1)
+    assert _window_kinds(elsewhere) == ["priest", "boost", "doctor"]
+
+
+def test_R_D1_a_window_stays_when_only_hidden_cards_say_nobody_can_use_it() -> None:
+    # nobody holds Priest, Doctor or Hypnotist (they are in the face-down deck): the table
+    # cannot know, so every window opens and lasts its time
+    g = Game.make(4, occ={0: "thug", 1: "grand_master", 2: "bodyguard", 3: "duelist"})
+    g.act(0, "attack", target=1)
+    assert _window_kinds(g) == ["priest", "hypnotist", "boost", "doctor"]
+    # the attacker's own face-up Priest: nobody who may stop the fight holds it
+    own = Game.make(4, occ={0: "priest"}, occ_up={0: True})
+    own.act(0, "attack", target=1)
+    assert _window_kinds(own) == ["boost", "doctor"]  # nor can the attacker hypnotize
+    # an unspent face-up Doctor can still cancel: the window stays
+    doctor = Game.make(4, occ={3: "doctor"}, occ_up={3: True})
+    doctor.act(0, "attack", target=1)
+    assert "doctor" in _window_kinds(doctor)

@@ -1,0 +1,205 @@
+"""Issue 9, a brisk and quiet table, through the service with fakes: one living status message,
+story messages with new lines only, boost windows that ask only who can play, closed prompts
+that say what happened, reminders, and the table told when an AI stands in (R-D1, R-D2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import engine
+from engine import Action
+from handlers import codec
+from infra.memory_messenger import MemoryMessenger
+from infra.ports import Rows, Sent
+from tests.service.table import GROUP, Table
+
+
+@dataclass
+class Log(MemoryMessenger):
+    """Remembers every send and edit, in order, with the chat and message it touched."""
+
+    log: list[tuple[str, int, int, str]] = field(default_factory=list)
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        sent = super().send(chat_id, text, rows)
+        self.log.append(("send", chat_id, sent.message_id or 0, text))
+        return sent
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self.log.append(("edit", chat_id, message_id, text))
+        return super().edit(chat_id, message_id, text, rows)
+
+    def group(self) -> list[tuple[str, int, int, str]]:
+        return [x for x in self.log if x[1] == GROUP]
+
+
+def table(n: int = 4) -> tuple[Table, Log]:
+    log = Log()
+    t = Table(n=n, messenger=log)
+    t.start()
+    return t, log
+
+
+def press_action(t: Table, seat: int, action: Action) -> None:
+    t.press_payload(seat, codec.encode_action(action))
+
+
+def test_one_status_message_edited_in_place_and_story_lines_only_once() -> None:
+    t, log = table()
+    while t.state().round < 3:  # every turn let run out (a reminder, then the deadline)
+        t.wait_until_due()
+    status = t.doc()["status"]
+    group = log.group()
+    sends = [x for x in group if x[0] == "send"]
+    assert sum(1 for x in sends if x[2] == status["msg"]) == 1
+    assert any(x[0] == "edit" and x[2] == status["msg"] for x in group)
+    story = [x[3] for x in sends if x[2] != status["msg"]][1:]  # after the seat order
+    assert story, "the story was told"
+    board = "📋"
+    assert all(board not in text for text in story), "the story never repeats the board"
+    assert all("🎲" not in text for text in story), "whose turn it is lives in the status"
+    final = [t.messenger.messages[(GROUP, x[2])].text for x in sends if x[2] != status["msg"]]
+    told = "\n".join(final[1:])
+    assert told.count("passes") == 2 * t.n, "each pass told exactly once"
+    assert "⏳" in t.doc()["status"]["text"] and "<tg-time" in t.doc()["status"]["text"]
+    assert "s left" not in t.doc()["status"]["text"], "no countdown that freezes"
+
+
+def test_a_window_pass_changes_nothing_the_group_sees_R_D1() -> None:
+    t, log = table()
+    attacker = t.state().turn
+    priest = (attacker + 2) % t.n
+    t.arrange(lambda st: t.give(st, priest, "priest"))
+    t.attack()
+    assert t.state().pending.kind == "priest"  # type: ignore[union-attr]
+    before = list(log.group())
+    t.clock.advance(2)
+    t.press_payload(priest, "pa")
+    assert log.group() == before, "a private pass neither sends nor edits in the group"
+
+
+def test_windows_end_without_a_time_is_up_line() -> None:
+    t, log = table()
+    t.attack()
+    while (aw := engine.awaiting(t.state())) is not None and aw.kind != "turn":
+        t.wait_until_due()
+    texts = "\n".join(x[3] for x in log.group())
+    assert "Time is up: the boost window" not in texts
+    assert "Time is up: a chance" not in texts
+    assert "Time is up: a support declaration" in texts  # real timeouts are still told
+
+
+def test_boost_window_asks_only_who_can_play_and_edits_one_prompt() -> None:
+    t, log = table()
+    attacker = t.state().turn
+    t.arrange(lambda st: t.give(st, attacker, "dagger"))
+    t.attack()
+    while (aw := engine.awaiting(t.state())) is not None and aw.kind != "boost":
+        t.wait_until_due()
+    aw = engine.awaiting(t.state())
+    assert aw is not None and attacker in aw.seats
+    others = [s for s in range(t.n) if s != attacker and s not in aw.seats]
+    assert others, "someone had nothing to play"
+    for s in others:
+        notes = [x for x in log.log if x[1] == t.uids[s] and "nothing to play" in x[3]]
+        assert len(notes) == 1 and "Tap Done" not in notes[0][3]
+        assert not any(
+            m.rows and any(b[2].startswith(f"{t.gid}:{aw.decision}:") for r in m.rows for b in r)
+            for m in t.messenger.in_chat(t.uids[s])
+        ), "no prompt to dismiss"
+    prompt_id, _ = t.prompt(attacker)
+    opened = t.doc()["dec"]["opened"]
+    t.clock.advance(3)
+    press_action(t, attacker, Action("play", attacker, aw.decision, card="dagger"))
+    after_id, _ = t.prompt(attacker) if attacker in t.state().pending.actors else (None, [])  # type: ignore[union-attr]
+    assert after_id in (None, prompt_id), "the same prompt gets the buttons back"
+    for s in others:
+        notes = [x for x in log.log if x[1] == t.uids[s] and "nothing to play" in x[3]]
+        assert len(notes) == 1, "told once, not after each card played"
+    # the window lasts the same for all: its boost time, at least a window after the card
+    due = t.doc()["due"]["at"]
+    settings = t.doc()["settings"].get("deadlines", {})
+    assert due >= opened + settings.get("boost", 10)
+
+
+def test_a_timed_out_prompt_says_which_default_was_taken() -> None:
+    t, _ = table()
+    seat = t.state().turn
+    prompt_id, _ = t.prompt(seat)
+    while t.state().turn == seat:
+        t.wait_until_due()
+    closed = t.messenger.messages[(t.uids[seat], prompt_id)]
+    assert "Time ran out" in closed.text and closed.rows is None
+    assert "Closed." not in closed.text
+
+
+def test_one_private_reminder_shortly_before_a_long_deadline() -> None:
+    t, log = table()
+    seat = t.state().turn
+    opened = t.doc()["dec"]["opened"]
+    t.wait_until_due()  # the reminder's moment, not the deadline
+    assert t.state().turn == seat
+    reminders = [x for x in log.log if x[1] == t.uids[seat] and x[3].startswith("⏰")]
+    assert len(reminders) == 1 and "15 s left" in reminders[0][3]
+    assert t.clock.now() >= opened + 60 - 15
+    assert not [x for x in log.group() if x[3].startswith("⏰")], "private only"
+    t.wait_until_due()
+    assert t.state().turn != seat
+    assert len([x for x in log.log if x[3].startswith("⏰")]) == 1
+
+
+def test_silent_player_costs_at_most_three_minutes_then_the_table_hears_an_ai_plays_R_D2() -> None:
+    t, log = table(3)
+    silent = t.state().turn
+    waited = 0.0
+    while not t.state().players[silent].away:  # the whole table is silent; this seat is first
+        aw = engine.awaiting(t.state())
+        assert aw is not None
+        start = t.clock.now()
+        t.wait_until_due()
+        if silent in aw.seats:
+            waited += t.clock.now() - start
+    assert waited <= 180.5
+    name = t.state().players[silent].name
+    assert any("🤖" in x[3] and name in x[3] and "AI" in x[3] for x in log.group())
+
+
+def test_a_trade_offer_arrives_once_with_buttons_that_say_what_they_do() -> None:
+    t, log = table()
+    a = t.state().turn
+    b = (a + 1) % t.n
+    t.arrange(lambda st: (t.give(st, b, "dagger"), t.give(st, a, "gloves")))
+    offered = "gloves"
+    decision = t.state().pending.id  # type: ignore[union-attr]
+    trade = codec.encode_action(Action("trade", a, decision, target=b, card=offered))
+    t.press(t.uids[a], t.prompt(a)[0], f"{t.gid}:{decision}:{trade}")
+    assert t.state().pending.kind == "trade_answer"  # type: ignore[union-attr]
+    to_b = [x for x in log.log if x[1] == t.uids[b] and x[0] == "send"]
+    assert len([x for x in to_b if "offers" in x[3] or "offer" in x[3]]) == 1
+    message_id, _ = t.prompt(b)
+    labels = [
+        btn[0] for row in t.messenger.messages[(t.uids[b], message_id)].rows or [] for btn in row
+    ]
+    accepts = [label for label in labels if label.startswith("✅")]
+    assert accepts and all("Accept, give" in label for label in accepts)
+    t.press_payload(b, "rf")  # refuse
+    told = [x[3] for x in log.log if x[1] == t.uids[a] and "refused your offer" in x[3]]
+    assert len(told) == 1
+
+
+def test_the_hand_limit_gift_prompt_shows_each_item_once_R_H1() -> None:
+    t, _ = table()
+    turn = t.state().turn
+    heavy = (turn + 1) % t.n
+
+    def overfill(st: engine.State) -> None:
+        while len(st.players[heavy].items) <= 6:
+            st.players[heavy].items.append(st.pile.pop())
+
+    t.arrange(overfill)
+    t.press_payload(turn, "pa")
+    assert t.state().pending.kind == "gift"  # type: ignore[union-attr]
+    message_id, _ = t.prompt(heavy)
+    rows = t.messenger.messages[(t.uids[heavy], message_id)].rows or []
+    labels = [btn[0] for row in rows for btn in row if not btn[2].split(":", 2)[2].startswith("?")]
+    assert len(labels) == len(set(labels)) and len(labels) <= 7
