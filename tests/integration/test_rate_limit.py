@@ -49,7 +49,8 @@ def test_concurrent_bookings_on_dynamodb_are_each_granted_once(moto_server: str)
     got: list[float] = []
     lock = threading.Lock()
     limiters = [
-        SharedRateLimiter(DynamoStore(table, clock=clock), rate=20, burst=1) for _ in "abcd"
+        SharedRateLimiter(DynamoStore(table, clock=clock), rate=20, burst=1, attempts=30)
+        for _ in range(4)
     ]
 
     def book(limiter: SharedRateLimiter) -> None:

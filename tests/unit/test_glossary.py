@@ -15,7 +15,7 @@ from handlers.i18n import catalog
 GLOSSARY = json.loads(
     (Path(i18n.__file__).parent / "locales" / "glossary.json").read_text(encoding="utf-8")
 )
-LATIN_PLACEHOLDERS = {"command", "bot", "db"}  # always Latin: spaced like Latin words
+LATIN_PLACEHOLDERS = {"command", "bot", "db", "url", "host", "port"}  # Latin: spaced as words
 CJK = r"[\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]"
 CRAMPED_OR_SPACED = [
     re.compile(rf"{CJK} +\{{(?!(?:{'|'.join(LATIN_PLACEHOLDERS)})\}})\w+\}}"),
