@@ -152,6 +152,10 @@ def test_ai_passengers_fill_the_table_and_play_to_the_end(
     seated = h.game_doc()["players"]
     assert len(seated) == fill and sum(1 for p in seated if p.get("ai")) == fill - humans
     assert all(p["name"].startswith("🤖") for p in seated if p.get("ai"))
+    # an AI passenger has no chat: nothing is sent to it (Telegram would answer "chat not found"
+    # and the group would hear that it cannot be reached)
+    ai_chats = {p["uid"] for p in seated if p.get("ai")}
+    assert not [c.method for c in h.api.calls if c.params.get("chat_id") in ai_chats]
     final = h.play_by_buttons()
     assert final.result is not None
     assert not h.api.violations and not h.errors
