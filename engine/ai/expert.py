@@ -40,8 +40,8 @@ WORLD_STEPS = 4
 # beat the heuristic's choice to replace it.
 SEARCH_WEIGHT = 4.0
 MARGIN = 0.2
-SURE_Z = 2.0
-TIMELY_CLAIM_AT = 0.85  # the least sure claim made when waiting looks worse
+SURE_Z = 2.5
+TIMELY_CLAIM_AT = 0.9  # the least sure claim made when waiting looks worse
 
 
 class ExpertPolicy:
