@@ -55,21 +55,17 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
 # `sam build` calls these (BuildMethod: makefile; see template.yaml) with ARTIFACTS_DIR set. The
-# package holds the runtime code and the locked dependencies for arm64 CPython 3.12, compiled
-# to byte code by a Python 3.12 when one is found (Lambda ignores byte code of any other
-# version, and its /var/task is read-only, so without it every cold start compiles); test and
-# operator tooling stays out.
+# package holds the modules the two entry points can import (deploy/package.py: test and
+# operator tooling stays out) and the locked dependencies for arm64 CPython 3.12, compiled to
+# byte code by a Python 3.12 when one is found (Lambda ignores byte code of any other version,
+# and its /var/task is read-only, so without it every cold start compiles).
 LAMBDA_LOCK := deploy/requirements-lambda.txt
-DEV_ONLY := engine/invariants.py engine/simulate.py engine/policies.py handlers/bench.py \
-	handlers/local.py handlers/register_webhook.py handlers/replay_timers.py handlers/pace.py \
-	handlers/load.py
 PY312 ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12; do \
 	"$$p" -c 'import sys; assert sys.version_info[:2] == (3, 12)' 2>/dev/null && { echo "$$p"; break; }; done)
 
 build-WebhookFunction build-TimerFunction:
 	test -n "$(ARTIFACTS_DIR)"
-	cp -r engine handlers infra "$(ARTIFACTS_DIR)/"
-	cd "$(ARTIFACTS_DIR)" && rm -f $(DEV_ONLY) && find . -name __pycache__ -prune -exec rm -rf {} +
+	$(PYTHON) deploy/package.py "$(ARTIFACTS_DIR)"
 	$(PYTHON) -m pip install --quiet --no-compile --no-deps --require-hashes \
 		--target "$(ARTIFACTS_DIR)" --platform manylinux2014_aarch64 --implementation cp \
 		--python-version 3.12 --only-binary=:all: -r $(LAMBDA_LOCK)

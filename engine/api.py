@@ -18,6 +18,10 @@ from engine.setup import new_game as _setup
 from engine.state import State
 
 CLAIM_KINDS = ("claim", "claim_other")
+# R-T2 with R-D1 (issue 8): a timed-out trade answer accepts a Black Pearl or Broken Mirror and
+# refuses anything else, so "time is up" there would tell the table what was offered. The answer
+# is announced as any answer is, and the deadline itself is not.
+SILENT_DEADLINES = frozenset({"trade_answer"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +157,7 @@ def _timeout(ctx: Ctx, seat: int | None) -> None:
     assert p is not None
     spec = KINDS[p.kind]
     seats = [seat] if seat is not None else list(p.actors)
-    if seat is None:
+    if seat is None and p.kind not in SILENT_DEADLINES:
         ctx.public("deadline", decision=p.id, decision_kind=p.kind, window=p.window)
     for s in seats:
         if st.pending is not p or s not in p.actors:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action
-from engine.ai import ai_seat, baseline_seat
+from engine.ai import ai_seat, baseline_seat, expert_seat
 from engine.rng import Rng
 
 CLAIMS = frozenset({"claim", "claim_other", "solo"})
@@ -89,6 +89,7 @@ PolicyFactory = Callable[[], Policy]
 _REGISTRY: dict[str, PolicyFactory] = {
     "random": RandomPolicy,
     "ai": ai_seat,  # the AI passenger (engine.ai), deciding from its seat's view
+    "expert": expert_seat,  # the AI passenger with a look-ahead (engine.ai.expert)
     "baseline": baseline_seat,  # random moves, claims only what its own hand proves
 }
 ALIASES = {"mixed": "mix:ai,baseline,random"}

@@ -2,6 +2,7 @@
 
     python -m engine.simulate --games 5000 --players 3-10 --seed 1 --json [--strict]
                               [--timeouts 0.05] [--policy random] [--view-every 10]
+                              [--force fortune_telling=true]
 
 Every game is determined by its own seed (``game_seed(seed, i)``) and player count, so a failing
 game can be replayed alone with ``--replay GAME_SEED --players N``.
@@ -60,6 +61,7 @@ class Config:
     sample_every: int = 200  # other games: views and full round trip every sample_every steps
     replay: int | None = None  # play only this game seed
     short_games: bool = True  # now and then cap a game at 1-6 rounds, to reach exhaustion
+    force: dict[str, object] = field(default_factory=dict)  # options every game plays with
 
 
 @dataclass
@@ -70,23 +72,36 @@ class PolicyStats:
     wins: int = 0  # games in which a seat of this policy was among the winners
     claims: int = 0  # victory declarations by its seats (team, Fortune-telling, solo)
     failed_claims: int = 0
+    fortune_claims: int = 0  # of the claims, Fortune-telling ones (R-W7)
+    fortune_failed: int = 0
     rounds: int = 0  # summed over its finished games
     decision_ms: list[float] = field(default_factory=list)
+    # CPU time of the same decisions: what a budget bounds, whatever else shares the core
+    decision_cpu_ms: list[float] = field(default_factory=list)
 
     def to_json(self) -> Json:
         ms = sorted(self.decision_ms)
+        cpu = sorted(self.decision_cpu_ms)
         return {
             "games": self.games,
             "wins": self.wins,
             "win_rate": round(self.wins / self.games, 4) if self.games else 0.0,
             "claims": self.claims,
             "failed_claims": self.failed_claims,
+            "fortune_claims": self.fortune_claims,
+            "fortune_failed": self.fortune_failed,
             "mean_rounds": round(self.rounds / self.games, 2) if self.games else 0.0,
             "decisions": len(ms),
             "decision_ms_mean": round(sum(ms) / len(ms), 3) if ms else 0.0,
-            "decision_ms_p99": round(ms[min(len(ms) - 1, len(ms) * 99 // 100)], 3) if ms else 0.0,
+            "decision_ms_p99": _p99(ms),
             "decision_ms_max": round(ms[-1], 3) if ms else 0.0,
+            "decision_cpu_ms_p99": _p99(cpu),
+            "decision_cpu_ms_max": round(cpu[-1], 3) if cpu else 0.0,
         }
+
+
+def _p99(ms: list[float]) -> float:
+    return round(ms[min(len(ms) - 1, len(ms) * 99 // 100)], 3) if ms else 0.0
 
 
 @dataclass
@@ -138,7 +153,7 @@ def _describe(action: Action | None) -> Json | None:
 def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None:
     """One complete game; everything it finds goes into ``stats``."""
     rng = Rng(seed_state(gseed ^ 0x5EED))
-    opts = random_options(rng, short_games=cfg.short_games)
+    opts = random_options(rng, short_games=cfg.short_games) | cfg.force
     labels: list[str] = []
     timeout_ppm = int(cfg.timeouts * 1_000_000)
     full = cfg.checks and (cfg.strict or (cfg.view_every > 0 and index % cfg.view_every == 0))
@@ -153,6 +168,7 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
     decisions = stats.decisions
     event_kinds = stats.events
     perf = time.perf_counter
+    cpu = time.process_time
 
     def report(found: list[str], where: str) -> None:
         nonlocal violations
@@ -182,6 +198,7 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
         labels = seat_labels(cfg.policy, n, rng, [p.association for p in st.players])
         seats = [policy(label) for label in labels]
         decision_ms: dict[str, list[float]] = {label: [] for label in labels}
+        decision_cpu_ms: dict[str, list[float]] = {label: [] for label in labels}
         for e in events:
             event_kinds[e.kind] += 1
         if cfg.checks:
@@ -212,9 +229,10 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
                 t0 = perf()
                 legal = legal_actions(st, seat)
                 engine_s += perf() - t0
-                t0 = perf()
+                t0, c0 = perf(), cpu()
                 action = seats[seat].choose(st, seat, legal, rng)
                 decision_ms[labels[seat]].append((perf() - t0) * 1000.0)
+                decision_cpu_ms[labels[seat]].append((cpu() - c0) * 1000.0)
             t0 = perf()
             st, events = apply(st, action, inplace=True)
             engine_s += perf() - t0
@@ -291,16 +309,22 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
             stats.rounds.append(st.result["round"])
             bucket[2] += st.result["round"]
         if labels:
-            _count_policies(stats, labels, None if st is None else st.result, decision_ms)
+            result = None if st is None else st.result
+            _count_policies(stats, labels, result, decision_ms, decision_cpu_ms)
 
 
 def _count_policies(
-    stats: Stats, labels: list[str], result: Json | None, decision_ms: dict[str, list[float]]
+    stats: Stats,
+    labels: list[str],
+    result: Json | None,
+    decision_ms: dict[str, list[float]],
+    decision_cpu_ms: dict[str, list[float]],
 ) -> None:
     for label in sorted(set(labels)):
         ps = stats.by_policy.setdefault(label, PolicyStats())
         ps.games += 1
         ps.decision_ms += decision_ms.get(label, [])
+        ps.decision_cpu_ms += decision_cpu_ms.get(label, [])
         if result is None:
             continue
         ps.rounds += result["round"]
@@ -311,6 +335,8 @@ def _count_policies(
         ps = stats.by_policy[labels[declarer]]
         ps.claims += 1
         ps.failed_claims += result["how"].endswith("_failed")
+        ps.fortune_claims += result["how"].startswith("fortune")
+        ps.fortune_failed += result["how"] == "fortune_failed"
 
 
 def run(cfg: Config) -> Json:
@@ -385,6 +411,7 @@ def report(cfg: Config, stats: Stats, seconds: float) -> Json:
             "sample_every": cfg.sample_every,
             "replay": cfg.replay,
             "short_games": cfg.short_games,
+            "force": cfg.force,
         },
     }
 
@@ -407,6 +434,17 @@ def _probability(text: str) -> float:
     return p
 
 
+def _forced(text: str) -> tuple[str, object]:
+    name, sep, value = text.partition("=")
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError("OPTION=JSON, e.g. fortune_telling=true") from None
+    if not sep or not name:
+        raise argparse.ArgumentTypeError("OPTION=JSON, e.g. fortune_telling=true")
+    return name, parsed
+
+
 def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, bool]:
     """The run's configuration and whether to print JSON."""
     ap = argparse.ArgumentParser(
@@ -422,12 +460,21 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, bool]:
     ap.add_argument(
         "--policy",
         default="random",
-        help="random, ai, baseline, a-vs-b (one policy per association), mix:a,b, mixed",
+        help="random, ai, expert, baseline, a-vs-b (one policy per association, e.g. "
+        "expert-vs-ai), mix:a,b, mixed",
     )
     ap.add_argument("--no-short-games", action="store_true", help="never cap a game at 1-6 rounds")
     ap.add_argument("--view-every", type=int, default=10, help="every step of every K-th game")
     ap.add_argument("--sample-every", type=int, default=200, help="other games: every K steps")
     ap.add_argument("--replay", type=int, default=None, help="play only this game seed")
+    ap.add_argument(
+        "--force",
+        type=_forced,
+        action="append",
+        default=[],
+        metavar="OPTION=JSON",
+        help="play every game with this option, e.g. fortune_telling=true (repeatable)",
+    )
     args = ap.parse_args(argv)
     if args.games < 0:
         ap.error("--games must be >= 0")
@@ -445,6 +492,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, bool]:
         sample_every=args.sample_every,
         replay=args.replay,
         short_games=not args.no_short_games,
+        force=dict(args.force),
     )
     return cfg, args.json
 
@@ -470,9 +518,11 @@ def summary(out: Json) -> str:
     for label, ps in out["policies"].items():
         lines.append(
             f"policy {label}: {ps['games']} games, win rate {ps['win_rate']:.1%}, "
-            f"claims {ps['claims']} ({ps['failed_claims']} failed), "
+            f"claims {ps['claims']} ({ps['failed_claims']} failed; Fortune-telling "
+            f"{ps['fortune_claims']}, {ps['fortune_failed']} failed), "
             f"mean rounds {ps['mean_rounds']}, decision ms mean {ps['decision_ms_mean']} "
-            f"p99 {ps['decision_ms_p99']} max {ps['decision_ms_max']}"
+            f"p99 {ps['decision_ms_p99']} max {ps['decision_ms_max']} "
+            f"(cpu p99 {ps['decision_cpu_ms_p99']} max {ps['decision_cpu_ms_max']})"
         )
     for e in out["first_errors"]:
         lines.append(f"ERROR game {e['game']} seed {e['seed']} step {e['step']}: {e['error']}")

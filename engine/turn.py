@@ -1,5 +1,10 @@
 """§4 the turn: one action (pass, trade, attack, claim) plus the free uses Diplomat and
-Clairvoyant, before or after the action."""
+Clairvoyant, before or after the action.
+
+R-D1 (issue 8): a free use is offered inside the turn's own decision, under its deadline, with
+the action. After the action the turn waits for it only when the occupation is face up: a wait
+for a face-down Diplomat or Clairvoyant would show the table who holds one, so then the turn
+ends with the action, as it does for a player without one."""
 
 from __future__ import annotations
 
@@ -47,7 +52,7 @@ def step_turn(ctx: Ctx, f: Json) -> None:
     if f["stage"] == "act":
         ctx.open("turn", [f["seat"]], "turn", acted=False)
     elif f["stage"] == "after":
-        if free_uses(st, f["seat"]):
+        if free_uses(st, f["seat"]) and st.players[f["seat"]].occ_up:
             ctx.open("turn", [f["seat"]], "turn", acted=True)
         else:
             f["stage"] = "end"

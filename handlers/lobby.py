@@ -394,6 +394,7 @@ def settings_summary(s: GroupSettings, lang: str) -> str:
         t(lang, "settings.deadlines", **{k: s.seconds(k) for k in DEADLINE_KINDS}),
         t(lang, "settings.ai_fill", value=_ai_fill_value(s, lang)),
         t(lang, "settings.ai_takeover", value=on if s.ai_takeover else off),
+        t(lang, "settings.ai_level", value=t(lang, f"settings.ai_level.{s.ai_level}")),
     ]
     return t(lang, "settings.title") + "\n" + "\n".join(lines)
 
@@ -446,6 +447,17 @@ def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
                 f"S:{chat_id}:ai_takeover",
             ],
         ],
+        [
+            [
+                t(
+                    lang,
+                    "settings.button.ai_level",
+                    value=t(lang, f"settings.ai_level.{s.ai_level}"),
+                ),
+                "d",
+                f"S:{chat_id}:ai_level",
+            ]
+        ],
         [[f"🌐 {t(code, 'language.name')}", "d", f"S:{chat_id}:lang.{code}"] for code in LANGUAGES],
     ]
     return rows
@@ -482,6 +494,8 @@ def _settings_press(svc: Service, p: ButtonPress, rest: str, lang: str) -> str:
         data[what] = not data[what]
     elif what == "ai_fill":
         data["ai_fill"] = _next(AI_FILL_CHOICES, settings.ai_fill)
+    elif what == "ai_level":
+        data["ai_level"] = "expert" if settings.ai_level == "ai" else "ai"
     elif what.startswith("d.") and what[2:] in DEADLINE_CHOICES:
         k = what[2:]
         data["deadlines"][k] = _next(DEADLINE_CHOICES[k], settings.seconds(k))

@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 from engine import TIMEOUT, Action, Event, State
-from engine.ai import AiPolicy
+from engine.ai import AiPolicy, ExpertPolicy
 from engine.rng import Rng, seed_state
 from handlers import prompts, story
 from handlers.group_settings import GroupSettings
@@ -21,7 +21,8 @@ from handlers.i18n import t
 from handlers.messenger import Rows
 from handlers.service import Txn
 
-AI = AiPolicy()
+# By the group's /settings AI level.
+AI: dict[str, AiPolicy | ExpertPolicy] = {"ai": AiPolicy(), "expert": ExpertPolicy()}
 AI_TURN_PAUSE_SECONDS = 3.0
 STORY_MERGE_SECONDS = 6.0
 STORY_MAX_CHARS = 3600
@@ -39,6 +40,7 @@ class Table:
         self.settings = GroupSettings.model_validate(self.doc["settings"])
         self.state = State.from_dict(self.doc["engine"])
         self.events: list[Event] = []
+        self.timed_out: set[int] = set()  # seats whose public decision ran out in this command
 
     # -- who is who ------------------------------------------------------------------------
     @property
@@ -73,11 +75,13 @@ class Table:
         return not (self.no_chat(seat) or self.defaults_at_once(seat) or self.ai_plays(seat))
 
     def defaults_at_once(self, seat: int) -> bool:
-        """R-D2 away players, and players the bot cannot reach, decide by default at once."""
+        """R-D2 away players, and players the table was told the bot cannot reach, decide by
+        default at once. Until that notice a player the bot cannot reach just times out: when
+        the bot learnt it (maybe from a window prompt) must not show in the game's pace."""
         if self.ai_plays(seat):
             return False
         p = self.state.players[seat]
-        return p.away or self.chat_of(seat) in self.doc.get("unreachable", [])
+        return p.away or self.chat_of(seat) in self.doc.get("unreachable_noted", [])
 
     def _ai_waits_until(self, aw: engine.Awaiting) -> float | None:
         """An AI takes its turn after a short pause, so the table can follow the story; it
@@ -89,7 +93,8 @@ class Table:
     def _ai_action(self, seat: int) -> Action:
         st = self.state
         rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
-        return AI.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
+        ai = AI[self.settings.ai_level]
+        return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------
     def due_at(self) -> float | None:
@@ -128,6 +133,9 @@ class Table:
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, action: Action, stand_in: bool = False) -> None:
+        p = self.state.pending
+        if action.kind == TIMEOUT and action.seat is None and p is not None and not p.window:
+            self.timed_out.update(p.actors)
         self.state, events = engine.apply(self.state, action, inplace=True, stand_in=stand_in)
         self.events += events
         self._track_decision()
@@ -165,7 +173,7 @@ class Table:
         group_lang = self.settings.language
         table = engine.public_view(st)
         told = story.public_text(engine.public_events(self.events), table, group_lang)
-        public = "\n".join(filter(None, [self._unreachable_notes(), told]))
+        public = "\n".join(filter(None, [told, self._unreachable_notes()]))
         if public or self.txn.changed:
             self._story(public)
         self._away_notices()
@@ -195,10 +203,13 @@ class Table:
         return True
 
     def _unreachable_notes(self) -> str:
-        """Tell the group once about each player the bot cannot write to."""
+        """Tell the group once about each player the bot cannot write to, when a public decision
+        of theirs runs out: never next to a window, which would tell who was asked in it."""
         noted = self.doc.setdefault("unreachable_noted", [])
         lines = []
         for seat, p in enumerate(self.doc["players"]):
+            if seat not in self.timed_out:
+                continue
             if p["uid"] in self.doc.get("unreachable", []) and p["uid"] not in noted:
                 noted.append(p["uid"])
                 name = f"<b>{html.escape(self.state.players[seat].name, quote=False)}</b>"
@@ -219,6 +230,12 @@ class Table:
         table = engine.public_view(st)
         status = story.status_text(table, lang, self.seconds_left()) if not st.over else ""
         s = self.doc.setdefault("story", {})
+        # R-D1: the group's message changes only on public changes. A private press (a pass in
+        # a window) leaves it alone, so the countdown shown is set by public events alone.
+        shown = _public_mark(table, lang)
+        if not public and s.get("shown") == shown:
+            return
+        s["shown"] = shown
         chat = int(self.doc["chat"])
         body = public or ""
         merge = (
@@ -236,6 +253,7 @@ class Table:
                 "body": body,
                 "at": self.txn.now,
                 "seq": self.doc["seq"],
+                "shown": shown,
             }
         elif s.get("msg"):
             self.txn.edit(chat, s["msg"], _join(s.get("body", ""), status), tag="story")
@@ -304,6 +322,12 @@ def _prompt_version(st: State) -> int:
     """Prompts of the boost window change as cards are played: re-render them then."""
     fight = next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
     return len(fight.get("played", [])) if fight else 0
+
+
+def _public_mark(table: dict[str, Any], lang: str) -> str:
+    """What the group's status shows but its countdown, and the public decision it is about."""
+    pending = table["pending"]
+    return f"{pending['id'] if pending else ''}|{story.status_text(table, lang, None)}"
 
 
 def _join(body: str, status: str) -> str:

@@ -31,6 +31,22 @@ def bot_username(messenger: TelegramMessenger) -> str:
     return str(me.username)
 
 
+# What a cold container imports before it answers its first update (handlers.bench measures
+# it): the webhook module, then what _build and the first DynamoDB client need.
+FIRST_UPDATE_IMPORTS = (
+    "handlers.webhook",
+    "handlers.runtime",
+    "handlers.app",
+    "handlers.telegram_messenger",
+    "infra.telegram_gateway",
+    "infra.dynamo_store",
+    "infra.timers",
+    "infra.timed",
+    "botocore.session",
+    "botocore.config",
+    "botocore.client",
+)
+
 _lock = threading.Lock()
 _source: SecretSource | None = None
 _built: tuple[str, Service] | None = None  # (the token it was built with, the service)
@@ -58,13 +74,15 @@ def lambda_service() -> Service:
     with _lock:
         if _built is not None and _built[0] == token:
             return _built[1]
-        _built = (token or "", _build(token))
+        with metrics.timing("setup"):  # a cold start's (or a rotation's) share of this update
+            _built = (token or "", _build(token))
         return _built[1]
 
 
 def _build(token: str | None) -> Service:
     from handlers.app import Service
     from handlers.telegram_messenger import TelegramMessenger, make_bot
+    from infra import timed
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
     from infra.telegram_gateway import TelegramGateway
@@ -78,8 +96,8 @@ def _build(token: str | None) -> Service:
     messenger = TelegramMessenger(TelegramGateway(bot))
     store = DynamoStore(settings.table_name, clock=clock)
     return Service(
-        metrics.TimedStore(store),
-        metrics.TimedMessenger(messenger),
+        timed.TimedStore(store),
+        timed.TimedMessenger(messenger),
         SqsTimers(settings.timer_queue_url, clock=clock),
         clock,
         bot_username=bot_username(messenger),

@@ -12,7 +12,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from handlers import webhook
 from infra import metrics
 from infra.timers import parse_timer_message, requeue_if_early
 
@@ -57,8 +56,9 @@ def handle(
 
 def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
     from handlers.runtime import lambda_service
+    from handlers.webhook import seconds_left
 
     service = lambda_service()
     return handle(
-        event, service, service.timers, service.clock.now(), lambda: webhook.seconds_left(context)
+        event, service, service.timers, service.clock.now(), lambda: seconds_left(context)
     )

@@ -12,22 +12,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
-
-from infra.ports import (
-    Delete,
-    DocumentStore,
-    Messenger,
-    Put,
-    Rows,
-    Sent,
-    VersionConflict,
-    Versioned,
-)
 
 NAMESPACE = "CoachRide"
 CONFLICTS, GAVE_UPS, SEND_FAILURES = "Conflicts", "GaveUps", "SendFailures"
@@ -136,66 +125,3 @@ def embedded(event: str, outcome: str, ms: float, tally: Tally, service: str) ->
         "Service": service,
         **values,
     }
-
-
-class TimedStore:
-    """A DocumentStore that adds its time and its version conflicts to the current tally."""
-
-    def __init__(self, store: DocumentStore) -> None:
-        self.inner = store
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def get(self, key: str) -> Versioned | None:
-        with timing("store"):
-            return self.inner.get(key)
-
-    def get_many(self, keys: Sequence[str]) -> dict[str, Versioned]:
-        with timing("store"):
-            return self.inner.get_many(keys)
-
-    def seen_update(self, update_id: int) -> bool:
-        with timing("store"):
-            return self.inner.seen_update(update_id)
-
-    def commit(
-        self, writes: Sequence[Put | Delete], update_id: int | None = None
-    ) -> dict[str, int]:
-        with timing("store"):
-            try:
-                return self.inner.commit(writes, update_id)
-            except VersionConflict:
-                count(CONFLICTS)
-                raise
-
-
-class TimedMessenger:
-    """A Messenger that adds its time and its failed sends to the current tally."""
-
-    def __init__(self, messenger: Messenger) -> None:
-        self.inner = messenger
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        with timing("telegram"), _failures():
-            return self.inner.send(chat_id, text, rows)
-
-    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
-        with timing("telegram"), _failures():
-            return self.inner.edit(chat_id, message_id, text, rows)
-
-    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
-        with timing("telegram"):
-            self.inner.answer(query_id, text, alert)
-
-
-@contextmanager
-def _failures() -> Iterator[None]:
-    try:
-        yield
-    except Exception:
-        count(SEND_FAILURES)
-        raise

@@ -30,7 +30,7 @@ class SharedRateLimiter:
         *,
         rate: float = 25.0,
         burst: int = 5,
-        attempts: int = 8,
+        attempts: int = 16,
         sleep: Callable[[float], None] = time.sleep,
         key: str = RATE_KEY,
     ) -> None:
@@ -60,7 +60,7 @@ class SharedRateLimiter:
                 )
             except VersionConflict:
                 self.conflicts += 1
-                self.sleep(random.uniform(0, 0.005 * 2**attempt))
+                self.sleep(random.uniform(0, min(0.2, 0.005 * 2**attempt)))
                 continue
             return [max(now, base + i * step) for i in range(fits)]
         raise VersionConflict(self.key)

@@ -1,9 +1,10 @@
 """AI passengers: policies that decide from one seat's view (``engine.view``) and the legal
 actions only, never from the game state.
 
-``AiPolicy`` plays to win; ``BaselinePolicy`` is the benchmark's random opponent. Both have
-``choose(view, legal, rng) -> Action``; ``SeatPolicy`` adapts them to the simulator, which holds
-the state, by building the seat's view first.
+``AiPolicy`` plays to win; ``ExpertPolicy`` plays the same with a look-ahead over worlds
+sampled from its beliefs (``engine.ai.expert``); ``BaselinePolicy`` is the benchmark's random
+opponent. All have ``choose(view, legal, rng) -> Action``; ``SeatPolicy`` adapts them to the
+simulator, which holds the state, by building the seat's view first.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.ai.baseline import BaselinePolicy
+from engine.ai.expert import ExpertPolicy
 from engine.ai.policy import AiPolicy
 from engine.rng import Rng
 from engine.state import State
@@ -39,8 +41,21 @@ def ai_seat() -> SeatPolicy:
     return SeatPolicy(AiPolicy())
 
 
+def expert_seat() -> SeatPolicy:
+    return SeatPolicy(ExpertPolicy())
+
+
 def baseline_seat() -> SeatPolicy:
     return SeatPolicy(BaselinePolicy())
 
 
-__all__ = ["AiPolicy", "BaselinePolicy", "SeatPolicy", "ViewPolicy", "ai_seat", "baseline_seat"]
+__all__ = [
+    "AiPolicy",
+    "BaselinePolicy",
+    "ExpertPolicy",
+    "SeatPolicy",
+    "ViewPolicy",
+    "ai_seat",
+    "baseline_seat",
+    "expert_seat",
+]

@@ -56,6 +56,9 @@ class Beliefs:
     seat: int
     ally: tuple[float, ...]  # P(seat is in my association); 1.0 for me
     minority: float  # P(my association is the smaller one)
+    # the same from the association cards seen alone: soft evidence can be sure of a player's
+    # side and wrong, and a claim counting the Drink rests on every player's side at once
+    minority_seen: float
     hypotheses: tuple[tuple[int, bool, float], ...]  # (allies mask, minority, posterior)
 
     def certain(self, seat: int) -> bool:
@@ -107,7 +110,8 @@ def believe(t: Table, holdings: Holdings) -> Beliefs:
         1.0 if s == t.seat else sum(w for a, _, w in post if a >> s & 1) for s in range(t.n)
     )
     minority = sum(w for _, m, w in post if m)
-    return Beliefs(t.seat, ally, minority, post)
+    minority_seen = sum(1 for h in hyps if h.minority) / len(hyps)
+    return Beliefs(t.seat, ally, minority, minority_seen, post)
 
 
 # -- hypotheses --------------------------------------------------------------------------------

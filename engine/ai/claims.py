@@ -71,6 +71,8 @@ def best_claim(t: Table, beliefs: Beliefs, holdings: Holdings) -> Claim:
             total = _at_least_one_each([dists[s] for s in named])
             if drink:
                 p = beliefs.p_allies(named, minority=True) * _p_reach(total, 2 - own)
+                if beliefs.minority > 0:  # the Drink counts as far as the seen cards tell
+                    p *= min(1.0, beliefs.minority_seen / beliefs.minority)
                 p += beliefs.p_allies(named, minority=False) * _p_reach(total, 3 - own)
             else:
                 p = beliefs.p_allies(named) * _p_reach(total, 3 - own)

@@ -23,6 +23,8 @@ class Table:
     drink: bool
     counts: tuple[int, ...]  # items each seat holds
     face_up: tuple[str | None, ...]  # occupations shown on the table
+    spent: tuple[bool | None, ...]  # of those shown, which were used up
+    drinks: tuple[bool, ...]
     pile: int
     bags_are_goals: bool
     removed: tuple[str, ...]  # item cards out of this game
@@ -30,6 +32,7 @@ class Table:
     options: Json
     decision_kind: str
     decision: Json
+    decision_id: int
     fight: Json | None
     history: tuple[Json, ...]
     notes: tuple[Json, ...]
@@ -53,6 +56,8 @@ class Table:
             drink=me["drink"],
             counts=tuple(p["items"] for p in table["players"]),
             face_up=tuple(p["occupation"] for p in table["players"]),
+            spent=tuple(p["spent"] for p in table["players"]),
+            drinks=tuple(bool(p["drink"]) for p in table["players"]),
             pile=table["pile"],
             bags_are_goals=table["bags_are_goals"],
             removed=tuple(table["removed"]),
@@ -60,6 +65,7 @@ class Table:
             options=table["options"],
             decision_kind=decision["kind"],
             decision=decision["data"],
+            decision_id=int(decision.get("id", 0)),
             fight=table["fight"],
             history=tuple(table.get("history", ())),
             notes=tuple(view["notes"]),

@@ -13,6 +13,7 @@ from engine.cards import BAGS, item_kind
 
 _ACCEPT_MARGIN = 0.1
 _LIKELY_ACCEPTED = 0.7
+REPEAT_COST = 0.6  # per earlier time I gave the same card away: no endless back and forth
 
 
 def effect_value(m: Mind, card: str, partner: int) -> float:
@@ -45,6 +46,18 @@ def exposure(m: Mind, card: str, giver: int) -> float:
     return 0.0
 
 
+def repeat_cost(t: Table, card: str) -> float:
+    """A card going round and round (two players trading it back and forth): each earlier time I
+    gave it away makes giving it again look worse, so the plan changes. A Bag that made me draw
+    a card each time was progress, not a repeat (unless the Broken Mirror cancelled the draws)."""
+    if t.round < 6:
+        return 0.0
+    times = sum(1 for n in t.notes if n["k"] == "gave_item" and n["card"] == card)
+    if item_kind(card) in BAGS:
+        times = max(0, times - sum(1 for n in t.notes if n["k"] == "drew"))
+    return REPEAT_COST * times
+
+
 def answer(m: Mind, legal: list[Action]) -> Action:
     """Accept when the offered card, less what it tells the offerer, is worth more than the
     least costly card to hand back (whose own trade effect then fires for me)."""
@@ -54,7 +67,8 @@ def answer(m: Mind, legal: list[Action]) -> Action:
 
     def score(a: Action) -> float:
         back = a.card or ""
-        return incoming - m.loss(back, offerer) + effect_value(m, back, offerer)
+        gain = incoming - m.loss(back, offerer) + effect_value(m, back, offerer)
+        return gain - repeat_cost(t, back)
 
     best = max((a for a in legal if a.kind == "accept"), key=score, default=None)
     refuse = next((a for a in legal if a.kind == "refuse"), None)

@@ -9,47 +9,85 @@ from engine.actions import Action
 from engine.ai import fights, trades
 from engine.ai.claims import best_claim, best_fortune
 from engine.ai.mind import Mind, stacked_top, urgency
+from engine.ai.table import Table
 from engine.cards import BAGS, GOAL_KIND, item_kind
 from engine.rng import Rng
 
-CLAIM_AT = 0.9  # how sure a claim must be (early on; a long game makes one bolder)
-FORTUNE_AT = 0.92  # R-W7 counts no Drink, and every name rests on beliefs about an enemy
+CLAIM_AT = 0.95  # how sure a claim must be (early on; a long game makes one bolder)
+FORTUNE_AT = 0.95  # R-W7: as sure as a claim for my own association
 _TURN_WORTH = 2.0  # what an ordinary action is worth, lost when the Diplomat misses before it
 _DIPLOMAT_SPENT = 1.0
-_IDLE = 0.05  # passing beats a move that changes nothing (two players trading one card around)
+_REPEAT_ATTACK_COST = 1.5
+_IDLE = 0.05
+# A long game nobody can end calls for moves: passing loses this much of its appeal by round 20.
+_STALL_COST = 1.0  # passing beats a move that changes nothing (two players trading one card around)
 
 
 def turn(m: Mind, legal: list[Action], rng: Rng) -> Action:
+    decided = decisive(m, legal)
+    if decided is not None:
+        return decided
+    return best_scored(legal, rng, scores(m, legal))
+
+
+def decisive(m: Mind, legal: list[Action]) -> Action | None:
+    """A declaration of victory sure enough to make, or the Black Pearl to pass on first."""
     t = m.t
     kinds = {a.kind for a in legal}
     d = legal[0].decision
+    late = stalled(t.round)
     if "claim" in kinds:
         claim = best_claim(t, m.beliefs, m.holdings)
-        if claim.chance >= CLAIM_AT - 0.1 * urgency(t.round):
+        if claim.chance >= CLAIM_AT - 0.1 * urgency(t.round) - late:
             return Action("claim", t.seat, d, seats=claim.seats)
     if "solo" in kinds:
         return next(a for a in legal if a.kind == "solo")
     if "claim_other" in kinds:
         fortune = best_fortune(t, m.beliefs, m.holdings)
-        if fortune.chance >= FORTUNE_AT:
+        if fortune.chance >= FORTUNE_AT - 0.1 * urgency(t.round) - late:
             return Action("claim_other", t.seat, d, seats=fortune.seats)
-    pearl_away = _pearl_before_claim(m, legal)
-    if pearl_away is not None:
-        return pearl_away
+    return _pearl_before_claim(m, legal)
+
+
+def scores(m: Mind, legal: list[Action]) -> dict[Action, float]:
+    """What each ordinary action (no declaration) is worth to my association."""
+    t = m.t
     acted = bool(t.decision.get("acted"))
     score: dict[Action, float] = {}
     for a in legal:
-        if a.kind in ("pass", "end"):
+        if a.kind == "pass":
+            score[a] = _IDLE - _STALL_COST * urgency(t.round)
+        elif a.kind == "end":
             score[a] = _IDLE
         elif a.kind == "trade" and a.card is not None and a.target is not None:
-            score[a] = trades.offer_value(m, a.card, a.target)
+            score[a] = trades.offer_value(m, a.card, a.target) - trades.repeat_cost(t, a.card)
         elif a.kind == "attack" and a.target is not None:
-            score[a] = fights.attack_value(m, a.target)
+            score[a] = fights.attack_value(m, a.target) - repeat_attack_cost(t, a.target)
         elif a.kind == "diplomat" and a.target is not None and a.card is not None:
             score[a] = diplomat_value(m, a.target, a.card, acted=acted)
         elif a.kind == "clairvoyant":
             score[a] = clairvoyant_value(m, acted=acted)
-    return best_scored(legal, rng, score)
+    return score
+
+
+def stalled(round_: int) -> float:
+    """0 until round 25, then up to 0.6 by round 45: a game nobody can win by a sure claim is
+    better ended by a likely one than by the round cap (which nobody wins)."""
+    return min(0.6, max(0.0, (round_ - 25) * 0.03))
+
+
+def repeat_attack_cost(t: Table, target: int) -> float:
+    """Two players attacking each other turn after turn, taking the same cards back and forth,
+    get nowhere: each attack of mine on ``target`` in the last three rounds weighs against one
+    more, so the plan changes (a look, a trade, another target)."""
+    if t.round < 6 or not t.history:
+        return 0.0
+    since = t.history[-1]["turn"] - 3 * t.n
+    return _REPEAT_ATTACK_COST * sum(
+        1
+        for r in t.history
+        if r["k"] == "attack" and r["turn"] > since and (r["seat"], r["target"]) == (t.seat, target)
+    )
 
 
 def _pearl_before_claim(m: Mind, legal: list[Action]) -> Action | None:

@@ -58,17 +58,22 @@ def start_server(settings: Settings, host: str, port: int) -> TableServer:
 
 def run_table(settings: Settings) -> int:
     host = os.environ.get("HOST", DEFAULT_HOST).strip() or DEFAULT_HOST
-    port = int(os.environ.get("PORT", DEFAULT_PORT))
+    try:
+        port = int(os.environ.get("PORT", DEFAULT_PORT))
+    except ValueError as error:
+        raise StartupError(
+            t("en", "local.port_busy", host=host, port=os.environ["PORT"], reason=error)
+        ) from error
     server = start_server(settings, host, port)
     try:
-        api = f"http://127.0.0.1:{server.port}"
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        api = f"http://{shown}:{server.port}"
         bot = Bot(
             server.token, base_url=f"{api}/bot", request=_request(), get_updates_request=_request()
         )
         table_settings = dataclasses.replace(settings, telegram_api_base_url=api)
         runner = Runner(table_settings, bot, wake=server.table.wake)
         set_menus(runner)
-        shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         url = f"http://{shown}:{server.port}/"
         print(t("en", "local.table", url=url, db=settings.db_path), file=sys.stderr, flush=True)
         if shown != host:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TIME_SCALE = "0.03"
+TIME_SCALE = "0.015"
 ADDRESS = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 
 

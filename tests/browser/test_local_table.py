@@ -1,7 +1,7 @@
 """Whole games at the local table, played by clicking the page's buttons in headless Chromium.
 
 The table is `python -m handlers.local` without a token: the real Service and gateway talking
-HTTP to the Bot API the process serves, SQLite, in-process timers (GAME_TIME_SCALE 0.03).
+HTTP to the Bot API the process serves, SQLite, in-process timers (GAME_TIME_SCALE 0.015).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from handlers.group_settings import AI_FILL_CHOICES
 from tests.browser.player import ATTACKS, GAME_OVER, Player, shown
 from tests.browser.process import TableProcess
 
-GAME_SECONDS = 100
+GAME_SECONDS = 150
 
 
 def new_page(chromium: Any, errors: list[str]) -> Any:
@@ -24,6 +24,11 @@ def new_page(chromium: Any, errors: list[str]) -> Any:
     return page
 
 
+def ai_button(fill: int) -> str:
+    value = shown("settings.ai_fill.to", count=fill) if fill else shown("settings.ai_fill.off")
+    return shown("settings.button.ai_fill", value=value)
+
+
 def open_lobby_with_ai(creator: Player, seats: int) -> None:
     """/newgame, then the lobby's settings: AI passengers fill the coach up to ``seats``."""
     creator.say("group", "/newgame")
@@ -31,8 +36,9 @@ def open_lobby_with_ai(creator: Player, seats: int) -> None:
     creator.say("group", "/settings")
     fill = 0
     while fill != seats:
-        value = shown("settings.ai_fill.to", count=fill) if fill else shown("settings.ai_fill.off")
-        creator.click_key("group", shown("settings.button.ai_fill", value=value))
+        creator.click_key("group", ai_button(fill))
+        # the button's answer is a toast, as Telegram shows it
+        assert creator.page.locator("#group .toast").inner_text() == shown("settings.saved")
         fill = next(choice for choice in AI_FILL_CHOICES if choice > fill)
     creator.wait_for_text("group", shown("lobby.ai_fill", count=seats))
 
@@ -98,6 +104,12 @@ def test_two_people_play_a_game_in_two_browsers(table: TableProcess, chromium: A
     bob.take_seat(table.url)
     open_lobby_with_ai(ann, seats=3)
     bob.wait_for_text("group", shown("lobby.title"))
+    # only the game's creator may change its settings: Bob's press is answered with an alert
+    bob.click_key("group", ai_button(3))
+    alert = bob.page.locator("#alert")
+    assert alert.is_visible() and alert.locator("p").inner_text() == shown("settings.only_admin")
+    alert.locator("button").click()
+    assert not alert.is_visible()
     ann.click_key("group", shown("lobby.join"))
     ann.wait_for_text("group", "1. Ann")
     bob.click_key("group", shown("lobby.join"))

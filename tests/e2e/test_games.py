@@ -113,14 +113,23 @@ def test_blocked_player_is_noted_in_the_group_and_defaults() -> None:
     assert not h.api.violations and not h.errors
 
 
-@pytest.mark.parametrize(("humans", "fill"), [(1, 5), (2, 8)])
-def test_ai_passengers_fill_the_table_and_play_to_the_end(humans: int, fill: int) -> None:
-    """Issue 5 in the bot: a lone player (or two) plays a whole game against AI passengers."""
+@pytest.mark.parametrize(("humans", "fill", "level"), [(1, 5, "expert"), (2, 8, "ai")])
+def test_ai_passengers_fill_the_table_and_play_to_the_end(
+    humans: int, fill: int, level: str
+) -> None:
+    """Issue 5 in the bot: a lone player (or two) plays a whole game against AI passengers, at
+    the AI level the group chose in /settings (issue 14)."""
     h = table(humans, 40 + fill)
     creator = h.players[0]
     h.command(creator, "/newgame")
     h.command(creator, "/settings")
     settings_msg = h.api.last_message(GROUP)
+    if level == "expert":
+        data = next(
+            d for _, d in h.api.last_message(GROUP).buttons() if d and d.endswith(":ai_level")
+        )
+        h.press(creator, GROUP, settings_msg.message_id, data)
+        assert "expert" in h.api.last_message(GROUP).text
     while f"{fill}" not in next(
         label for label, d in h.api.last_message(GROUP).buttons() if d and d.endswith(":ai_fill")
     ):
@@ -139,6 +148,7 @@ def test_ai_passengers_fill_the_table_and_play_to_the_end(humans: int, fill: int
     for p in h.players:
         h.command(p, f"/start {h.last_gid}", chat=p.uid)
     h.start()
+    assert h.game_doc()["settings"]["ai_level"] == level
     seated = h.game_doc()["players"]
     assert len(seated) == fill and sum(1 for p in seated if p.get("ai")) == fill - humans
     assert all(p["name"].startswith("🤖") for p in seated if p.get("ai"))

@@ -479,11 +479,12 @@ class Chaos:
         """Raise what Telegram (or the function's death) does to this call, if anything."""
         if method not in _MESSAGE_METHODS:
             return
-        chat = params.get("chat_id")
+        raw = params.get("chat_id")
+        chat = raw if isinstance(raw, int) else 0
         if self.rng.random() < self.kill:
             self.counts["killed"] += 1
             raise Killed(f"killed before {method} to {chat}")
-        held = self.flooded_until.get(chat, 0.0) if _is_int(chat) else 0.0
+        held = self.flooded_until.get(chat, 0.0)
         if held > now:
             self.counts["429"] += 1
             wait = math.ceil(held - now)
@@ -498,7 +499,7 @@ class Chaos:
             if self.advance is not None:
                 self.advance(self.timeout_cost)
             raise TimedOut()
-        group_send = method == "sendMessage" and _is_int(chat) and chat < 0
+        group_send = method == "sendMessage" and chat < 0
         if group_send and self.rng.random() < self.refuse:
             self.counts["refused"] += 1
             self.refused.append((chat, str(params.get("text"))))
@@ -513,6 +514,7 @@ class RateLimits:
     overall: int = 30
     group_per_minute: int = 20
     limited: int = 0  # 429s answered
+    by_reason: Counter[str] = field(default_factory=Counter)  # "overall" or "group"
     _recent: deque[float] = field(default_factory=deque)
     _groups: dict[int, deque[float]] = field(default_factory=dict)
 
@@ -522,19 +524,21 @@ class RateLimits:
         while self._recent and self._recent[0] <= now - 1.0:
             self._recent.popleft()
         if len(self._recent) >= self.overall:
-            self._refuse(self._recent[0] + 1.0 - now)
-        chat = params.get("chat_id")
-        if method == "sendMessage" and _is_int(chat) and chat < 0:
+            self._refuse(self._recent[0] + 1.0 - now, "overall")
+        raw = params.get("chat_id")
+        chat = raw if isinstance(raw, int) else 0
+        if method == "sendMessage" and chat < 0:
             sent = self._groups.setdefault(chat, deque())
             while sent and sent[0] <= now - 60.0:
                 sent.popleft()
             if len(sent) >= self.group_per_minute:
-                self._refuse(sent[0] + 60.0 - now)
+                self._refuse(sent[0] + 60.0 - now, "group")
             sent.append(now)
         self._recent.append(now)
 
-    def _refuse(self, seconds: float) -> NoReturn:
+    def _refuse(self, seconds: float, reason: str) -> NoReturn:
         self.limited += 1
+        self.by_reason[reason] += 1
         wait = max(1, math.ceil(seconds))
         raise _Reply(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
 

@@ -44,12 +44,14 @@ def test_a_booking_never_reaches_past_the_time_the_function_has() -> None:
 
 
 def test_concurrent_bookings_on_dynamodb_are_each_granted_once(moto_server: str) -> None:  # noqa: F811
-    table = create_game_table(boto3.client("dynamodb"))
+    # moto keeps its tables per process: a name of its own, whatever ran before in this worker
+    table = create_game_table(boto3.client("dynamodb"), name="rate-limit-games")
     clock = FakeClock()
     got: list[float] = []
     lock = threading.Lock()
     limiters = [
-        SharedRateLimiter(DynamoStore(table, clock=clock), rate=20, burst=1) for _ in "abcd"
+        SharedRateLimiter(DynamoStore(table, clock=clock), rate=20, burst=1, attempts=30)
+        for _ in range(4)
     ]
 
     def book(limiter: SharedRateLimiter) -> None:

@@ -12,16 +12,21 @@ import pytest
 
 import engine
 from engine import Action, State
-from engine.ai import AiPolicy, BaselinePolicy, SeatPolicy
+from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy
 from engine.ai.beliefs import Beliefs
+from engine.ai.worlds import can_sample, sample
+from engine.cards import ALL_ITEMS
 from engine.core import HISTORY_FIELDS, goal_count
 from engine.policies import seat_labels
 from engine.rng import Rng, seed_state
-from engine.simulate import Config, run
+from engine.simulate import Config, Stats, game_seed, play_game, run
 from engine.views import view
 from tests.unit.engine_helpers import BRO, ORD, Game, pass_supports
 
 AI_DIR = Path(__file__).resolve().parents[2] / "engine" / "ai"
+# The expert's search plays sampled worlds forward with the engine: these build and play a State
+# made from the seat's beliefs, never a view of the real one (the twin test below checks that).
+SEARCH_MODULES = {"worlds.py", "rollout.py", "expert.py"}
 FORBIDDEN = {"time", "datetime", "random", "os", "threading", "socket", "asyncio", "telegram"}
 
 
@@ -59,9 +64,12 @@ def test_engine_ai_is_pure_and_never_touches_the_state() -> None:
                 names |= {a.name.split(".")[0] for a in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names.add(node.module.split(".")[0])
-                if module.name != "__init__.py":  # only the simulator's adapter builds views
+                if module.name == "__init__.py":  # only the simulator's adapter builds views
+                    continue
+                assert node.module != "engine.views", module.name
+                if module.name not in SEARCH_MODULES:
                     assert "State" not in {a.name for a in node.names}, module.name
-                    assert node.module not in ("engine.api", "engine.views"), module.name
+                    assert node.module != "engine.api", module.name
         assert not names & FORBIDDEN, f"{module.name} imports {sorted(names & FORBIDDEN)}"
 
 
@@ -87,26 +95,41 @@ def scrambled(st: State, seat: int, rng: Rng) -> State:
     return other
 
 
-def test_same_view_different_hidden_state_same_decision() -> None:
+def _twin_decisions(make: Any, games: int, kinds: tuple[str, ...] = ()) -> int:
+    """Plays games where, at every decision (of ``kinds``, if given), a fresh policy decides
+    once from the real state's view and once from a twin state with everything hidden from the
+    seat dealt anew; both must choose the same."""
     compared = 0
     scramble_rng = Rng(seed_state(99))
 
     def check(st: State, seat: int, v: Any, legal: list[Action], action: Action) -> None:
         nonlocal compared
+        if kinds and st.pending is not None and st.pending.kind not in kinds:
+            return
         twin = scrambled(st, seat, scramble_rng)
         if engine.legal_actions(twin, seat) != legal:
             return  # the legal actions name hidden cards the seat saw (a reward's take)
         assert view(twin, seat) == v
         key = scramble_rng.below(1 << 30)
-        a = AiPolicy().choose(view(st, seat), legal, Rng(key))
-        b = AiPolicy().choose(view(twin, seat), engine.legal_actions(twin, seat), Rng(key))
+        a = make().choose(view(st, seat), legal, Rng(key))
+        b = make().choose(view(twin, seat), engine.legal_actions(twin, seat), Rng(key))
         assert a == b
         compared += 1
 
-    for seed in range(8):
+    for seed in range(games):
         n = 3 + seed
         play(seed, n, [AiPolicy() for _ in range(n)], {"max_rounds": 6}, check)
-    assert compared > 500
+    return compared
+
+
+def test_same_view_different_hidden_state_same_decision() -> None:
+    assert _twin_decisions(AiPolicy, 8) > 500
+
+
+def test_expert_decides_from_its_view_only() -> None:
+    """The expert samples its worlds from the view: a twin state with other hidden cards gives
+    the same worlds, the same rollouts and the same choice."""
+    assert _twin_decisions(lambda: ExpertPolicy(budget_ms=15), 3, ("turn",)) > 25
 
 
 # -- beliefs ---------------------------------------------------------------------------------
@@ -245,12 +268,82 @@ def test_long_all_ai_games_finish_with_legal_claims() -> None:
         assert st.result is not None and st.result["how"] != "exhausted"
 
 
+@pytest.mark.parametrize("game", [14, 22, 40])
+def test_all_ai_game_that_sat_at_the_round_cap_now_ends(game: int) -> None:
+    """Issue 14: three AI passengers used to trade one card back and forth (or attack each other
+    for it, or all pass) until round 60. They now see the repetition and change plan."""
+    stats = Stats()
+    cfg = Config(policy="ai", timeouts=0.0, checks=False, short_games=False)
+    play_game(game, game_seed(21, game), 3, cfg, stats)
+    assert stats.finished == 1 and stats.how["exhausted"] == 0
+    assert stats.rounds[0] < 60
+
+
 def test_deterministic() -> None:
     def run() -> str:
         st = play(7, 7, [AiPolicy() for _ in range(7)])
         return json.dumps([st.result, st.history])
 
     assert run() == run()
+
+
+def test_sampled_worlds_agree_with_everything_the_seat_knows() -> None:
+    """Determinization: every world keeps the public counts, the seat's own cards, the face-up
+    occupations, the associations the seat saw and the items it is sure of; every card is in
+    exactly one place; and the seat's legal actions are the same as in the real game."""
+    sampled = 0
+
+    def check(st: State, seat: int, v: Any, legal: list[Action], action: Action) -> None:
+        nonlocal sampled
+        m = AiPolicy().mind(v)
+        if not can_sample(m) or st.turn_no % 3:
+            return
+        rng = Rng(seed_state(st.step))
+        for _ in range(3):
+            w = sample(m, rng)
+            assert engine.legal_actions(w, seat) == legal
+            assert [len(p.items) for p in w.players] == [len(p.items) for p in st.players]
+            assert len(w.pile) == len(st.pile) and w.removed == st.removed
+            assert w.players[seat].items == st.players[seat].items
+            assert w.players[seat].assoc == st.players[seat].assoc
+            cards = [c for p in w.players for c in p.items] + w.pile
+            assert sorted(cards) == sorted(c for c in ALL_ITEMS if c not in st.removed)
+            for s, p in enumerate(st.players):
+                if p.occ_up:
+                    assert w.players[s].occupation == p.occupation
+                assert w.players[s].drink == p.drink
+            for note in st.players[seat].notes:
+                if note["k"] == "saw_association" and note.get("position") is None:
+                    assert w.players[note["about"]].assoc == [note["assoc"]]
+            for s, cards_p in enumerate(m.holdings.known):
+                for card, p in cards_p.items():
+                    if p >= 0.999 and s != seat:
+                        assert card in w.players[s].items
+            sampled += 1
+
+    for seed in range(4):
+        n = 3 + 2 * seed
+        opts = {"max_rounds": 5, "advanced_three": seed == 0}
+        play(200 + seed, n, [AiPolicy() for _ in range(n)], opts, check)
+    assert sampled > 30
+
+
+def test_expert_is_deterministic_and_never_illegal() -> None:
+    def run() -> str:
+        opts = {"max_rounds": 5, "fortune_telling": True}
+        st = play(8, 5, [ExpertPolicy(budget_ms=25) for _ in range(5)], opts)
+        assert st.result is not None
+        return json.dumps([st.result, st.history])
+
+    assert run() == run()
+
+
+def test_expert_budget_bounds_its_rollouts() -> None:
+    """The budget is spent as a number of rollouts (no clock in the engine): none at all when it
+    is too small to compare candidates, and the heuristic's choice is kept."""
+    g = Game.make(5, assoc=[ORD, BRO, ORD, BRO, ORD], hands={0: ["key1", "dagger"]})
+    v, legal = view(g.st, 0), g.legal(0)
+    assert ExpertPolicy(budget_ms=0).choose(v, legal, Rng(2)) == AiPolicy().choose(v, legal, Rng(2))
 
 
 def test_baseline_claims_only_what_its_hand_proves() -> None:
@@ -306,6 +399,7 @@ def test_versus_seats_one_policy_per_association() -> None:
         assert sorted(len(v) for v in by_assoc.values()) == [1, 1]
         assert by_assoc[ORD] != by_assoc[BRO]
     assert set(seat_labels("mixed", 30, rng)) == {"ai", "baseline", "random"}
+    assert set(seat_labels("expert-vs-ai", 7, rng, assocs)) == {"expert", "ai"}
 
 
 def test_simulate_reports_per_policy() -> None:

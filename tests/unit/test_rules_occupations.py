@@ -45,8 +45,19 @@ def test_diplomat_hit_before_the_action_forces_a_trade_R_T8_effects_fire() -> No
     assert g.player(0).occ_up and g.player(0).occ_spent
 
 
-def test_diplomat_hit_after_the_action() -> None:
-    g = Game.make(4, hands={0: ["whip"], 2: ["goblet1"]}, occ={0: "diplomat"})
+def test_R_D1_a_face_down_free_use_never_holds_the_turn_after_the_action() -> None:
+    """Offered with the action, under the turn's deadline; after the action the turn ends as for
+    a player without one, so the table cannot see who holds a Diplomat or Clairvoyant."""
+    for occ in ("diplomat", "clairvoyant"):
+        g = Game.make(4, occ={0: occ})
+        assert occ in g.legal_kinds(0) and "pass" in g.legal_kinds(0)
+        g.act(0, "pass")
+        assert g.kind == "turn" and g.pending.actors == [1]
+        assert not g.player(0).occ_spent
+
+
+def test_diplomat_hit_after_the_action_when_face_up() -> None:
+    g = Game.make(4, hands={0: ["whip"], 2: ["goblet1"]}, occ={0: "diplomat"}, occ_up={0: True})
     g.act(0, "pass")
     assert g.kind == "turn" and g.pending.data["acted"]
     assert g.legal_kinds(0) == {"end", "diplomat"}
@@ -68,7 +79,7 @@ def test_diplomat_miss_shows_items_and_ends_the_turn_at_once() -> None:
 
 
 def test_diplomat_miss_after_the_action_ends_the_turn() -> None:
-    g = Game.make(4, hands={0: ["whip"], 1: ["gloves"]}, occ={0: "diplomat"})
+    g = Game.make(4, hands={0: ["whip"], 1: ["gloves"]}, occ={0: "diplomat"}, occ_up={0: True})
     g.act(0, "pass").act(0, "diplomat", target=1, card="dagger")
     assert g.of("items_seen", g.last) and g.pending.actors == [1]
 
@@ -232,8 +243,8 @@ def test_clairvoyant_orders_the_top_two_and_shuffles_the_rest() -> None:
     assert g.player(0).occ_spent
 
 
-def test_clairvoyant_after_the_action_and_with_one_card() -> None:
-    g = Game.make(4, occ={0: "clairvoyant"}, pile=["whip"])
+def test_clairvoyant_after_the_action_when_face_up_and_with_one_card() -> None:
+    g = Game.make(4, occ={0: "clairvoyant"}, occ_up={0: True}, pile=["whip"])
     g.act(0, "pass")
     assert g.legal_kinds(0) == {"end", "clairvoyant"}
     g.act(0, "clairvoyant")

@@ -22,8 +22,10 @@ def test_R_D2_default_turn_is_pass() -> None:
 
 
 def test_R_D2_default_after_the_action_is_end() -> None:
-    g = Game.make(4, occ={0: "diplomat"})
-    g.act(0, "pass").timeout()
+    g = Game.make(4, occ={0: "diplomat"}, occ_up={0: True})
+    g.act(0, "pass")
+    assert g.kind == "turn" and g.pending.actors == [0]  # a face-up Diplomat: no secret
+    g.timeout()
     assert not g.of("diplomat") and g.pending.actors == [1]
 
 
@@ -31,6 +33,18 @@ def test_R_D2_default_trade_answer_is_refuse() -> None:
     g = Game.make(4, hands={0: ["dagger"], 1: ["whip"]})
     g.act(0, "trade", target=1, card="dagger").timeout()
     assert g.of("trade_refused", g.last) and g.items(1) == ["whip"]
+
+
+@pytest.mark.parametrize("card", ["dagger", "black_pearl", "broken_mirror"])
+def test_R_D1_a_timed_out_trade_answer_is_told_as_any_answer(card: str) -> None:
+    """R-T2 makes the default an accept for a Pearl or Mirror and a refusal otherwise: no "time
+    is up" line, so the table cannot tell a default from a choice, nor learn the card."""
+    g = Game.make(4, hands={0: [card], 1: ["whip"]})
+    g.act(0, "trade", target=1, card=card).timeout()
+    assert not g.of("deadline", g.last)
+    told = [e.kind for e in g.last if e.public]
+    assert ("trade_refused" in told) == (card == "dagger")
+    assert ("trade_accepted" in told) == (card != "dagger")
 
 
 def test_R_D2_default_support_is_neutral_and_windows_nobody_used() -> None:

@@ -33,7 +33,13 @@ def test_R_W1_not_with_the_black_pearl() -> None:
 
 
 def test_R_W1_only_as_the_action_on_your_turn() -> None:
-    g = Game.make(4, hands={0: ["key1"], 1: ["goblet1"]}, assoc=ORDERS4, occ={0: "diplomat"})
+    g = Game.make(
+        4,
+        hands={0: ["key1"], 1: ["goblet1"]},
+        assoc=ORDERS4,
+        occ={0: "diplomat"},
+        occ_up={0: True},
+    )
     assert g.legal(1) == []
     with pytest.raises(engine.NotYourTurn):
         claim(g, 1)

@@ -93,6 +93,16 @@ def test_cli_summary_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         simulate.main(["--players", "2-11"])
     assert simulate.main(["--games", "1", "--policy", "nonsense"]) == 2
+    with pytest.raises(SystemExit):
+        simulate.main(["--force", "fortune_telling"])
+
+
+def test_forced_option_in_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--games", "4", "--players", "3-4", "--no-checks", "--json"]
+    assert simulate.main([*args, "--force", "fortune_telling=true"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["options"]["fortune_telling"] == 4
+    assert out["config"]["force"] == {"fortune_telling": True}
 
 
 # -- the run reports what goes wrong ----------------------------------------------------------

@@ -19,6 +19,7 @@ import pytest
 
 from engine import Event, State, events_for, public_events, public_view, view
 from engine.cards import ALL_ITEMS, ASSOCIATIONS, BAGS, OCCUPATIONS, item_kind
+from engine.rng import Rng
 from handlers import i18n, story
 from handlers.i18n import LANGUAGES, t
 from handlers.story.notes import note_text
@@ -370,3 +371,113 @@ def test_every_key_the_code_names_exists() -> None:
     for lang in LANGUAGES:
         missing = keys - set(i18n.catalog(lang))
         assert not missing, (lang, missing)
+
+
+# -- the leak test through the service: sends, edits and callback answers ----------------------
+_ITEM_NAMES = {"bag", *BAGS, *(item_kind(c) for c in ALL_ITEMS)}
+
+
+def _cards_in(value: Any) -> set[tuple[str, str]]:
+    """Every card a view names (what its seat may see)."""
+    out: set[tuple[str, str]] = set()
+    if isinstance(value, dict):
+        for v in value.values():
+            out |= _cards_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            out |= _cards_in(v)
+    elif isinstance(value, str):
+        if (
+            value in ALL_ITEMS
+            or value in (*BAGS, "bag")
+            or value in {item_kind(c) for c in ALL_ITEMS}
+        ):
+            out |= {_item(value), ("item", item_kind(value))}
+        elif value in OCCUPATIONS:
+            out.add(("occupation", value))
+        elif value in ASSOCIATIONS:
+            out.add(("assoc", value))
+    return out
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_no_secret_in_any_group_send_or_edit_nor_in_a_callback_answer(seed: int) -> None:
+    """Issue 8: the structural leak test, through the real service and the fake Bot API. Every
+    message sent to the group and every edit of one names no card that is secret at that step
+    (unless R-V1 made it public then or earlier); every callback answer (a toast or a card's
+    alert) names only cards public so far or seen in the presser's own view."""
+    import engine
+    from tests.service.twins import GROUP, Twin
+
+    events: list[Event] = []
+    apply = engine.apply
+
+    def recording(*args: Any, **kw: Any) -> Any:
+        st, evs = apply(*args, **kw)
+        events.extend(evs)
+        return st, evs
+
+    def short_game(st: State) -> None:
+        st.options["max_rounds"] = 4
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(engine, "apply", recording)
+    try:
+        twin = Twin(5, seed, short_game)
+        twin.start()
+        rng = Rng(seed)
+        ever = {("item", item_kind(c)) for c in twin.state().removed}
+        checked = {"group": 0, "answers": 0}
+        for _ in range(3000):
+            before = twin.state()
+            if before.over:
+                break
+            events.clear()
+            first_call = len(twin.calls)
+            pressed = _press_something(twin, rng)
+            after = twin.state()
+            ever |= _made_public(events) | _face_up(before, after)
+            ever |= _fight_cards(before) | _fight_cards(after)
+            secret = _secrets(before, after)
+            for _, method, params in twin.calls[first_call:]:
+                text = str(params.get("text") or "")
+                if method in ("sendMessage", "editMessageText") and params["chat_id"] == GROUP:
+                    assert not leaked(text, secret, ever, "en"), (method, text)
+                    checked["group"] += 1
+                elif method == "answerCallbackQuery" and text and pressed is not None:
+                    if params.get("show_alert"):
+                        text = text.split(": ", 1)[0]  # the card; its rule text is public
+                    mine = _cards_in(view(before, pressed)) | _cards_in(view(after, pressed))
+                    assert not leaked(text, secret, ever | mine, "en"), text
+                    checked["answers"] += 1
+        assert twin.state().over
+    finally:
+        patch.undo()
+    assert checked["group"] > 20 and checked["answers"] > 5, checked
+
+
+def _press_something(twin: Any, rng: Rng) -> int | None:
+    """One random press on a shown button (now and then a card's ℹ️), or, when nobody may act,
+    time passing to the deadline. Returns the seat that pressed."""
+    import engine
+
+    st = twin.state()
+    aw = engine.awaiting(st)
+    assert aw is not None
+    if not aw.seats:
+        twin.run_until(twin.due())
+        return None
+    seat = aw.seats[rng.below(len(aw.seats))]
+    twin.wait(1)
+    shown = twin.payloads(seat)
+    # (the Secret Bags' alerts are over 200 units until issue 9's catalog fix lands)
+    info = [p for p in shown if p.startswith("?") and p not in ("?i.bk", "?i.bg")]
+    choices = [p for p in shown if not p.startswith("?")]
+    if info and rng.below(3) == 0:
+        twin.press(seat, info[rng.below(len(info))])
+    elif choices:
+        twin.press(seat, choices[rng.below(len(choices))])
+    else:
+        twin.run_until(twin.due())
+        return None
+    return seat

@@ -4,7 +4,8 @@
 
 const SEAT_KEY = "coachride.seat";
 const state = { seat: null, texts: {}, menus: { group: [], private: [] }, bot: {}, seq: 0, boot: null };
-const pending = new Map(); // callback query id -> the pressed button
+const pending = new Map(); // callback query id -> {key, chat}: the pressed button and its chat
+const early = new Map(); // answers that came before the press's own reply (the bot is quick)
 const panes = {};
 
 function $(selector, root = document) { return root.querySelector(selector); }
@@ -195,13 +196,35 @@ function alertBox(text) {
   if (!dialog.open) dialog.showModal();
 }
 
+// Presses still waiting for the bot's answer (the page's tests wait for none).
+let unanswered = 0;
+window.unansweredPresses = () => unanswered;
+
+function showAnswer(answer) {
+  // The message may have been edited meanwhile: its old button is gone, the chat remains.
+  const { key, chat } = pending.get(answer.query);
+  pending.delete(answer.query);
+  key.classList.remove("loading");
+  unanswered -= 1;
+  if (answer.text) {
+    if (answer.alert) alertBox(answer.text);
+    else toast(panes[chat], answer.text);
+  }
+}
+
 async function press(chat, messageId, data, key) {
   if (key.classList.contains("loading")) return;
   key.classList.add("loading");
-  const done = () => key.classList.remove("loading");
+  unanswered += 1;
+  const done = () => { key.classList.remove("loading"); unanswered -= 1; };
   try {
     const { query } = await call("press", { chat, message_id: messageId, data });
-    pending.set(query, key);
+    pending.set(query, { key, chat });
+    if (early.has(query)) {
+      showAnswer(early.get(query));
+      early.delete(query);
+      return;
+    }
     setTimeout(() => { if (pending.delete(query)) done(); }, 15000);
   } catch (error) {
     done();
@@ -304,13 +327,8 @@ function apply(event) {
     const gone = $(`.msg[data-id="${event.id}"]`, $(".messages", panes[event.chat]));
     if (gone) gone.remove();
   } else if (event.kind === "answer") {
-    const key = pending.get(event.query);
-    pending.delete(event.query);
-    if (key) key.classList.remove("loading");
-    if (event.text) {
-      if (event.alert) alertBox(event.text);
-      else toast(key ? key.closest(".chat") : panes.private, event.text);
-    }
+    if (pending.has(event.query)) showAnswer(event);
+    else early.set(event.query, event);
   } else if (event.kind === "members") {
     $("#members").textContent = t("members").replace("{count}", event.count);
   }

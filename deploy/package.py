@@ -1,0 +1,118 @@
+"""What the Lambda package holds: the modules the two entry points can import, nothing else.
+
+    python deploy/package.py <ARTIFACTS_DIR>
+
+copies them (and the catalogs they read) from the checkout. The set is the closure of the
+entry points' imports, lazy ones inside functions included, so test and operator tooling
+(``engine/simulate.py``, ``handlers/bench.py``, ``handlers/local.py``, …) stays out by
+construction, and a new runtime module is shipped without editing a list.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENTRY_POINTS = ("handlers.webhook", "handlers.timer")
+FIRST_PARTY = ("engine", "handlers", "infra")
+DATA = ("handlers/locales/*.json",)
+# Never shipped, whatever imports them: a runtime import of one of these is a bug.
+DEV_ONLY = frozenset(
+    {
+        "engine.invariants",
+        "engine.simulate",
+        "engine.policies",
+        "handlers.bench",
+        "handlers.local",
+        "handlers.register_webhook",
+    }
+)
+
+
+def module_path(module: str) -> Path | None:
+    base = ROOT.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def imported_names(path: Path, module: str) -> set[str]:
+    """Every module an ``import`` anywhere in the file names (with ``from x import y``, both
+    ``x`` and ``x.y``, since ``y`` may be a submodule)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+    tree = ast.parse(path.read_text(), str(path))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If)
+        and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                source = f"{base}.{node.module}" if node.module else base
+            else:
+                source = node.module or ""
+            names.add(source)
+            names.update(f"{source}.{alias.name}" for alias in node.names)
+    return names
+
+
+@functools.cache
+def closure(entry_points: tuple[str, ...] = ENTRY_POINTS) -> tuple[set[str], set[str]]:
+    """(first-party modules reachable from the entry points, third-party top-level names).
+    Cached: callers must not change the sets."""
+    seen: set[str] = set()
+    third_party: set[str] = set()
+    todo = list(entry_points)
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        path = module_path(module)
+        if path is None:
+            continue  # ``from pkg import name`` where name is not a module
+        seen.add(module)
+        parts = module.split(".")
+        todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))  # parent packages
+        for name in imported_names(path, module):
+            if name.split(".")[0] in FIRST_PARTY:
+                todo.append(name)
+            elif name and name.split(".")[0] not in sys.stdlib_module_names:
+                third_party.add(name.split(".")[0])
+    return seen, third_party
+
+
+def copy_package(target: Path) -> list[str]:
+    modules, _ = closure()
+    shipped = sorted(modules)
+    for module in shipped:
+        source = module_path(module)
+        assert source is not None
+        destination = target / source.relative_to(ROOT)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, destination)
+    for pattern in DATA:
+        for source in ROOT.glob(pattern):
+            destination = target / source.relative_to(ROOT)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination)
+    return shipped
+
+
+if __name__ == "__main__":
+    shipped = copy_package(Path(sys.argv[1]))
+    print(f"{len(shipped)} modules packaged", file=sys.stderr)

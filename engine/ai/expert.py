@@ -1,0 +1,149 @@
+"""The expert AI passenger: the ``ai`` passenger's judgement, checked by looking ahead.
+
+At a turn decision before the action (where the game is decided: trades, attacks, the Diplomat)
+it takes the heuristic's few best candidates of each kind and plays each of them forward in the
+same worlds sampled from its beliefs (determinization, ``engine.ai.worlds``), one round with the
+fast rollout policy (``engine.ai.rollout``), and picks the candidate with the best mean result;
+the heuristic's own choice stays unless another is clearly better. Declarations of victory and
+every other decision are the ``ai`` passenger's.
+
+The time per decision is bounded by a budget in CPU milliseconds, spent as a number of engine
+steps derived from it (the engine has no clock, and the same seed must play the same game).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action
+from engine.ai import turns
+from engine.ai.claims import best_claim
+from engine.ai.mind import Mind
+from engine.ai.policy import AiPolicy
+from engine.ai.rollout import play_out, value
+from engine.ai.worlds import can_sample, sample
+from engine.api import apply
+from engine.rng import Rng, seed_state
+
+# CPU milliseconds per searched decision. A timer batch settles one AI turn (and the windows
+# around it) well inside the 30 s Lambda even at 256 MB, about a seventh of a core.
+DEFAULT_BUDGET_MS = 100
+MAX_CANDIDATES = 4
+MIN_WORLDS = 4  # below this a comparison is noise: keep the heuristic's choice
+MAX_WORLDS = 64
+# The budget is spent in engine steps (deterministic, unlike a clock): one step of a rollout
+# (the engine and the rollout policy) costs about 0.05 ms of CPU on one core, building or copying
+# a sampled world about as much as WORLD_STEPS steps.
+STEPS_PER_MS = 16
+WORLD_STEPS = 4
+# Heuristic score units per unit of mean rollout result (-1..1), and by how much a candidate must
+# beat the heuristic's choice to replace it.
+SEARCH_WEIGHT = 4.0
+MARGIN = 0.2
+SURE_Z = 2.0
+TIMELY_CLAIM_AT = 0.85  # the least sure claim made when waiting looks worse
+
+
+class ExpertPolicy:
+    """``choose(view, legal, rng)``, like ``AiPolicy``, with ``budget_ms`` per decision."""
+
+    __slots__ = ("ai", "budget_ms")
+
+    def __init__(self, budget_ms: int = DEFAULT_BUDGET_MS) -> None:
+        self.ai = AiPolicy()
+        self.budget_ms = budget_ms
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        m = self.ai.mind(view)
+        if not can_sample(m):
+            return self.ai.choose(view, legal, rng)
+        decided = turns.decisive(m, legal)
+        if decided is not None:
+            return decided
+        score = turns.scores(m, legal)
+        heuristic = turns.best_scored(legal, rng, score)
+        candidates = _candidates(heuristic, score)
+        if len(candidates) < 2:
+            return heuristic
+        results = search(m, candidates, int(self.budget_ms * STEPS_PER_MS), rng.below(1 << 62))
+        if not results:
+            return heuristic
+        means = [sum(r) / len(r) for r in results]
+        claim = _timely_claim(m, legal, max(means))
+        if claim is not None:
+            return claim
+        # The rollouts judge what a move does to the cards; what it teaches (a look, the
+        # Monocle) only the heuristic sees, as every player in a sampled world sees everything.
+        # So the look-ahead corrects the heuristic's scores, and only where it is sure: the
+        # candidate must beat the heuristic's choice world by world, not by the luck of a few.
+        best, best_total = 0, score[heuristic]
+        for i in range(1, len(candidates)):
+            diffs = [a - b for a, b in zip(results[i], results[0], strict=True)]
+            gain = sum(diffs) / len(diffs)
+            total = score[candidates[i]] + SEARCH_WEIGHT * gain
+            if total > best_total + MARGIN and _sure(diffs):
+                best, best_total = i, total
+        return candidates[best]
+
+
+def _sure(diffs: list[float]) -> bool:
+    """The mean of the paired differences is above zero by ``SURE_Z`` standard errors."""
+    k = len(diffs)
+    mean = sum(diffs) / k
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean > 0 and mean * mean * k > SURE_Z * SURE_Z * max(var, 1e-12)
+
+
+def _timely_claim(m: Mind, legal: list[Action], waiting: float) -> Action | None:
+    """A claim not quite sure enough for the heuristic, made when waiting looks worse: the
+    rollouts show the other side likely to declare first."""
+    if not any(a.kind == "claim" for a in legal):
+        return None
+    claim = best_claim(m.t, m.beliefs, m.holdings)
+    if claim.chance < TIMELY_CLAIM_AT or 2 * claim.chance - 1 <= waiting:
+        return None
+    return Action("claim", m.t.seat, legal[0].decision, seats=claim.seats)
+
+
+def _candidates(heuristic: Action, score: dict[Action, float]) -> list[Action]:
+    """The heuristic's choice first, then the best of each kind and the next best overall."""
+    ranked = sorted(score, key=lambda a: -score[a])
+    out = [heuristic]
+    for kind in ("pass", "attack", "trade", "diplomat"):
+        best = next((a for a in ranked if a.kind == kind), None)
+        if best is not None and best not in out:
+            out.append(best)
+    for a in ranked:
+        if len(out) >= MAX_CANDIDATES:
+            break
+        if a not in out:
+            out.append(a)
+    return out[:MAX_CANDIDATES]
+
+
+def search(m: Mind, candidates: list[Action], budget_steps: int, seed: int) -> list[list[float]]:
+    """The result of each candidate in each of the same sampled worlds (with the same rollout
+    randomness in each, so the candidates are compared on equal terms), as many worlds as
+    ``budget_steps`` engine steps allow; empty when not even ``MIN_WORLDS`` fit."""
+    t = m.t
+    results: list[list[float]] = [[] for _ in candidates]
+    spent = worlds = 0
+    while worlds < MAX_WORLDS:
+        per_world = spent / worlds if worlds else len(candidates) * (WORLD_STEPS + t.n * 3)
+        if spent + per_world > budget_steps:
+            break
+        rng = Rng(seed_state(seed + worlds))
+        world = sample(m, rng)
+        roll_seed = rng.below(1 << 62)
+        spent += WORLD_STEPS
+        for i, action in enumerate(candidates):
+            st = world.clone()
+            st, _ = apply(st, action, inplace=True)
+            before = st.step
+            st = play_out(st, t.n, Rng(roll_seed))
+            spent += st.step - before + WORLD_STEPS
+            results[i].append(value(st, t.association, t.seat))
+        worlds += 1
+    return results if worlds >= MIN_WORLDS else []

@@ -1,0 +1,175 @@
+"""No bot token, webhook secret or private text in any log line (issue 12).
+
+Whole games run through the Lambda entry points (``webhook.handle`` with the secret header,
+``timer.handle`` with SQS-shaped records) and python-telegram-bot's real HTTP client (httpx, whose
+INFO line prints every request URL, ``…/bot<TOKEN>/…``) over a mock transport that answers from
+the fake Bot API. Logging is configured as in production and every line is captured. A few
+requests fail with a network error whose text holds the URL, so the token also reaches
+warnings and tracebacks, where only the redaction can stop it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qsl
+
+import httpx
+import pytest
+from telegram.request import HTTPXRequest
+
+from handlers import timer, webhook
+from handlers.telegram_messenger import make_bot
+from infra import logs
+from infra.ports import TimerRequest
+from infra.timers import timer_message
+from tests.e2e.harness import GROUP, Harness, Player
+
+TOKEN = "987654321:AAsecretTOKENkeyDoNotLog_0123456789abc"
+TOKEN_KEY = TOKEN.split(":", 1)[1]
+SECRET = "webhook-SECRET-do-not-log-0123456789abcdef"
+
+
+def fake_api_transport(h: Harness, failures: int) -> httpx.MockTransport:
+    """httpx transport answering from the harness's fake Bot API; the first ``failures``
+    sendMessage calls fail as a network error that names the URL (as some do)."""
+    left = [failures]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        method = request.url.path.rsplit("/", 1)[-1]
+        if method == "sendMessage" and left[0] > 0:
+            left[0] -= 1
+            raise httpx.ConnectError(f"connection reset talking to {request.url}", request=request)
+        params: dict[str, Any] = {}
+        for name, raw in parse_qsl(request.content.decode(), keep_blank_values=True):
+            try:
+                params[name] = json.loads(raw)  # PTB sends non-strings JSON-encoded
+            except ValueError:
+                params[name] = raw
+            if name in ("text", "callback_query_id", "parse_mode"):
+                params[name] = raw
+        status, body = h.api.handle(method, params)
+        return httpx.Response(status, content=body, headers={"content-type": "application/json"})
+
+    return httpx.MockTransport(answer)
+
+
+class ThroughLambdaEntryPoints:
+    """Stands where the harness calls the service: every update goes through the webhook's
+    handler code with the secret header, every timer through the timer's, as in AWS."""
+
+    def __init__(self, h: Harness) -> None:
+        self.h = h
+        self.service = h.service
+        self.messages = 0
+
+    def handle_update(self, update: dict[str, Any]) -> None:
+        event = {
+            "headers": {"X-Telegram-Bot-Api-Secret-Token": SECRET},
+            "body": json.dumps(update),
+        }
+        assert webhook.handle(event, lambda: self.service, SECRET)["statusCode"] == 200
+
+    def handle_timer(self, request: TimerRequest) -> None:
+        self.messages += 1
+        record = {"messageId": f"m{self.messages}", "body": timer_message(request)}
+        reply = timer.handle({"Records": [record]}, self.service, self.h.timers, self.h.clock.now())
+        assert reply == {"batchItemFailures": []}
+
+
+@pytest.fixture
+def captured() -> Iterator[io.StringIO]:
+    """Logging as `configure_logging` sets it up, written to a buffer; restored afterwards."""
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    levels = {name: logging.getLogger(name).level for name in (*logs.QUIET_LOGGERS, "coachride")}
+    stream = io.StringIO()
+    logs.configure_logging(stream=stream)
+    try:
+        yield stream
+    finally:
+        for handler in root.handlers:
+            handler.removeFilter(logs.REDACTOR)
+        root.handlers, root.level = saved
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def play_through_lambda(n: int, seed: int, failures: int) -> Harness:
+    players = [
+        Player(uid=3000 + i, name=f"Rider {i}", lang=("en", "de", "zh-Hans")[i % 3])
+        for i in range(n)
+    ]
+    h = Harness(players, seed=seed)
+    request = HTTPXRequest(httpx_kwargs={"transport": fake_api_transport(h, failures)})
+    h.messenger.gateway.bot = make_bot(TOKEN, "https://api.telegram.org/bot", request=request)
+    h.service = ThroughLambdaEntryPoints(h)  # type: ignore[assignment]
+    logs.protect(TOKEN, SECRET)  # what runtime does once it has read the secrets
+    h.open_lobby_and_join()
+    h.start()
+    h.play_by_buttons()
+    wrong = {"headers": {"X-Telegram-Bot-Api-Secret-Token": SECRET[:-1] + "x"}, "body": "{}"}
+    assert webhook.handle(wrong, lambda: h.service, SECRET)["statusCode"] == 403
+    return h
+
+
+def private_texts(h: Harness) -> set[str]:
+    """Whole texts the bot sent to players in private (their roles, cards, prompts)."""
+    group = {m.text for m in h.api.messages_in(GROUP)}
+    return {
+        m.text
+        for p in h.players
+        for m in h.api.messages_in(p.uid)
+        if len(m.text) >= 24 and m.text not in group
+    }
+
+
+def test_whole_games_log_no_token_secret_or_private_text(captured: io.StringIO) -> None:
+    h = play_through_lambda(4, seed=2, failures=2)
+    lines = captured.getvalue().splitlines()
+    assert [line for line in lines if TOKEN_KEY in line or SECRET in line] == []
+
+    # The lines the operator needs are there, with outcome and timings.
+    updates = [line for line in lines if '"event": "update"' in line]
+    assert len(updates) > h.presses and all('"outcome": ' in u and '"ms": ' in u for u in updates)
+    assert any('"event": "timer"' in line and '"outcome": "applied"' in line for line in lines)
+    assert any('"outcome": "rejected"' in line for line in lines)
+    # The injected network errors did reach the log, redacted.
+    assert any(logs.REDACTED in line for line in lines)
+
+    texts = private_texts(h)
+    assert len(texts) > 10
+    assert [t for t in texts if any(t in line for line in lines)] == []
+
+
+def test_even_debug_lines_of_the_http_client_are_redacted(captured: io.StringIO) -> None:
+    for name in ("httpx", "telegram", "coachride"):
+        logging.getLogger(name).setLevel(logging.DEBUG)
+    logging.getLogger().setLevel(logging.DEBUG)
+    play_through_lambda(3, seed=1, failures=1)
+    lines = captured.getvalue().splitlines()
+    http_lines = [line for line in lines if "HTTP Request: POST" in line]
+    assert http_lines and all(f"/bot{logs.REDACTED}/" in line for line in http_lines)
+    assert [line for line in lines if TOKEN_KEY in line or SECRET in line] == []
+
+
+def test_the_redactor_covers_arguments_fields_and_tracebacks() -> None:
+    redactor = logs.Redactor()
+    redactor.protect(TOKEN, SECRET, None, "short")
+    try:
+        raise RuntimeError(f"GET https://api.telegram.org/bot{TOKEN}/getMe failed")
+    except RuntimeError:
+        import sys
+
+        record = logging.LogRecord(
+            "x", logging.ERROR, __file__, 1, "%s %s", (SECRET, 1), sys.exc_info()
+        )
+    record.url = f"https://h/bot{TOKEN}/x"
+    record.nested = {"token": TOKEN_KEY}
+    assert redactor.filter(record)
+    text = logging.Formatter().format(record) + json.dumps(logs.extra_fields(record))
+    assert TOKEN_KEY not in text and SECRET not in text and "short" not in logs.REDACTED
+    assert text.count(logs.REDACTED) >= 4 and record.error_type == "RuntimeError"

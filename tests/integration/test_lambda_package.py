@@ -1,0 +1,50 @@
+"""The Lambda package (deploy/package.py): runtime code only, and every import satisfied."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from deploy.package import DEV_ONLY, ENTRY_POINTS, closure, copy_package, module_path
+from handlers.runtime import FIRST_UPDATE_IMPORTS
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNTIME_PROVIDED = {"botocore", "boto3"}  # the Lambda Python runtime's SDK
+
+
+def locked_distributions() -> set[str]:
+    text = (ROOT / "deploy" / "requirements-lambda.txt").read_text()
+    return {name.lower().replace("-", "_") for name in re.findall(r"^(\S+)==", text, re.M)}
+
+
+def test_entry_points_never_reach_test_or_operator_tooling() -> None:
+    modules, _ = closure()
+    assert set(ENTRY_POINTS) <= modules
+    assert modules & DEV_ONLY == set()
+    assert all(module_path(m) is not None for m in DEV_ONLY)  # the list names real modules
+    assert {m for m in FIRST_UPDATE_IMPORTS if m.split(".")[0] != "botocore"} <= modules
+
+
+def test_third_party_imports_are_locked_or_provided_by_the_runtime() -> None:
+    _, third_party = closure()
+    import_to_distribution = {"telegram": "python_telegram_bot"}
+    missing = {
+        name
+        for name in third_party - RUNTIME_PROVIDED
+        if import_to_distribution.get(name, name) not in locked_distributions()
+    }
+    assert missing == set()
+
+
+def test_closure_follows_lazy_imports_inside_functions() -> None:
+    modules, _ = closure(("handlers.runtime",))
+    # runtime imports these only inside _build, when the first update arrives
+    assert {"handlers.app", "infra.dynamo_store", "infra.timers"} <= modules
+
+
+def test_package_holds_the_catalogs_and_no_dev_module(tmp_path: Path) -> None:
+    shipped = copy_package(tmp_path)
+    files = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
+    assert "handlers/webhook.py" in files and "handlers/locales/en.json" in files
+    assert not [f for f in files if "simulate" in f or "bench" in f or f.startswith("tests")]
+    assert len(shipped) == len([f for f in files if f.endswith(".py")])

@@ -1,0 +1,312 @@
+"""Issue 8, a fair table: what the group sees — every message, every edit, their order and their
+times — depends on public information only, and what a player sees only on their own view
+(R-V1, R-V2, R-D1). Each case plays two tables through the real service that differ only in
+something hidden, with the same public actions at the same moments, and compares the streams."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from engine import Action, State
+from engine.cards import BAGS, GOAL_KIND, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
+from engine.rng import Rng
+from handlers import codec
+from handlers.i18n import t
+from tests.e2e.harness import BOT
+from tests.service.twins import (
+    Record,
+    Twin,
+    assert_same_streams,
+    deal,
+    first_difference,
+    give_item,
+    give_occupation,
+)
+
+N = 5
+PLAIN = ("thug", "bodyguard", "grand_master")  # nothing to offer outside the boost window
+
+
+def payload(kind: str, **kw: object) -> str:
+    return codec.encode_action(Action(kind, 0, 0, **kw))  # type: ignore[arg-type]
+
+
+def find_seed(test: Callable[[State], bool]) -> int:
+    return next(seed for seed in range(1, 400) if test(deal(N, seed)))
+
+
+def seats(st: State) -> tuple[int, int, int]:
+    """The first player, the one they attack (on their left) and the next one (the first to
+    declare support, R-A3)."""
+    return st.turn, (st.turn + 1) % N, (st.turn + 2) % N
+
+
+def plain_in_deck(st: State) -> str:
+    return next(o for o in st.occ_deck if o in PLAIN)
+
+
+def twins(
+    seed: int, rig_a: Callable[[State], None], rig_b: Callable[[State], None]
+) -> tuple[Twin, Twin]:
+    a, b = Twin(N, seed, rig_a), Twin(N, seed, rig_b)
+    a.start()
+    b.start()
+    return a, b
+
+
+# -- 1. a pass in a window ---------------------------------------------------------------------
+def test_R_D1_a_pass_in_the_priest_window_changes_nothing_the_group_sees() -> None:
+    """A: the first to declare support holds the Priest and taps "Not now" 2 s into the
+    window; B: nobody holds it."""
+    seed = find_seed(lambda st: "priest" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    x = seats(deal(N, seed))[2]
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, x, "priest"),
+        lambda st: give_occupation(st, x, plain_in_deck(st)),
+    )
+    for twin, priest in ((a, True), (b, False)):
+        turn, target, _ = seats(twin.state())
+        twin.wait(5)
+        twin.press(turn, "~at")
+        twin.press(turn, payload("attack", target=target))
+        assert twin.state().pending.kind == "priest"  # type: ignore[union-attr]
+        twin.wait(2)
+        if priest:
+            twin.press(x, payload("pass"))
+        else:
+            assert twin.payloads(x) == []
+        twin.wait(150)
+    assert_same_streams(a, b, hidden={x})
+
+
+# -- 2. a free use ---------------------------------------------------------------------------
+def test_R_D1_an_unused_diplomat_does_not_hold_the_turn() -> None:
+    """A: the first player holds an unused Diplomat and passes; B: they hold nothing to use."""
+    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    turn = seats(deal(N, seed))[0]
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, turn, "diplomat"),
+        lambda st: give_occupation(st, turn, plain_in_deck(st)),
+    )
+    for twin in (a, b):
+        twin.wait(5)
+        twin.press(turn, payload("pass"))
+        twin.wait(100)
+    assert_same_streams(a, b, hidden={turn})
+
+
+def test_R_D1_an_unused_clairvoyant_is_offered_in_the_turn_prompt() -> None:
+    seed = find_seed(lambda st: "clairvoyant" in st.occ_deck)
+    turn = seats(deal(N, seed))[0]
+    a = Twin(N, seed, lambda st: give_occupation(st, turn, "clairvoyant"))
+    a.start()
+    assert payload("clairvoyant") in a.payloads(turn)
+    a.press(turn, payload("pass"))
+    assert a.state().turn != turn  # the turn moved on at once
+
+
+# -- 3. a timed-out trade answer -------------------------------------------------------------
+def _plain_item(st: State) -> str:
+    return next(
+        c
+        for c in st.pile
+        if item_kind(c) not in TRADE_EFFECT_ITEMS | UNREFUSABLE_ITEMS | set(BAGS)
+        and item_kind(c) not in GOAL_KIND.values()
+    )
+
+
+def test_R_D1_a_forced_accept_looks_like_any_accept() -> None:
+    """A: the first player offers the Black Pearl and the answer times out (R-T2: accepted);
+    B: they offer an ordinary item, accepted at that same moment."""
+    seed = find_seed(lambda st: "black_pearl" in st.pile)
+    turn, target, _ = seats(deal(N, seed))
+    a, b = twins(
+        seed,
+        lambda st: give_item(st, turn, "black_pearl"),
+        lambda st: give_item(st, turn, _plain_item(st)),
+    )
+    for twin, pearl in ((a, True), (b, False)):
+        card = twin.state().players[turn].items[0]
+        twin.wait(5)
+        twin.press(turn, "~tr")
+        twin.press(turn, f"~tr.{target}")
+        twin.press(turn, payload("trade", target=target, card=card))
+        due = twin.due()
+        assert due is not None
+        if pearl:
+            twin.run_until(due)
+        else:
+            twin.run_until(due - 0.5)
+            twin.harness.clock.advance(0.5)
+            mine = twin.state().players[target].items[0]
+            twin.press(target, payload("accept", card=mine))
+        twin.wait(100)
+    assert_same_streams(a, b, hidden={turn, target})
+
+
+def test_R_D1_a_refusal_by_timeout_and_by_choice_look_the_same() -> None:
+    seed = find_seed(lambda st: True)
+    turn, target, _ = seats(deal(N, seed))
+    a, b = twins(seed, lambda st: None, lambda st: None)
+    for twin, pressed in ((a, False), (b, True)):
+        card = twin.state().players[turn].items[0]
+        twin.wait(5)
+        twin.press(turn, "~tr")
+        twin.press(turn, f"~tr.{target}")
+        twin.press(turn, payload("trade", target=target, card=card))
+        due = twin.due()
+        assert due is not None
+        if pressed:
+            twin.run_until(due - 0.5)
+            twin.harness.clock.advance(0.5)
+            twin.press(target, payload("refuse"))
+        else:
+            twin.run_until(due)
+        twin.wait(60)
+    assert_same_streams(a, b, hidden={target})
+
+
+# -- 4. a player the bot cannot reach --------------------------------------------------------
+def test_R_D1_the_unreachable_notice_does_not_tell_who_was_asked_in_a_window() -> None:
+    """The first to declare support blocked the bot; A: they hold the Priest, so the Priest
+    window asks them (and the bot learns it cannot reach them); B: nobody holds it. The notice
+    comes when their support declaration runs out, at both tables."""
+    seed = find_seed(lambda st: "priest" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    x = seats(deal(N, seed))[2]
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, x, "priest"),
+        lambda st: give_occupation(st, x, plain_in_deck(st)),
+    )
+    for twin in (a, b):
+        twin.harness.api.blocked_chats.add(twin.player(x).uid)
+        turn, target, _ = seats(twin.state())
+        twin.wait(5)
+        twin.press(turn, "~at")
+        twin.press(turn, payload("attack", target=target))
+        twin.wait(200)
+    assert_same_streams(a, b, hidden={x})
+    name = a.player(x).name
+    notice = t("en", "bot.unreachable", name=f"<b>{name}</b>", bot=BOT)
+    told = [r for r in a.group() if r[3] and notice in r[3]]
+    assert len(told) == 1 and "😶" in (told[0][3] or "")  # with their neutral support
+
+
+# -- random twin games -----------------------------------------------------------------------
+FREE_OR_WINDOW = ("priest", "doctor", "diplomat", "clairvoyant")
+WINDOWS = ("priest", "hypnotist", "doctor", "smuggle")
+PUBLIC_KINDS = ("turn", "support", "reward", "reward_take", "giveback", "gift")
+Step = tuple[float, int | None, str]  # when, who presses (None: only time passes), what
+
+
+def _choose(twin: Twin, seat: int, rng: Rng) -> list[str]:
+    """A random answer to a public decision as presses: navigation first where needed. Only
+    what is legal whatever the hidden difference: no trades, no occupations, no claims."""
+    kind = twin.state().pending.kind  # type: ignore[union-attr]
+    shown = [p for p in twin.payloads(seat) if not p.startswith("?")]
+    if kind == "turn":
+        if rng.below(2):
+            return [payload("pass")]
+        target = rng.below(twin.n - 1)
+        target = target if target < seat else target + 1
+        return ["~at", payload("attack", target=target)]
+    if kind == "gift":
+        first = shown[rng.below(len(shown))]
+        twin.press(seat, first)
+        rest = [p for p in twin.payloads(seat) if not p.startswith(("?", "~"))]
+        return [rest[rng.below(len(rest))]]
+    answers = [p for p in shown if not p.startswith("~")]
+    return [answers[rng.below(len(answers))]]
+
+
+def _play_a(a: Twin, x: int, seed: int) -> list[Step]:
+    """Plays table A at random and returns the public script; seat ``x``'s private window passes
+    (A only: at B ``x`` is never asked) are not in it."""
+    rng = Rng(seed)
+    script: list[Step] = []
+    for _ in range(2000):
+        st = a.state()
+        if st.over:
+            return script
+        p = st.pending
+        assert p is not None
+        due = a.due()
+        assert due is not None
+        if p.window or p.kind not in PUBLIC_KINDS:
+            if p.kind in WINDOWS and x in p.actors and rng.below(2):
+                a.wait(1 + rng.below(4))
+                a.press(x, payload("pass"))  # a private "Not now"
+            a.run_until(due)
+            script.append((due, None, ""))
+            continue
+        seat = p.actors[0]
+        a.wait(1 + rng.below(8))
+        presses = _choose(a, seat, rng)
+        for wanted in presses:
+            script.append((a.now, seat, wanted))
+            a.press(seat, wanted)
+    raise AssertionError("the game did not end")
+
+
+def _replay(b: Twin, script: list[Step]) -> None:
+    for at, seat, wanted in script:
+        b.run_until(at)
+        if seat is None:
+            continue
+        shown = b.payloads(seat)
+        assert wanted in shown, f"B cannot press {wanted} for seat {seat} at {at}: {shown}"
+        b.press(seat, wanted)
+
+
+def _until(records: list[Record], end: float) -> list[Record]:
+    return [r for r in records if r[0] < end]
+
+
+@pytest.mark.parametrize(("n", "seed"), [(4, 11), (5, 12), (6, 13)])
+def test_R_V1_random_twin_games_show_the_group_the_same(n: int, seed: int) -> None:
+    """Whole games (three rounds) played at random on a deal where seat ``x`` holds a Priest,
+    Doctor, Diplomat or Clairvoyant and passes in windows when it likes, then replayed on the
+    same deal but for an occupation with nothing to offer: until the final reveal (R-V3) the
+    group, and every player who never looked at ``x``'s occupation, sees the same."""
+    rng = Rng(seed)
+    for _ in range(400):
+        st = deal(n, seed)
+        held = [o for o in st.occ_deck if o in FREE_OR_WINDOW]
+        plain = [o for o in st.occ_deck if o in PLAIN]
+        if held and plain:
+            break
+        seed += 100
+    x = rng.below(n)
+    secret, other = held[rng.below(len(held))], plain[0]
+
+    def rig(occupation: str) -> Callable[[State], None]:
+        def change(st: State) -> None:
+            give_occupation(st, x, occupation)
+            st.options["max_rounds"] = 3
+
+        return change
+
+    a, b = Twin(n, seed, rig(secret)), Twin(n, seed, rig(other))
+    a.start()
+    b.start()
+    script = _play_a(a, x, seed)
+    _replay(b, script)
+    assert b.state().over
+    end = script[-1][0] - a.calls[0][0]  # the end, as a stream's clock times count
+    group_a, group_b = _until(a.group(), end), _until(b.group(), end)
+    assert len(group_a) > 20
+    assert group_a == group_b, "group: " + first_difference(group_a, group_b)
+    final = a.state()
+    looked = {
+        s
+        for s, p in enumerate(final.players)
+        if any(note.get("about") == x and note["k"] == "saw_occupation" for note in p.notes)
+    }
+    for seat in set(range(n)) - looked - {x}:
+        uid = a.player(seat).uid
+        sa, sb = _until(a.stream(uid), end), _until(b.stream(uid), end)
+        assert sa == sb, f"seat {seat}: " + first_difference(sa, sb)
