@@ -31,7 +31,7 @@ import engine
 from engine.actions import Action
 from engine.ai import AiPolicy
 from engine.rng import Rng, seed_state
-from handlers import codec
+from handlers import codec, lobby
 from handlers.app import Service
 from infra.memory_messenger import MemoryMessenger, Shown
 from infra.memory_store import MemoryStore
@@ -205,11 +205,15 @@ class PaceTable:
 
     # -- playing -------------------------------------------------------------------------------
     def play(self) -> GameFigures:
+        """The deal comes from the game id (and the clock), so seeded ids make a seed replay."""
         log = logging.getLogger("coachride")
         log.addHandler(self.errors)
+        random_ids = lobby.new_game_id
+        lobby.new_game_id = lambda: f"pace{self.think.getrandbits(32):08x}"
         try:
             return self._play()
         finally:
+            lobby.new_game_id = random_ids
             log.removeHandler(self.errors)
 
     def _play(self) -> GameFigures:
