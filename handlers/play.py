@@ -159,7 +159,8 @@ class Table:
         if not self.doc.get("dec") or self.doc["dec"]["id"] != p.id:
             self.doc["dec"] = {"id": p.id, "opened": self.txn.now}
         due = self.due_at()
-        self.doc["due"] = None if due is None else {"dec": p.id, "at": due}
+        deadline = self.deadline_at()
+        self.doc["due"] = None if due is None else {"dec": p.id, "at": due, "deadline": deadline}
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, action: Action, stand_in: bool = False) -> None:

@@ -114,8 +114,9 @@ class Twin:
         return self.harness.players[seat]
 
     def due(self) -> float | None:
+        """The decision's deadline (the stored timer may first be due for a reminder)."""
         due = self.harness.game_doc().get("due")
-        return None if due is None else float(due["at"])
+        return None if due is None else float(due["deadline"])
 
     def payloads(self, seat: int) -> list[str]:
         st = self.state()
