@@ -23,18 +23,6 @@ from typing import Any
 COUNTER = itertools.count(1)
 
 
-class _OneRequestAtATime:
-    """DynamoDB applies each request atomically; moto's threaded server needs help for that."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.lock = threading.Lock()
-
-    def __call__(self, environ: Any, start_response: Any) -> list[bytes]:
-        with self.lock:
-            return list(self.app(environ, start_response))
-
-
 @dataclass
 class Figures:
     presses: int = 0
@@ -192,6 +180,7 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
     from moto.server import ThreadedMotoServer
 
     from tests.fakes.bot_api import RateLimits, RecordingRequest
+    from tests.fakes.moto_serial import OneRequestAtATime
 
     for name, value in {
         "AWS_ACCESS_KEY_ID": "testing",
@@ -202,7 +191,7 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     assert server._server is not None
-    server._server.app = _OneRequestAtATime(server._server.app)
+    server._server.app = OneRequestAtATime(server._server.app)
     host, port = server.get_host_and_port()
     os.environ["AWS_ENDPOINT_URL"] = f"http://{host}:{port}"
     rows = []

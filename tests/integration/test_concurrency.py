@@ -20,6 +20,7 @@ from moto.server import ThreadedMotoServer
 from infra.dynamo_store import DynamoStore
 from infra.ports import DocumentStore, DuplicateUpdate, Put, VersionConflict
 from infra.sqlite_store import SqliteStore
+from tests.fakes.moto_serial import OneRequestAtATime
 
 from .conftest import create_game_table
 
@@ -89,20 +90,6 @@ def test_sqlite_applies_every_command_exactly_once(tmp_path: Path, shared: bool)
     assert sorted(applied) == expected_ids()
     assert version == THREADS * COMMANDS_PER_THREAD
     assert conflicts > 0, "the threads never raced; the test proves nothing"
-
-
-class OneRequestAtATime:
-    """DynamoDB runs each request atomically; moto's threaded server does not (a cancelled
-    transaction restores a table snapshot, undoing a concurrent commit), so serialise requests.
-    Clients still interleave freely between their read and their commit."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.lock = threading.Lock()
-
-    def __call__(self, environ: Any, start_response: Any) -> list[bytes]:
-        with self.lock:
-            return list(self.app(environ, start_response))
 
 
 @pytest.fixture

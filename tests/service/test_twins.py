@@ -119,6 +119,24 @@ def _plain_item(st: State) -> str:
     )
 
 
+def _offer_first_item(twin: Twin, turn: int, target: int) -> float:
+    """The turn's player offers their first item to ``target``; returns the answer's deadline."""
+    card = twin.state().players[turn].items[0]
+    twin.wait(5)
+    twin.press(turn, "~tr")
+    twin.press(turn, f"~tr.{target}")
+    twin.press(turn, payload("trade", target=target, card=card))
+    due = twin.due()
+    assert due is not None
+    return due
+
+
+def _at_the_last_moment(twin: Twin, due: float) -> None:
+    """Just before the deadline, so a press lands when the twin's timeout would."""
+    twin.run_until(due - 0.5)
+    twin.harness.clock.advance(0.5)
+
+
 def test_R_D1_a_forced_accept_looks_like_any_accept() -> None:
     """A: the first player offers the Black Pearl and the answer times out (R-T2: accepted);
     B: they offer an ordinary item, accepted at that same moment."""
@@ -130,18 +148,11 @@ def test_R_D1_a_forced_accept_looks_like_any_accept() -> None:
         lambda st: give_item(st, turn, _plain_item(st)),
     )
     for twin, pearl in ((a, True), (b, False)):
-        card = twin.state().players[turn].items[0]
-        twin.wait(5)
-        twin.press(turn, "~tr")
-        twin.press(turn, f"~tr.{target}")
-        twin.press(turn, payload("trade", target=target, card=card))
-        due = twin.due()
-        assert due is not None
+        due = _offer_first_item(twin, turn, target)
         if pearl:
             twin.run_until(due)
         else:
-            twin.run_until(due - 0.5)
-            twin.harness.clock.advance(0.5)
+            _at_the_last_moment(twin, due)
             mine = twin.state().players[target].items[0]
             twin.press(target, payload("accept", card=mine))
         twin.wait(100)
@@ -153,16 +164,9 @@ def test_R_D1_a_refusal_by_timeout_and_by_choice_look_the_same() -> None:
     turn, target, _ = seats(deal(N, seed))
     a, b = twins(seed, lambda st: None, lambda st: None)
     for twin, pressed in ((a, False), (b, True)):
-        card = twin.state().players[turn].items[0]
-        twin.wait(5)
-        twin.press(turn, "~tr")
-        twin.press(turn, f"~tr.{target}")
-        twin.press(turn, payload("trade", target=target, card=card))
-        due = twin.due()
-        assert due is not None
+        due = _offer_first_item(twin, turn, target)
         if pressed:
-            twin.run_until(due - 0.5)
-            twin.harness.clock.advance(0.5)
+            _at_the_last_moment(twin, due)
             twin.press(target, payload("refuse"))
         else:
             twin.run_until(due)
