@@ -17,7 +17,7 @@ import engine
 from engine import TIMEOUT, Action, Event, State
 from engine.ai import AiPolicy, ExpertPolicy
 from engine.rng import Rng, seed_state
-from handlers import fmt, prompts, story
+from handlers import callback_data, fmt, prompts, story
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.messenger import Rows
@@ -423,7 +423,7 @@ class Table:
             seat = e.data["seat"]
             lang = self.lang_of(seat)
             stand_in = t(lang, "bot.away_ai" if self.settings.ai_takeover else "bot.away_defaults")
-            rows = [[[t(lang, "bot.back_button"), "d", f"B:{self.doc['gid']}"]]]
+            rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.doc["gid"])]]]
             self.txn.send(self.chat_of(seat), t(lang, "bot.away_notice", stand_in=stand_in), rows)
 
     def come_back(self, seat: int) -> bool:
@@ -457,7 +457,8 @@ class Table:
     def rows(self, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
         gid = self.doc["gid"]
         return [
-            [[label, "d", f"{gid}:{decision}:{payload}"] for label, payload in row] for row in rows
+            [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
+            for row in rows
         ]
 
 

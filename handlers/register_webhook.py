@@ -16,7 +16,7 @@ import sys
 
 from telegram import Bot
 
-from handlers.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+from handlers.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from handlers.i18n import LANGUAGES, t
 from handlers.telegram_messenger import make_bot
 from infra.settings import Settings

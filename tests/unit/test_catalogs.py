@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from handlers import cards, i18n
-from handlers.app import GROUP_COMMANDS, PRIVATE_COMMANDS  # the commands the bot answers
 from handlers.cards import (
     ASSOCIATION_ICONS,
     DRINK_ICON,
@@ -22,6 +21,7 @@ from handlers.cards import (
     item_kind,
     public_card_label,
 )
+from handlers.commands import GROUP_COMMANDS, PRIVATE_COMMANDS  # the commands the bot answers
 from handlers.i18n import LANGUAGES, catalog, negotiate, t
 from tests.fakes.bot_api import MAX_TEXT, parse_telegram_html, utf16_len
 

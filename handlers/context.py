@@ -1,0 +1,49 @@
+"""What the conversation's rooms (lobby, settings, language, info, the running game) need from
+the bot, as protocols: each takes only these, never the bot itself, so no room imports it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from handlers.group_settings import GroupSettings
+from handlers.messenger import Messenger
+from handlers.service import Pipeline
+from infra.ports import Clock, DocumentStore
+
+
+class Replies(Protocol):
+    """Direct replies: at most once per update (``Pipeline.replies``)."""
+
+    @property
+    def messenger(self) -> Messenger: ...
+
+
+class Reads(Protocol):
+    """The chat's and the user's records, read outside a game's change."""
+
+    @property
+    def store(self) -> DocumentStore: ...
+
+    def chat_settings(self, chat_id: int) -> tuple[GroupSettings, dict[str, Any], int | None]: ...
+
+    def user_lang(self, uid: int, language_code: str | None) -> str: ...
+
+
+class Rooms(Replies, Reads, Protocol):
+    """Everything a command that changes a game needs."""
+
+    @property
+    def pipeline(self) -> Pipeline: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def bot_username(self) -> str: ...
+
+    @property
+    def scale(self) -> float: ...
+
+    @property
+    def is_admin(self) -> Callable[[int, int], bool]: ...

@@ -1,0 +1,91 @@
+"""Why a command was refused, as types, and the one place that turns each into catalog text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.setup import MIN_PLAYERS
+from handlers.i18n import t
+
+
+class Refusal(Exception):
+    """A command that cannot be done as asked; ``alert`` shows the answer as a dialog."""
+
+    key = ""
+    alert = False
+
+    def params(self) -> dict[str, Any]:
+        return {}
+
+
+class AlreadyRunning(Refusal):
+    key = "lobby.already_running"
+
+
+class NoLobby(Refusal):
+    key = "lobby.no_lobby"
+
+
+class NoGame(Refusal):
+    key = "lobby.no_game"
+
+
+class LobbyNotOpen(Refusal):
+    key = "lobby.not_open"
+
+
+class AlreadyJoined(Refusal):
+    key = "lobby.already_joined"
+
+
+class LobbyFull(Refusal):
+    key = "lobby.full"
+
+
+class InOtherGame(Refusal):
+    key = "lobby.in_other_game"
+
+
+class NotManager(Refusal):
+    """Only the game's creator or a group admin may start or cancel it."""
+
+    key = "lobby.only_creator"
+    alert = True
+
+
+class NotAdmin(Refusal):
+    """Settings are changed by the game's creator or a group admin."""
+
+    key = "settings.only_admin"
+    alert = True
+
+
+class TooFew(Refusal):
+    key = "lobby.too_few"
+    alert = True
+
+    def params(self) -> dict[str, Any]:
+        return {"min": MIN_PLAYERS}
+
+
+class Stale(Refusal):
+    """A button of a decision, a game or a lobby that is over."""
+
+    key = "bot.stale"
+
+
+class NotInGame(Refusal):
+    key = "bot.not_in_game"
+
+
+class Illegal(Refusal):
+    key = "bot.illegal"
+
+
+def text(lang: str, refusal: Refusal) -> str:
+    return t(lang, refusal.key, **refusal.params())
+
+
+def toast(lang: str, refusal: Refusal) -> tuple[str, bool]:
+    """The callback answer for a refused button press."""
+    return text(lang, refusal), refusal.alert

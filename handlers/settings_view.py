@@ -1,0 +1,60 @@
+"""The group's settings as text (the /settings message, the lobby) and as the menu's buttons."""
+
+from __future__ import annotations
+
+from handlers import callback_data
+from handlers.group_settings import DEADLINE_KINDS, GroupSettings
+from handlers.i18n import LANGUAGES, t
+from handlers.messenger import Rows
+
+TOGGLES = ("smuggling", "fortune_telling", "advanced_three", "personal_scores")
+
+
+def settings_summary(s: GroupSettings, lang: str) -> str:
+    on, off = t(lang, "settings.on"), t(lang, "settings.off")
+    lines = [
+        t(lang, "settings.items", value=t(lang, f"settings.items.{s.items}")),
+        *(t(lang, f"settings.{k}", value=on if getattr(s, k) else off) for k in TOGGLES),
+        t(lang, "settings.deadlines", **{k: s.seconds(k) for k in DEADLINE_KINDS}),
+        t(lang, "settings.ai_fill", value=_ai_fill_value(s, lang)),
+        t(lang, "settings.ai_takeover", value=on if s.ai_takeover else off),
+        t(lang, "settings.ai_level", value=t(lang, f"settings.ai_level.{s.ai_level}")),
+    ]
+    return t(lang, "settings.title") + "\n" + "\n".join(lines)
+
+
+def _ai_fill_value(s: GroupSettings, lang: str) -> str:
+    if not s.ai_fill:
+        return t(lang, "settings.ai_fill.off")
+    return t(lang, "settings.ai_fill.to", count=s.ai_fill)
+
+
+def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
+    on, off = "✅", "▫️"
+
+    def button(label: str, what: str) -> list[str]:
+        return [label, "d", callback_data.settings(chat_id, what)]
+
+    def deadline(k: str) -> list[str]:
+        return button(t(lang, f"settings.button.{k}", seconds=s.seconds(k)), f"d.{k}")
+
+    items = t(lang, f"settings.items.{s.items}")
+    level = t(lang, f"settings.ai_level.{s.ai_level}")
+    return [
+        [button(t(lang, "settings.button.items", value=items), "items")],
+        *(
+            [button(f"{on if getattr(s, k) else off} {t(lang, f'settings.button.{k}')}", k)]
+            for k in TOGGLES
+        ),
+        [deadline(k) for k in DEADLINE_KINDS[:3]],
+        [deadline(k) for k in DEADLINE_KINDS[3:]],
+        [
+            button(t(lang, "settings.button.ai_fill", value=_ai_fill_value(s, lang)), "ai_fill"),
+            button(
+                f"{on if s.ai_takeover else off} {t(lang, 'settings.button.ai_takeover')}",
+                "ai_takeover",
+            ),
+        ],
+        [button(t(lang, "settings.button.ai_level", value=level), "ai_level")],
+        [button(f"🌐 {t(code, 'language.name')}", f"lang.{code}") for code in LANGUAGES],
+    ]

@@ -1,0 +1,97 @@
+"""Issue 13: the conversation's modules import one way. No two ``handlers`` modules import
+each other, however indirectly. Lazy imports inside functions and ``TYPE_CHECKING`` ones count
+(a cycle for the type checker is still two modules that need each other), so a newcomer can read
+them bottom up; each room takes protocols, not the bot."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from deploy.package import module_path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def handler_modules() -> list[str]:
+    return sorted(
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in (ROOT / "handlers").rglob("*.py")
+    )
+
+
+def imported_names(path: Path, module: str) -> set[str]:
+    """Every module an import anywhere in the file names (``from x import y``: ``x``, ``x.y``)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            source = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                source = f"{base}.{node.module}" if node.module else base
+            names.add(source)
+            names.update(f"{source}.{alias.name}" for alias in node.names)
+    return names
+
+
+def import_graph(modules: list[str]) -> dict[str, set[str]]:
+    """Module -> the handlers modules it imports. A module's own packages are left out: Python
+    imports them before it anyway, and ``from handlers.prompts import claim`` in a submodule
+    names its sibling, not the package's contents."""
+    known = set(modules)
+    graph: dict[str, set[str]] = {}
+    for module in modules:
+        path = module_path(module)
+        assert path is not None
+        ancestors = {module.rsplit(".", i)[0] for i in range(module.count(".") + 1)}
+        graph[module] = {n for n in imported_names(path, module) if n in known - ancestors}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each module that is on one (depth-first search)."""
+    found: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            found.append([*path[path.index(module) :], module])
+            return
+        if module in done:
+            return
+        for target in sorted(graph[module]):
+            visit(target, [*path, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+    return found
+
+
+def test_no_import_cycle_among_handlers_modules() -> None:
+    graph = import_graph(handler_modules())
+    assert "handlers.app" in graph and "handlers.lobby" in graph["handlers.app"]
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c", "a"]]
+
+
+def test_no_room_imports_the_bot() -> None:
+    """Lobby, settings, language, info and the running game take what they need as protocols."""
+    graph = import_graph(handler_modules())
+    rooms = [
+        "handlers.lobby",
+        "handlers.settings_menu",
+        "handlers.language_menu",
+        "handlers.info",
+        "handlers.game_room",
+        "handlers.commands",
+    ]
+    assert [room for room in rooms if "handlers.app" in graph[room]] == []
