@@ -3,73 +3,8 @@
 
 from __future__ import annotations
 
-import itertools
-from typing import Any
-
-from handlers.app import Service
 from handlers.i18n import t
-from infra.memory_messenger import MemoryMessenger
-from infra.memory_store import MemoryStore
-from infra.timers import FakeClock, FakeTimers
-
-GROUP = -1002
-ADMIN = 1
-
-
-class Group:
-    def __init__(self) -> None:
-        self.clock = FakeClock()
-        self.messenger = MemoryMessenger()
-        self.store = MemoryStore(clock=self.clock)
-        self.service = Service(
-            self.store,
-            self.messenger,
-            FakeTimers(),
-            self.clock,
-            bot_username="test_bot",
-            is_admin=lambda chat, uid: uid == ADMIN,
-        )
-        self.ids = itertools.count(1)
-
-    def _user(self, uid: int, lang: str) -> dict[str, Any]:
-        return {"id": uid, "is_bot": False, "first_name": f"P{uid}", "language_code": lang}
-
-    def say(self, uid: int, lang: str, text: str) -> None:
-        update_id = next(self.ids)
-        self.service.handle_update(
-            {
-                "update_id": update_id,
-                "message": {
-                    "message_id": update_id,
-                    "date": 0,
-                    "chat": {"id": GROUP, "type": "supergroup"},
-                    "from": self._user(uid, lang),
-                    "text": text,
-                },
-            }
-        )
-
-    def press(self, uid: int, lang: str, message_id: int, data: str) -> None:
-        update_id = next(self.ids)
-        self.service.handle_update(
-            {
-                "update_id": update_id,
-                "callback_query": {
-                    "id": f"q{update_id}",
-                    "from": self._user(uid, lang),
-                    "chat_instance": "g",
-                    "data": data,
-                    "message": {
-                        "message_id": message_id,
-                        "date": 0,
-                        "chat": {"id": GROUP, "type": "supergroup"},
-                    },
-                },
-            }
-        )
-
-    def last(self) -> Any:
-        return self.messenger.in_chat(GROUP)[-1]
+from tests.service.group_chat import ADMIN, GROUP, Group
 
 
 def test_a_new_lobby_takes_the_creators_language_until_the_group_chooses_one() -> None:

@@ -1,0 +1,222 @@
+"""Issue 13: the lobby, settings, language and info commands, each through the whole bot
+(parse, command table, room, pipeline, delivery) against in-memory fakes."""
+
+from __future__ import annotations
+
+from engine.setup import MAX_PLAYERS, MIN_PLAYERS
+from handlers.group_settings import DEADLINE_CHOICES, GroupSettings
+from handlers.i18n import t
+from handlers.service import chat_key
+from infra.ports import Put
+from tests.service.group_chat import ADMIN, GROUP, Group
+
+CREATOR = 2
+PLAYER = 3
+
+
+def lobby_group() -> Group:
+    g = Group()
+    g.say(CREATOR, "en", "/newgame")
+    return g
+
+
+# -- the lobby ----------------------------------------------------------------------------------
+def test_a_second_newgame_while_a_lobby_is_open_is_refused() -> None:
+    g = lobby_group()
+    gid = g.gid()
+    g.say(PLAYER, "en", "/newgame")
+    assert g.last().text == t("en", "lobby.already_running")
+    assert g.gid() == gid
+
+
+def test_joining_lists_the_player_once_and_a_full_coach_takes_nobody_more() -> None:
+    g = lobby_group()
+    lobby = g.last()
+    g.join(PLAYER)
+    assert g.last(PLAYER).text == t("en", "lobby.joined")
+    assert f"P{PLAYER}" in lobby.text  # the lobby message is edited in place
+    g.join(PLAYER)
+    assert g.last(PLAYER).text == t("en", "lobby.already_joined")
+    for uid in range(10, 10 + MAX_PLAYERS - 1):
+        g.join(uid)
+    late = 99
+    g.join(late)
+    assert g.last(late).text == t("en", "lobby.full")
+    assert [p["uid"] for p in g.game()["players"]].count(PLAYER) == 1
+    assert len(g.game()["players"]) == MAX_PLAYERS
+
+
+def test_the_leave_button_takes_the_player_out_of_the_lobby() -> None:
+    g = lobby_group()
+    lobby = g.last()
+    g.join(PLAYER)
+    g.press(PLAYER, "en", lobby.message_id, f"L:{g.gid()}:leave")
+    assert f"P{PLAYER}" not in lobby.text
+    assert g.game()["players"] == []
+    user = g.store.get(f"USER#{PLAYER}")
+    assert user is not None and user.doc["game"] is None  # free to join another game
+
+
+def test_only_the_creator_or_an_admin_starts_and_only_with_enough_passengers() -> None:
+    g = lobby_group()
+    lobby = g.last()
+    g.join(PLAYER)
+    g.say(PLAYER, "en", "/startgame")
+    assert g.last().text == t("en", "lobby.only_creator")
+    g.press(PLAYER, "en", lobby.message_id, f"L:{g.gid()}:start")
+    assert g.answer() == (t("en", "lobby.only_creator"), True)
+    g.say(CREATOR, "en", "/startgame")
+    assert g.last().text == t("en", "lobby.too_few", min=MIN_PLAYERS)
+    g.press(ADMIN, "en", lobby.message_id, f"L:{g.gid()}:start")
+    assert g.answer() == (t("en", "lobby.too_few", min=MIN_PLAYERS), True)
+    assert g.game()["phase"] == "lobby"
+    for uid in (4, 5):
+        g.join(uid)
+    g.press(ADMIN, "en", lobby.message_id, f"L:{g.gid()}:start")  # an admin may start it
+    assert g.game()["phase"] == "playing"
+
+
+def test_cancel_is_for_the_creator_and_frees_the_group_for_a_new_game() -> None:
+    g = lobby_group()
+    gid = g.gid()
+    g.say(PLAYER, "en", "/cancel")
+    assert g.last().text == t("en", "lobby.only_creator")
+    assert g.game()["phase"] == "lobby"
+    g.say(CREATOR, "en", "/cancel")
+    assert g.last().text == t("en", "lobby.cancelled")
+    g.say(PLAYER, "en", "/newgame")
+    assert g.gid() != gid
+    g.say(PLAYER, "en", "/cancel")
+    g.say(PLAYER, "en", "/cancel")
+    assert g.last().text == t("en", "lobby.no_game")
+
+
+def test_startgame_without_a_lobby_says_to_open_one() -> None:
+    g = Group()
+    g.say(CREATOR, "en", "/startgame")
+    assert g.last().text == t("en", "lobby.no_lobby")
+
+
+def test_a_lobby_nobody_touches_expires_by_its_timer() -> None:
+    g = lobby_group()
+    g.join(PLAYER)
+    gid = g.gid()
+    minutes = GroupSettings().lobby_minutes
+    g.clock.advance(minutes * 60 - 5)
+    g.fire_timers()
+    assert g.game(gid)["phase"] == "lobby"
+    g.clock.advance(10)
+    g.fire_timers()
+    assert g.game(gid)["phase"] == "cancelled"
+    assert g.last().text == t("en", "lobby.expired")
+
+
+# -- /settings ----------------------------------------------------------------------------------
+def settings_of(g: Group) -> GroupSettings:
+    chat = g.store.get(chat_key(GROUP))
+    assert chat is not None
+    return GroupSettings.model_validate(chat.doc["settings"])
+
+
+def test_settings_buttons_change_the_setting_for_a_manager_only() -> None:
+    g = lobby_group()
+    g.say(PLAYER, "en", "/settings")
+    menu = g.last()
+    assert menu.text.startswith(t("en", "settings.title"))
+    before = settings_of(g).smuggling
+    g.press(PLAYER, "en", menu.message_id, f"S:{GROUP}:smuggling")
+    assert g.answer() == (t("en", "settings.only_admin"), True)
+    assert settings_of(g).smuggling is before
+    g.press(CREATOR, "en", menu.message_id, f"S:{GROUP}:smuggling")
+    assert g.answer() == (t("en", "settings.saved"), False)
+    assert settings_of(g).smuggling is not before
+    state = t("en", "settings.on" if not before else "settings.off")
+    assert t("en", "settings.smuggling", value=state) in menu.text  # the menu shows it
+    assert t("en", "settings.smuggling", value=state) in g.messenger.in_chat(GROUP)[0].text
+
+
+def test_a_deadline_button_steps_through_its_choices_and_wraps_around() -> None:
+    g = Group()
+    g.say(ADMIN, "en", "/settings")
+    menu = g.last()
+    choices = DEADLINE_CHOICES["turn"]
+    seen = []
+    for _ in choices:
+        g.press(ADMIN, "en", menu.message_id, f"S:{GROUP}:d.turn")
+        seen.append(settings_of(g).seconds("turn"))
+    assert sorted(seen) == sorted(choices)
+
+
+def test_settings_buttons_of_another_chat_or_unknown_do_nothing() -> None:
+    g = Group()
+    g.say(ADMIN, "en", "/settings")
+    menu = g.last()
+    g.press(ADMIN, "en", menu.message_id, f"S:{GROUP - 1}:smuggling")
+    assert g.answer() == (None, False)
+    g.press(ADMIN, "en", menu.message_id, f"S:{GROUP}:no_such_setting")
+    assert g.answer() == (None, False)
+    assert g.store.get(chat_key(GROUP)) is None  # nothing was saved
+
+
+# -- /language -----------------------------------------------------------------------------------
+def test_a_players_own_language_answers_their_private_commands() -> None:
+    g = Group()
+    g.say(PLAYER, "en", "/language", chat=PLAYER)
+    choose = g.last(PLAYER)
+    assert choose.text == t("en", "language.choose")
+    assert "G:u:de" in [b[2] for row in choose.rows for b in row]
+    g.press(PLAYER, "en", choose.message_id, "G:u:de", chat=PLAYER)
+    assert choose.text == t("de", "language.set")
+    g.say(PLAYER, "en", "/help", chat=PLAYER)
+    assert g.last(PLAYER).text == t("de", "help.private")
+
+
+def test_the_groups_language_is_a_setting_for_managers() -> None:
+    g = lobby_group()
+    g.say(PLAYER, "en", "/language")
+    choose = g.last()
+    g.press(PLAYER, "en", choose.message_id, f"G:{GROUP}:de")
+    assert g.answer() == (t("en", "settings.only_admin"), True)
+    assert settings_of(g).language == "en"
+    g.press(CREATOR, "en", choose.message_id, f"G:{GROUP}:de")
+    assert settings_of(g).language == "de"
+    g.say(PLAYER, "en", "/help")
+    assert g.last().text == t("de", "help.group")
+
+
+# -- information ---------------------------------------------------------------------------------
+def test_scores_list_the_groups_totals_best_first() -> None:
+    g = Group()
+    g.say(PLAYER, "en", "/scores")
+    assert g.last().text == t("en", "scores.none")
+    scores = {
+        "7": {"name": "Ann <b>", "points": 3, "games": 2},
+        "8": {"name": "Bob", "points": 9, "games": 4},
+    }
+    doc = {"settings": {}, "scores": scores, "game": None}
+    g.store.commit([Put(chat_key(GROUP), doc, None)])
+    g.say(PLAYER, "en", "/scores")
+    lines = g.last().text.split("\n")
+    assert lines[0] == t("en", "scores.title")
+    assert lines[1:] == [
+        t("en", "scores.line", rank=1, name="Bob", points=9, games=4),
+        t("en", "scores.line", rank=2, name="Ann &lt;b&gt;", points=3, games=2),
+    ]
+
+
+def test_status_tells_the_lobby_or_that_no_game_runs() -> None:
+    g = Group()
+    g.say(PLAYER, "en", "/status")
+    assert g.last().text == t("en", "lobby.no_game")
+    g.say(CREATOR, "en", "/newgame")
+    lobby = g.last()
+    g.say(PLAYER, "en", "/status")
+    assert g.last().text == lobby.text and g.last().message_id != lobby.message_id
+
+
+def test_commands_in_the_wrong_kind_of_chat_say_where_they_work() -> None:
+    g = Group()
+    g.say(PLAYER, "en", "/newgame", chat=PLAYER)
+    assert g.last(PLAYER).text == t("en", "bot.only_group", command="newgame", bot="test_bot")
+    g.say(PLAYER, "en", "/notes")
+    assert g.last().text == t("en", "bot.only_private", command="notes", bot="test_bot")
