@@ -5,49 +5,51 @@ from __future__ import annotations
 
 import engine
 from handlers import story
-from handlers.play import Table
-from handlers.records import clear_pointer
-from handlers.service import Txn, chat_key
+from handlers.game_runner import GameRunner
+from handlers.presenter import Presenter
+from handlers.records import Records, clear_pointer
+from handlers.service import Txn
 from infra.ports import DocumentStore
 
 
 def after_play(
     store: DocumentStore,
+    bot_username: str,
     txn: Txn,
-    table: Table,
+    table: GameRunner,
     answered: dict[int, tuple[int, str]] | None = None,
 ) -> None:
-    table.render(answered)
+    """``answered``: the pressing seat's prompt message and the text showing its choice."""
+    table.save()
+    Presenter(table, bot_username).render(answered)
     if table.state.over:
         finish_game(store, txn, table)
 
 
-def finish_game(store: DocumentStore, txn: Txn, table: Table) -> None:
+def finish_game(store: DocumentStore, txn: Txn, table: GameRunner) -> None:
     doc = txn.doc
     doc["phase"] = "over"
     doc["due"] = None
     result = table.state.result or {}
-    chat = store.get(chat_key(doc["chat"]))
-    chat_doc = dict(chat.doc) if chat else {"settings": doc["settings"], "scores": {}}
-    if chat_doc.get("game") == doc["gid"]:
-        chat_doc["game"] = None
-    scores = result.get("scores")
-    if scores:
-        totals = dict(chat_doc.get("scores", {}))
-        for seat, pts in enumerate(scores):
-            p = doc["players"][seat]
-            if p.get("ai"):
-                continue
-            entry = totals.get(str(p["uid"]), {"name": p["name"], "points": 0, "games": 0})
-            entry["points"] += pts
-            entry["games"] += 1
-            entry["name"] = p["name"]
-            totals[str(p["uid"])] = entry
-        chat_doc["scores"] = totals
-    txn.put(chat_key(doc["chat"]), chat_doc, chat.version if chat else None)
+    records = Records(store, txn)
+    chat = records.chat(doc["chat"])
+    if chat.is_new:
+        chat.settings = doc["settings"]
+    if chat.game == doc["gid"]:
+        chat.game = None
+    for seat, pts in enumerate(result.get("scores") or []):
+        p = doc["players"][seat]
+        if p.get("ai"):
+            continue
+        entry = chat.scores.get(str(p["uid"]), {"name": p["name"], "points": 0, "games": 0})
+        entry["points"] += pts
+        entry["games"] += 1
+        entry["name"] = p["name"]
+        chat.scores[str(p["uid"])] = entry
     for p in doc["players"]:
         if not p.get("ai"):
-            clear_pointer(store, txn, p["uid"])
+            clear_pointer(records, p["uid"])
+    records.commit()
     for seat in range(table.state.n):
         if not table.no_chat(seat):
             final_view = engine.view(table.state, seat)

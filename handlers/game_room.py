@@ -11,9 +11,10 @@ from handlers import codec, lobby, prompts, refusals
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import after_play
+from handlers.game_runner import GameRunner
 from handlers.i18n import negotiate, t
 from handlers.messenger import Rows
-from handlers.play import Table
+from handlers.presenter import Presenter
 from handlers.refusals import Illegal, NotInGame, Stale
 from handlers.service import FLUSH, Txn, chat_key, game_key
 from handlers.updates import ButtonPress, MemberLeft
@@ -38,7 +39,7 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
         if doc.get("phase") != "playing":
             txn.toast = refusals.toast(lang, Stale())
             return
-        table = Table(txn, rooms.scale, rooms.bot_username)
+        table = GameRunner(txn, rooms.scale)
         seat = table.seat_of(press.user.id)
         if seat is None:
             txn.toast = refusals.toast(lang, NotInGame())
@@ -57,8 +58,9 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             outcome = "info"
             return
         if isinstance(parsed, codec.Nav):
-            pr = table.prompt(seat, parsed.path)
-            menu[:] = [(pr.text, table.rows(decision, pr.rows))]
+            presenter = Presenter(table, rooms.bot_username)
+            pr = presenter.prompt(seat, parsed.path)
+            menu[:] = [(pr.text, presenter.rows(decision, pr.rows))]
             outcome = "nav"
             return
         action = codec.decode_action(parsed.payload, seat, decision)
@@ -71,7 +73,7 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
         table.settle()
         answered = {seat: (press.message_id, prompts.render_answered(*before, action, plang))}
         txn.changed = True
-        after_play(rooms.store, txn, table, answered)
+        after_play(rooms.store, rooms.bot_username, txn, table, answered)
         outcome = action.kind
 
     key = game_key(button.gid)
@@ -106,7 +108,7 @@ def back(rooms: Rooms, p: ButtonPress, button: BackButton) -> str:
     def change(txn: Txn) -> None:
         if txn.doc.get("phase") != "playing":
             return
-        table = Table(txn, rooms.scale, rooms.bot_username)
+        table = GameRunner(txn, rooms.scale)
         seat = table.seat_of(p.user.id)
         if seat is None or not table.come_back(seat):
             return
@@ -114,7 +116,7 @@ def back(rooms: Rooms, p: ButtonPress, button: BackButton) -> str:
         table.settle()
         txn.changed = True
         txn.edit(p.chat_id, p.message_id, t(lang, "bot.back_done"), None)
-        after_play(rooms.store, txn, table)
+        after_play(rooms.store, rooms.bot_username, txn, table)
 
     if rooms.pipeline.run(game_key(button.gid), change, p.update_id, query=p.query_id) is None:
         rooms.messenger.answer(p.query_id)
@@ -134,7 +136,7 @@ def member_left(rooms: Rooms, cmd: MemberLeft) -> str:
             return
         if txn.doc.get("phase") != "playing":
             return
-        table = Table(txn, rooms.scale, rooms.bot_username)
+        table = GameRunner(txn, rooms.scale)
         seat = table.seat_of(cmd.user.id)
         if seat is None or table.state.players[seat].away:
             return
@@ -142,7 +144,7 @@ def member_left(rooms: Rooms, cmd: MemberLeft) -> str:
         table.events.append(engine.Event("away", None, {"seat": seat}))
         table.settle()
         txn.changed = True
-        after_play(rooms.store, txn, table)
+        after_play(rooms.store, rooms.bot_username, txn, table)
 
     rooms.pipeline.run(game_key(gid), change, cmd.update_id)
     return "left"
@@ -160,13 +162,15 @@ def timer(rooms: Rooms, req: TimerRequest) -> None:
             return
         if doc["phase"] != "playing":
             return
-        table = Table(txn, rooms.scale, rooms.bot_username)
+        table = GameRunner(txn, rooms.scale)
         pending = table.state.pending
         if pending is None or pending.id != req.decision:
             return  # stale or duplicate timer: that decision is gone
         table.settle()
         if table.events:
             txn.changed = True
-            after_play(rooms.store, txn, table)
+            after_play(rooms.store, rooms.bot_username, txn, table)
+        elif table.reminders:
+            Presenter(table, rooms.bot_username).send_reminders()
 
     rooms.pipeline.run(req.game_key, change, None)

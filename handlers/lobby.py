@@ -11,11 +11,11 @@ from handlers import refusals, story
 from handlers.callback_data import LobbyButton
 from handlers.context import Rooms
 from handlers.game_end import after_play
+from handlers.game_runner import GameRunner
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, refresh_lobby
-from handlers.play import Table
-from handlers.records import ACTIVE, clear_pointer
+from handlers.records import ACTIVE, LANGUAGE_CHOSEN, Records, clear_pointer
 from handlers.refusals import (
     AlreadyJoined,
     AlreadyRunning,
@@ -28,10 +28,8 @@ from handlers.refusals import (
     Refusal,
     TooFew,
 )
-from handlers.service import Txn, chat_key, game_key, new_game_id, user_key
+from handlers.service import Txn, game_key, new_game_id, user_key
 from handlers.updates import ButtonPress, CommandMsg
-
-LANGUAGE_CHOSEN = "language_chosen"  # in the chat document, once the group picked a language
 
 
 def may_manage(rooms: Rooms, doc: dict[str, Any] | None, chat_id: int, uid: int) -> bool:
@@ -41,7 +39,7 @@ def may_manage(rooms: Rooms, doc: dict[str, Any] | None, chat_id: int, uid: int)
 
 # -- /newgame ---------------------------------------------------------------------------------
 def cmd_newgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
-    settings, chat_doc, chat_version = rooms.chat_settings(cmd.chat_id)
+    settings, chat_doc, _ = rooms.chat_settings(cmd.chat_id)
     if chat_doc.get("game"):
         running = rooms.store.get(game_key(chat_doc["game"]))
         if running and running.doc.get("phase") in ACTIVE:
@@ -51,7 +49,6 @@ def cmd_newgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         # Until the group picks a language (/settings, /language), it speaks its creator's.
         creator_lang = rooms.user_lang(cmd.user.id, cmd.user.language_code)
         settings = settings.model_copy(update={"language": creator_lang})
-        chat_doc["settings"] = settings.model_dump()
     gid = new_game_id()
     doc = {
         "gid": gid,
@@ -67,9 +64,12 @@ def cmd_newgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
     }
 
     def change(txn: Txn) -> None:
-        chat_doc["game"] = gid
-        chat_doc.setdefault("settings", settings.model_dump())
-        txn.put(chat_key(cmd.chat_id), chat_doc, chat_version)
+        records = Records(rooms.store, txn)
+        chat = records.chat(cmd.chat_id)
+        chat.game = gid
+        if not chat.language_chosen or chat.is_new:
+            chat.settings = settings.model_dump()
+        records.commit()
         _lobby_due(txn, settings)
         txn.send(
             cmd.chat_id, lobby_text(txn.doc), lobby_rows(rooms.bot_username, txn.doc), tag="lobby"
@@ -91,8 +91,7 @@ def cmd_start_private(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         rooms.messenger.send(cmd.chat_id, t(lang, "bot.welcome", bot=rooms.bot_username))
         return
     user = rooms.store.get(user_key(cmd.user.id))
-    user_doc = dict(user.doc) if user else {}
-    other = user_doc.get("game")
+    other = user.doc.get("game") if user else None
     if other and other != gid:
         busy = rooms.store.get(game_key(other))
         if busy and busy.doc.get("phase") in ACTIVE:
@@ -107,7 +106,9 @@ def cmd_start_private(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
             txn.send(cmd.chat_id, refusals.text(lang, refused))
             return
         doc["players"].append({"uid": cmd.user.id, "name": cmd.user.name, "lang": lang})
-        txn.put(user_key(cmd.user.id), {**user_doc, "game": gid}, user.version if user else None)
+        records = Records(rooms.store, txn)
+        records.user(cmd.user.id).game = gid
+        records.commit()
         _lobby_due(txn, GroupSettings.model_validate(doc["settings"]))
         txn.send(cmd.chat_id, t(lang, "lobby.joined"))
         refresh_lobby(rooms.bot_username, txn)
@@ -131,7 +132,9 @@ def remove_player(rooms: Rooms, txn: Txn, uid: int) -> None:
     doc["players"] = [p for p in doc["players"] if p["uid"] != uid]
     if len(doc["players"]) == before:
         return
-    clear_pointer(rooms.store, txn, uid)
+    records = Records(rooms.store, txn)
+    clear_pointer(records, uid)
+    records.commit()
     refresh_lobby(rooms.bot_username, txn)
 
 
@@ -212,7 +215,7 @@ def start_game(rooms: Rooms, txn: Txn) -> None:
             None,
             tag="lobby_edit",
         )
-    table = Table(txn, rooms.scale, rooms.bot_username)
+    table = GameRunner(txn, rooms.scale)
     txn.send(
         doc["chat"],
         story.seat_order_text(engine.public_view(state), settings.language),
@@ -229,7 +232,7 @@ def start_game(rooms: Rooms, txn: Txn) -> None:
     table.events = [e for e in events if e.kind not in ("game_started", "dealt")]
     table.settle()
     txn.changed = True
-    after_play(rooms.store, txn, table)
+    after_play(rooms.store, rooms.bot_username, txn, table)
 
 
 def add_ai_passengers(doc: dict[str, Any], settings: GroupSettings, seed: int) -> None:
@@ -258,12 +261,14 @@ def _cancel(rooms: Rooms, txn: Txn, key: str) -> None:
     lang = GroupSettings.model_validate(doc["settings"]).language
     doc["phase"] = "cancelled"
     doc["due"] = None
-    chat = rooms.store.get(chat_key(doc["chat"]))
-    if chat and chat.doc.get("game") == doc["gid"]:
-        txn.put(chat_key(doc["chat"]), {**chat.doc, "game": None}, chat.version)
+    records = Records(rooms.store, txn)
+    chat = records.chat(doc["chat"])
+    if chat.game == doc["gid"]:
+        chat.game = None
     for p in doc["players"]:
         if not p.get("ai"):
-            clear_pointer(rooms.store, txn, p["uid"])
+            clear_pointer(records, p["uid"])
+    records.commit()
     if doc.get("lobby_msg") and doc.get("engine") is None:
         txn.edit(doc["chat"], doc["lobby_msg"], lobby_text(doc), None, tag="lobby_edit")
     txn.send(doc["chat"], t(lang, key))
@@ -283,7 +288,7 @@ def cmd_cancel(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
             txn.send(cmd.chat_id, refusals.text(lang, NotManager()))
             return
         if txn.doc["phase"] == "playing":
-            table = Table(txn, rooms.scale, rooms.bot_username)
+            table = GameRunner(txn, rooms.scale)
             txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
         _cancel(rooms, txn, "lobby.cancelled")
 

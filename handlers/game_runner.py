@@ -1,0 +1,255 @@
+"""Running the engine inside a command: apply an action, then whatever needs nobody (defaults
+of away players, passes of players with nothing to play, AI decisions, deadlines already passed),
+and keep the decision's timing (when it opened, its deadline, its reminder) in the game document.
+
+What happened is left for the presenter (``handlers.presenter``): the engine's events, and notes
+of what this run decided for whom, taken at the moment it decided.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine import TIMEOUT, Action, Event, State
+from engine.ai import AiPolicy, ExpertPolicy
+from engine.rng import Rng, seed_state
+from handlers.group_settings import GroupSettings
+from handlers.service import Txn
+
+# By the group's /settings AI level.
+AI: dict[str, AiPolicy | ExpertPolicy] = {"ai": AiPolicy(), "expert": ExpertPolicy()}
+AI_TURN_PAUSE_SECONDS = 3.0
+MAX_AUTO_STEPS = 400
+REMIND_BEFORE_SECONDS = 15.0  # the private reminder, for deadlines of at least twice this
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A seat's view and legal actions at a moment of the run (and what was chosen for it)."""
+
+    view: dict[str, Any]
+    legal: list[Action]
+    action: Action | None = None
+
+
+class GameRunner:
+    """The running game inside a game document: the engine, the seats, the decision's timing."""
+
+    def __init__(self, txn: Txn, time_scale: float) -> None:
+        self.txn = txn
+        self.doc = txn.doc
+        self.scale = time_scale
+        self.settings = GroupSettings.model_validate(self.doc["settings"])
+        self.state = State.from_dict(self.doc["engine"])
+        self.events: list[Event] = []
+        self.ran_out: set[int] = set()  # seats whose public decision ran out in this command
+        self.fight_told: list[
+            tuple[int, Seen]
+        ] = []  # the fight told to a seat with nothing to play
+        self.timed_out: dict[int, Seen] = {}  # seat -> its default, for its closed prompt
+        self.reminders: list[tuple[int, str]] = []  # (seat, decision kind) to remind in person
+
+    # -- who is who ------------------------------------------------------------------------
+    @property
+    def players(self) -> list[dict[str, Any]]:
+        return list(self.doc["players"])
+
+    def seat_of(self, uid: int) -> int | None:
+        for seat, p in enumerate(self.doc["players"]):
+            if p["uid"] == uid:
+                return seat
+        return None
+
+    def lang_of(self, seat: int) -> str:
+        return str(self.doc["players"][seat].get("lang") or self.settings.language)
+
+    def chat_of(self, seat: int) -> int:
+        return int(self.doc["players"][seat]["uid"])
+
+    def is_ai(self, seat: int) -> bool:
+        return bool(self.doc["players"][seat].get("ai"))
+
+    def ai_plays(self, seat: int) -> bool:
+        """AI passengers, and an AI standing in for a player marked away (R-D2) if allowed."""
+        return self.is_ai(seat) or (self.state.players[seat].away and self.settings.ai_takeover)
+
+    def no_chat(self, seat: int) -> bool:
+        """An AI passenger, or a player the bot cannot write to."""
+        return self.is_ai(seat) or self.chat_of(seat) in self.doc.get("unreachable", [])
+
+    def asks(self, seat: int) -> bool:
+        """Whether the seat gets prompts: not when its decisions are taken for it."""
+        return not (self.no_chat(seat) or self.defaults_at_once(seat) or self.ai_plays(seat))
+
+    def defaults_at_once(self, seat: int) -> bool:
+        """R-D2 away players, and players the table was told the bot cannot reach, decide by
+        default at once. Until that notice a player the bot cannot reach just times out: when
+        the bot learnt it (maybe from a window prompt) must not show in the game's pace."""
+        if self.ai_plays(seat):
+            return False
+        p = self.state.players[seat]
+        return p.away or self.chat_of(seat) in self.doc.get("unreachable_noted", [])
+
+    def _ai_waits_until(self, aw: engine.Awaiting) -> float | None:
+        """An AI takes its turn after a short pause, so the table can follow the story; it
+        answers everything else at once (windows still last their minimum, R-D1)."""
+        if aw.kind != "turn" or not any(self.ai_plays(s) for s in aw.seats):
+            return None
+        return float(self.doc["dec"]["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
+
+    def _ai_action(self, seat: int) -> Action:
+        st = self.state
+        rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
+        ai = AI[self.settings.ai_level]
+        return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
+
+    # -- deadlines -------------------------------------------------------------------------
+    def deadline_at(self) -> float | None:
+        """When the pending decision's default is taken. Public information alone sets it
+        (R-D1): the decision, when it opened, and in the boost window when a card was played."""
+        aw = engine.awaiting(self.state)
+        if aw is None:
+            return None
+        ai_turn = self._ai_waits_until(aw)
+        if ai_turn is not None:
+            return ai_turn
+        dec = self.doc["dec"]
+        d = self.settings.deadlines
+        window = max(d.window, d.window_min) * self.scale
+        if aw.kind == "boost":
+            # The same length for everyone, whoever could play and whoever passed; a card played
+            # gives the table a window's time to answer it.
+            at = dec["opened"] + max(d.boost, d.window_min) * self.scale
+            played = dec.get("played")
+            return float(max(at, played + window) if played is not None else at)
+        if aw.window:
+            # Only a use ends it: passing, thinking or nobody able to act all look the same.
+            return float(dec["opened"] + window)
+        return float(dec["opened"] + self.settings.seconds(aw.deadline) * self.scale)
+
+    def remind_at(self) -> float | None:
+        """Shortly before a long deadline, once per decision, if someone is asked in person."""
+        aw = engine.awaiting(self.state)
+        deadline = self.deadline_at()
+        if aw is None or deadline is None or aw.window or self.doc["dec"].get("reminded"):
+            return None
+        before = REMIND_BEFORE_SECONDS * self.scale
+        if deadline - self.doc["dec"]["opened"] < 2 * before:
+            return None
+        if not any(self.asks(s) for s in aw.seats):
+            return None
+        return deadline - before
+
+    def due_at(self) -> float | None:
+        """The next moment the game needs a timer for: a reminder or the deadline."""
+        remind = self.remind_at()
+        return remind if remind is not None else self.deadline_at()
+
+    def _track_decision(self) -> None:
+        p = self.state.pending
+        if p is None:
+            self.doc["dec"] = None
+            self.doc["due"] = None
+            return
+        if not self.doc.get("dec") or self.doc["dec"]["id"] != p.id:
+            self.doc["dec"] = {"id": p.id, "opened": self.txn.now}
+        due = self.due_at()
+        deadline = self.deadline_at()
+        self.doc["due"] = None if due is None else {"dec": p.id, "at": due, "deadline": deadline}
+
+    # -- applying ----------------------------------------------------------------------------
+    def apply(self, action: Action, stand_in: bool = False) -> None:
+        p = self.state.pending
+        if action.kind == TIMEOUT and action.seat is None and p is not None and not p.window:
+            self.ran_out.update(p.actors)
+        self.state, events = engine.apply(self.state, action, inplace=True, stand_in=stand_in)
+        self.events += events
+        dec = self.doc.get("dec")
+        if dec and any(e.kind == "played" for e in events):
+            dec["played"] = self.txn.now
+        self._track_decision()
+
+    def settle(self) -> None:
+        """Apply what needs nobody: defaults of away players, boost passes of players with
+        nothing to play, AI decisions, deadlines already passed; send a reminder that is due."""
+        self._track_decision()
+        for _ in range(MAX_AUTO_STEPS):
+            aw = engine.awaiting(self.state)
+            if aw is None:
+                return
+            auto = [s for s in aw.seats if self.defaults_at_once(s)]
+            if auto:
+                self.apply(Action(TIMEOUT, auto[0], aw.decision))
+                continue
+            quiet = self._nothing_to_play(aw)
+            if quiet is not None:
+                self._tell_fight(quiet)
+                self.apply(Action("pass", quiet, aw.decision), stand_in=True)
+                continue
+            ai = [s for s in aw.seats if self.ai_plays(s)]
+            ai_turn = self._ai_waits_until(aw)
+            if ai and (ai_turn is None or self.txn.now >= ai_turn):
+                self.apply(self._ai_action(ai[0]), stand_in=not self.is_ai(ai[0]))
+                continue
+            due = self.deadline_at()
+            if due is not None and self.txn.now >= due:
+                self._note_defaults(aw)
+                self.apply(engine.timeout_action(self.state))
+                continue
+            remind = self.remind_at()
+            if remind is not None and self.txn.now >= remind:
+                self._remind(aw)
+            return
+
+    def _nothing_to_play(self, aw: engine.Awaiting) -> int | None:
+        """A player asked in the boost window who can only pass is not asked to tap Done."""
+        if aw.kind != "boost":
+            return None
+        for seat in aw.seats:
+            if self.asks(seat) and len(engine.legal_actions(self.state, seat)) == 1:
+                return seat
+        return None
+
+    def _tell_fight(self, seat: int) -> None:
+        """Once per boost window: the fight as it stands, and that it closes by itself."""
+        told = self.doc["dec"].setdefault("told", [])
+        if seat in told:
+            return
+        told.append(seat)
+        self.fight_told.append((seat, self.seen(seat)))
+
+    def _note_defaults(self, aw: engine.Awaiting) -> None:
+        """Before a deadline's defaults are applied: what each open prompt will say happened."""
+        for seat in aw.seats:
+            if str(seat) not in self.doc.get("prompts", {}):
+                continue
+            self.timed_out[seat] = self.seen(seat, engine.default_action(self.state, seat))
+
+    def _remind(self, aw: engine.Awaiting) -> None:
+        self.doc["dec"]["reminded"] = True
+        self.reminders += [(seat, aw.kind) for seat in aw.seats if self.asks(seat)]
+        self._track_decision()
+
+    def seen(self, seat: int, action: Action | None = None) -> Seen:
+        st = self.state
+        view = copy.deepcopy(engine.view(st, seat))  # the state changes in place after this
+        return Seen(view, engine.legal_actions(st, seat), action)
+
+    def save(self) -> None:
+        """The state back into the game document (the pipeline commits it)."""
+        self.doc["engine"] = self.state.to_dict()
+
+    def come_back(self, seat: int) -> bool:
+        if not self.state.players[seat].away:
+            return False
+        self.events += engine.come_back(self.state, seat)
+        return True
+
+    def reachable_again(self, uid: int) -> None:
+        """A player pressing a button can be written to again."""
+        for key in ("unreachable", "unreachable_noted"):
+            if uid in self.doc.get(key, []):
+                self.doc[key].remove(uid)

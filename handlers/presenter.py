@@ -1,0 +1,286 @@
+"""What each audience sees of a command's run of the engine (``handlers.game_runner``).
+
+The group has one living status message per game (the seat board, whose turn, what the table
+waits for and until when), edited in place only when its text changes, which is only on public
+events; the story carries only new lines, merged into the newest story message while it is
+recent. Each player gets their private news and one prompt per decision they are asked (edited,
+not re-sent, when a boost window asks again); answered or expired prompts are edited to show what
+happened. A reminder goes to whoever is still asked shortly before a long deadline.
+
+Texts come from views and public or addressed events; the presenter writes only the
+presentation's bookkeeping (which messages show what) into the game document.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import engine
+from engine import Event, State
+from handlers import callback_data, fmt, prompts, story
+from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
+from handlers.i18n import t
+from handlers.messenger import Rows
+from handlers.story.table import table_lines
+
+# A story message takes the next lines as long as it is this recent: a new group message (and a
+# buzz) about once a minute of play, never one per step.
+STORY_MERGE_SECONDS = 90.0
+STORY_MAX_CHARS = 3600
+
+
+class Presenter:
+    """Queues a command's messages in its transaction's outbox."""
+
+    def __init__(self, run: GameRunner, bot_username: str) -> None:
+        self.run = run
+        self.bot_username = bot_username
+        self.txn = run.txn
+        self.doc = run.doc
+        self.settings = run.settings
+        self.scale = run.scale
+        self.lang_of = run.lang_of
+        self.chat_of = run.chat_of
+        self.no_chat = run.no_chat
+        self.asks = run.asks
+        self.deadline_at = run.deadline_at
+
+    @property
+    def state(self) -> State:
+        return self.run.state
+
+    @property
+    def events(self) -> list[Event]:
+        return self.run.events
+
+    @property
+    def ran_out(self) -> set[int]:
+        return self.run.ran_out
+
+    def render(self, answered: dict[int, tuple[int, str]] | None = None) -> None:
+        """Queue this command's messages. ``answered`` maps a seat to (prompt message id, the
+        text showing their choice) for the button press that caused the command."""
+        st = self.state
+        answered = answered or {}
+        self.send_reminders()
+        self._close_prompts(answered)
+        table = engine.public_view(st)
+        public = fmt.lines(self._story_text(table), self._unreachable_notes())
+        if public:
+            self._story(public)
+        self._status()
+        self._away_notices()
+        for seat in range(st.n):
+            # The offer is told once, by the answer prompt, to whoever gets that prompt.
+            mine = [
+                e
+                for e in engine.events_for(self.events, seat)
+                if not (e.kind == "offered" and self.asks(seat))
+            ]
+            text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
+            refused = [e for e in self.events if e.kind == "trade_refused" and e.to is None]
+            for e in refused:
+                if e.data["seat"] == seat:
+                    told = t(
+                        self.lang_of(seat),
+                        "bot.offer_refused",
+                        name=fmt.name(table, e.data["target"]),
+                    )
+                    text = fmt.lines(text, told)
+            if text and not self.no_chat(seat):
+                self.txn.send(self.chat_of(seat), text)
+        for seat, seen in self.run.fight_told:
+            if not self.no_chat(seat):
+                text = prompts.render_prompt(seen.view, seen.legal, self.lang_of(seat), "").text
+                self.txn.send(self.chat_of(seat), text)
+        self.run.fight_told = []
+        self._open_prompts()
+        self.run.events = []
+
+    def send_reminders(self) -> None:
+        """Shortly before a long deadline: whoever is still asked, in person."""
+        seconds = round(REMIND_BEFORE_SECONDS)
+        for seat, kind in self.run.reminders:
+            lang = self.lang_of(seat)
+            what = t(lang, f"game.kind.{kind}")
+            self.txn.send(self.chat_of(seat), t(lang, "bot.reminder", what=what, seconds=seconds))
+        self.run.reminders = []
+
+    def _story_text(self, table: dict[str, Any]) -> str | None:
+        """New story lines only: whose turn it is lives in the status, windows always end by
+        their time (so "time is up" would say nothing), and an AI standing in is said so."""
+        lang = self.settings.language
+        told = [
+            e
+            for e in engine.public_events(self.events)
+            if e.kind != "turn"
+            and not (e.kind == "deadline" and e.data.get("window"))
+            and not (e.kind == "away" and self.settings.ai_takeover)
+        ]
+        lines = [story.public_text(told, table, lang)]
+        for e in self.events:
+            if e.kind == "away" and e.to is None and self.settings.ai_takeover:
+                name = fmt.name(table, e.data["seat"])
+                lines.append(t(lang, "bot.ai_stands_in", name=name))
+        return fmt.lines(*lines) or None
+
+    def _story(self, body: str) -> None:
+        """Append to the newest story message while it is recent and short, else send anew."""
+        s = self.doc.get("story") or {}
+        chat = int(self.doc["chat"])
+        merge = (
+            s.get("msg")
+            and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS * self.scale
+            and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
+        )
+        if merge:
+            s["body"] = f"{s['body']}\n{body}"
+            self.txn.edit(chat, s["msg"], s["body"], tag="story")
+            return
+        self.txn.send(chat, body, tag="story")
+        self.doc["story"] = {"msg": None, "body": body, "at": self.txn.now, "seq": self.doc["seq"]}
+
+    def status_text(self) -> str:
+        """The living status: public information only, the deadline as a clock time."""
+        lang = self.settings.language
+        table = engine.public_view(self.state)
+        if table["over"]:
+            return fmt.lines(t(lang, "game.status.over"), *table_lines(table, lang))
+        deadline = self.deadline_at()
+        until = t(lang, "game.status.until", time=fmt.clock(deadline)) if deadline else None
+        return fmt.lines(story.status_text(table, lang), until)
+
+    def _status(self) -> None:
+        """Send the status once, then edit it only when its text changes (public changes)."""
+        status = self.doc.get("status") or {}
+        text = self.status_text()
+        chat = int(self.doc["chat"])
+        if not status:
+            self.txn.send(chat, text, tag="status")
+            self.doc["status"] = {"msg": None, "seq": self.doc["seq"], "text": text}
+        elif status.get("msg") and status.get("text") != text:
+            self.txn.edit(chat, status["msg"], text, tag="status")
+            status["text"] = text
+
+    def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
+        p = self.state.pending
+        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
+        for seat_s, prompt in list(open_prompts.items()):
+            seat = int(seat_s)
+            same = p is not None and p.id == prompt["dec"]
+            still = same and p is not None and seat in p.actors
+            if seat in answered:
+                msg, text = answered[seat]
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+                if msg == prompt.get("msg"):
+                    # A boost window may ask again after a card is played: the same message
+                    # then gets the buttons back.
+                    prompt["closed"] = True
+                if not same:
+                    del open_prompts[seat_s]
+                continue
+            if still or (same and prompt.get("closed")):
+                continue
+            if prompt.get("msg") and not prompt.get("closed"):
+                lang = self.lang_of(seat)
+                closed = self._timed_out_text(seat) or fmt.lines(
+                    prompt.get("title", ""), "", t(lang, "prompt.closed")
+                )
+                self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
+            del open_prompts[seat_s]
+
+    def _timed_out_text(self, seat: int) -> str | None:
+        """The seat's prompt, what its default chose and that its time ran out."""
+        seen = self.run.timed_out.get(seat)
+        if seen is None or seen.action is None:
+            return None
+        lang = self.lang_of(seat)
+        text = prompts.render_answered(seen.view, seen.legal, seen.action, lang)
+        asked, _, chosen = text.rpartition("\n")
+        return fmt.lines(asked, t(lang, "prompt.timed_out"), chosen)
+
+    def _open_prompts(self) -> None:
+        p = self.state.pending
+        if p is None:
+            return
+        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
+        version = _prompt_version(self.state)
+        for seat in p.actors:
+            if not self.asks(seat):
+                continue
+            current = open_prompts.get(str(seat))
+            same = current is not None and current["dec"] == p.id
+            shown = same and current is not None and not current.get("closed")
+            if shown and current is not None and current.get("v") == version:
+                continue
+            pr = self.prompt(seat)
+            rows = self.rows(p.id, pr.rows)
+            title = pr.text.split("\n", 1)[0]
+            if same and current is not None and current.get("msg"):
+                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
+                current.update(v=version, closed=False)
+                continue
+            if same:
+                continue  # its message is still being sent; the next command edits it
+            self.txn.send(self.chat_of(seat), pr.text, rows, tag=f"prompt:{seat}:{p.id}")
+            open_prompts[str(seat)] = {
+                "dec": p.id,
+                "msg": None,
+                "v": version,
+                "title": title,
+                "closed": False,
+            }
+
+    def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
+        """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
+        with the decision's deadline as a clock time."""
+        lang = self.lang_of(seat)
+        st = self.state
+        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
+        pr = prompts.render_prompt(view, legal, lang, nav)
+        due = self.deadline_at() if deadline else None
+        if due is None:
+            return pr
+        until = t(lang, "game.status.until", time=fmt.clock(due))
+        return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
+
+    def _away_notices(self) -> None:
+        """R-D2: a player just marked away hears it privately, with a way back."""
+        for e in self.events:
+            if e.kind != "away" or self.no_chat(e.data["seat"]):
+                continue
+            seat = e.data["seat"]
+            lang = self.lang_of(seat)
+            stand_in = t(lang, "bot.away_ai" if self.settings.ai_takeover else "bot.away_defaults")
+            rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.doc["gid"])]]]
+            self.txn.send(self.chat_of(seat), t(lang, "bot.away_notice", stand_in=stand_in), rows)
+
+    def _unreachable_notes(self) -> str:
+        """Tell the group once about each player the bot cannot write to, when a public decision
+        of theirs runs out: never next to a window, which would tell who was asked in it."""
+        noted = self.doc.setdefault("unreachable_noted", [])
+        lines = []
+        for seat, p in enumerate(self.doc["players"]):
+            if seat not in self.ran_out:
+                continue
+            if p["uid"] in self.doc.get("unreachable", []) and p["uid"] not in noted:
+                noted.append(p["uid"])
+                name = f"<b>{html.escape(self.state.players[seat].name, quote=False)}</b>"
+                lines.append(
+                    t(self.settings.language, "bot.unreachable", name=name, bot=self.bot_username)
+                )
+        return "\n".join(lines)
+
+    def rows(self, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
+        gid = self.doc["gid"]
+        return [
+            [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
+            for row in rows
+        ]
+
+
+def _prompt_version(st: State) -> int:
+    """Prompts of the boost window change as cards are played: re-render them then."""
+    fight = next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
+    return len(fight.get("played", [])) if fight else 0
