@@ -24,7 +24,7 @@ from handlers.commands import BY_NAME, PRIVATE_COMMANDS
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.messenger import Messenger
-from handlers.service import DEFAULT_BUDGET_SECONDS, Pipeline, RateLimiter, handling
+from handlers.pipeline import DEFAULT_BUDGET_SECONDS, Pipeline, RateLimiter, handling
 from handlers.updates import ButtonPress, CommandMsg, MemberLeft, parse
 from infra import metrics
 from infra.ports import Clock, DocumentStore, TimerRequest, Timers, deadline_scope
@@ -32,7 +32,7 @@ from infra.ports import Clock, DocumentStore, TimerRequest, Timers, deadline_sco
 log = logging.getLogger("coachride")
 
 
-class Service:
+class CoachRideBot:
     def __init__(
         self,
         store: DocumentStore,

@@ -63,14 +63,14 @@ def cold_import_ms(module: str, runs: int = 5) -> tuple[float, float]:
 def play(players: int, seed: int) -> dict[str, Any]:
     import engine
     from engine.rng import Rng
-    from handlers.app import Service
+    from handlers.app import CoachRideBot
     from infra.memory_messenger import MemoryMessenger
     from infra.memory_store import MemoryStore
     from infra.timers import FakeClock, FakeTimers
 
     clock, timers, store, messenger = FakeClock(), FakeTimers(), MemoryStore(), MemoryMessenger()
     store.clock = clock
-    svc = Service(store, messenger, timers, clock, bot_username="bench_bot")
+    svc = CoachRideBot(store, messenger, timers, clock, bot_username="bench_bot")
     group = -1001
     ids = iter(range(1, 10**9))
     rng = Rng(seed)

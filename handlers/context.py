@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from handlers.group_settings import GroupSettings
 from handlers.messenger import Messenger
-from handlers.service import Pipeline
+from handlers.pipeline import Pipeline
 from infra.ports import Clock, DocumentStore
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import engine
 from handlers import story
 from handlers.game_runner import GameRunner
+from handlers.pipeline import Txn
 from handlers.presenter import Presenter
 from handlers.records import Records, clear_pointer
-from handlers.service import Txn
 from infra.ports import DocumentStore
 
 

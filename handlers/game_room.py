@@ -14,9 +14,9 @@ from handlers.game_end import after_play
 from handlers.game_runner import GameRunner
 from handlers.i18n import negotiate, t
 from handlers.messenger import Rows
+from handlers.pipeline import FLUSH, Txn, chat_key, game_key
 from handlers.presenter import Presenter
 from handlers.refusals import Illegal, NotInGame, Stale
-from handlers.service import FLUSH, Txn, chat_key, game_key
 from handlers.updates import ButtonPress, MemberLeft
 from infra.ports import TimerRequest
 

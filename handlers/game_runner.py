@@ -17,7 +17,7 @@ from engine import TIMEOUT, Action, Event, State
 from engine.ai import AiPolicy, ExpertPolicy
 from engine.rng import Rng, seed_state
 from handlers.group_settings import GroupSettings
-from handlers.service import Txn
+from handlers.pipeline import Txn
 
 # By the group's /settings AI level.
 AI: dict[str, AiPolicy | ExpertPolicy] = {"ai": AiPolicy(), "expert": ExpertPolicy()}

@@ -10,10 +10,10 @@ from handlers import refusals, story
 from handlers.context import Reads, Replies
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text
+from handlers.pipeline import game_key, user_key
 from handlers.records import running_game
 from handlers.refusals import NoGame
 from handlers.rules_help import rules_text
-from handlers.service import game_key, user_key
 from handlers.updates import CommandMsg
 
 MAX_SCORE_LINES = 30

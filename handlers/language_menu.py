@@ -7,8 +7,8 @@ from handlers.callback_data import LanguageButton
 from handlers.context import Rooms
 from handlers.i18n import LANGUAGES, t
 from handlers.messenger import Rows
+from handlers.pipeline import Txn, game_key, user_key
 from handlers.refusals import NotAdmin
-from handlers.service import Txn, game_key, user_key
 from handlers.settings_menu import managed_running, save_settings
 from handlers.updates import ButtonPress, CommandMsg
 

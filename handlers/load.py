@@ -1,7 +1,7 @@
 """`python -m handlers.load`: N concurrent games through the service, DynamoDB on a moto server
 and the fake Bot API with Telegram's limits (30 messages a second per bot, 20 a minute per group).
 
-Every game runs in its own thread with its own Service, store client and bot, the way concurrent
+Every game runs in its own thread with its own bot object, store client and bot, the way concurrent
 Lambda containers do; they share the table (and in it the bot's rate-limit bucket) and the Bot
 API. Players press a button as soon as their prompt shows. For each N it prints the messages per
 second Telegram accepted, the 429s it answered, and the time from a press to the next prompt
@@ -68,7 +68,7 @@ def _game_thread(
     limiter_on: bool,
     scale: float,
 ) -> None:
-    from handlers.app import Service
+    from handlers.app import CoachRideBot
     from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
@@ -82,7 +82,7 @@ def _game_thread(
     bot = make_bot("123456:LOAD", "https://api.telegram.org/bot", request=api)
     messenger = TelegramMessenger(TelegramGateway(bot), ThreadLoopRunner())
     timers = _Timers()
-    svc = Service(
+    svc = CoachRideBot(
         store,
         messenger,
         timers,

@@ -15,6 +15,7 @@ from handlers.game_runner import GameRunner
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, refresh_lobby
+from handlers.pipeline import Txn, game_key, new_game_id, user_key
 from handlers.records import ACTIVE, LANGUAGE_CHOSEN, Records, clear_pointer
 from handlers.refusals import (
     AlreadyJoined,
@@ -28,7 +29,6 @@ from handlers.refusals import (
     Refusal,
     TooFew,
 )
-from handlers.service import Txn, game_key, new_game_id, user_key
 from handlers.updates import ButtonPress, CommandMsg
 
 

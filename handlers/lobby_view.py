@@ -10,7 +10,7 @@ from handlers import callback_data
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.messenger import Rows
-from handlers.service import Txn
+from handlers.pipeline import Txn
 from handlers.settings_view import settings_summary
 
 

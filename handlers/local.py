@@ -1,7 +1,7 @@
 """`make run`: the bot on this machine — long polling, a SQLite file, in-process timers.
 
 With ``TELEGRAM_BOT_TOKEN`` it plays in Telegram. Without one it opens the local table
-(``handlers.localtable``): the same Service and gateway, talking over HTTP to a Bot API that
+(``handlers.localtable``): the same CoachRideBot and gateway, talking over HTTP to a Bot API that
 this process serves itself, with a web page for the chats.
 """
 

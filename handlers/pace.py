@@ -32,7 +32,7 @@ from engine.actions import Action
 from engine.ai import AiPolicy
 from engine.rng import Rng, seed_state
 from handlers import codec, lobby
-from handlers.app import Service
+from handlers.app import CoachRideBot
 from infra.memory_messenger import MemoryMessenger, Shown
 from infra.memory_store import MemoryStore
 from infra.ports import Rows, Sent
@@ -135,7 +135,7 @@ class PaceTable:
         self.timers = FakeTimers()
         self.store = MemoryStore(clock=self.clock)
         self.messenger = CountingMessenger()
-        self.service = Service(
+        self.service = CoachRideBot(
             self.store, self.messenger, self.timers, self.clock, bot_username=BOT
         )
         self.uids = [FIRST_UID + i for i in range(players)]

@@ -1,4 +1,4 @@
-"""The bot on long polling: the Service over a Bot API, a SQLite file and in-process timers.
+"""The bot on long polling: the CoachRideBot over a Bot API, a SQLite file and in-process timers.
 
 ``make run`` uses it with Telegram (a token) and with the local table (handlers.localtable).
 Everything game-related runs on one thread: timers only queue their requests (and may wake the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from telegram import Bot
 from telegram.error import InvalidToken, NetworkError
 
-from handlers.app import Service
+from handlers.app import CoachRideBot
 from handlers.i18n import t
 from handlers.runtime import bot_username
 from handlers.telegram_messenger import TelegramMessenger
@@ -48,7 +48,7 @@ def rearm_timers(store: SqliteStore, timers: Timers) -> int:
 
 
 class Runner:
-    """The Service over a Bot API at ``bot``'s base URL, a SQLite file and in-process timers."""
+    """The bot over a Bot API at ``bot``'s base URL, a SQLite file and in-process timers."""
 
     def __init__(self, settings: Settings, bot: Bot, wake: Callable[[], None] | None = None):
         self.bot = bot
@@ -71,7 +71,7 @@ class Runner:
         clock = SystemClock()
         self.timers = LocalTimers(timer_fired)
         self.store = SqliteStore(settings.db_path, clock=clock)
-        self.service = Service(
+        self.service = CoachRideBot(
             self.store,
             self.messenger,
             self.timers,

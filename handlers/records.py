@@ -7,7 +7,7 @@ from typing import Any
 
 from handlers.group_settings import GroupSettings
 from handlers.i18n import negotiate
-from handlers.service import Txn, chat_key, game_key, user_key
+from handlers.pipeline import Txn, chat_key, game_key, user_key
 from infra.ports import DocumentStore
 
 ACTIVE = ("lobby", "playing")

@@ -1,4 +1,4 @@
-"""Wiring: the same Service over AWS adapters (Lambda) or local ones (one process).
+"""Wiring: the same CoachRideBot over AWS adapters (Lambda) or local ones (one process).
 
 This module stays cheap to import: the service, python-telegram-bot and botocore are imported
 when the first update that needs them arrives, so a request without the secret header costs
@@ -15,7 +15,7 @@ from infra.bot_secrets import BotSecrets, SecretSource
 from infra.settings import Settings
 
 if TYPE_CHECKING:
-    from handlers.app import Service
+    from handlers.app import CoachRideBot
     from handlers.telegram_messenger import TelegramMessenger
 
 
@@ -49,7 +49,7 @@ FIRST_UPDATE_IMPORTS = (
 
 _lock = threading.Lock()
 _source: SecretSource | None = None
-_built: tuple[str, Service] | None = None  # (the token it was built with, the service)
+_built: tuple[str, CoachRideBot] | None = None  # (the token it was built with, the service)
 
 
 def secret_source() -> SecretSource:
@@ -66,7 +66,7 @@ def bot_secrets(refresh: bool = False) -> BotSecrets:
     return source.refresh() if refresh else source.get()
 
 
-def lambda_service() -> Service:
+def lambda_service() -> CoachRideBot:
     """One per warm container: the bot, its connection pool and the event loop are reused.
     Built again only when the token in Secrets Manager changed (a rotation)."""
     global _built
@@ -79,8 +79,8 @@ def lambda_service() -> Service:
         return _built[1]
 
 
-def _build(token: str | None) -> Service:
-    from handlers.app import Service
+def _build(token: str | None) -> CoachRideBot:
+    from handlers.app import CoachRideBot
     from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra import timed
     from infra.dynamo_store import DynamoStore
@@ -95,7 +95,7 @@ def _build(token: str | None) -> Service:
     bot = make_bot(token, settings.bot_api_base_url())
     messenger = TelegramMessenger(TelegramGateway(bot))
     store = DynamoStore(settings.table_name, clock=clock)
-    return Service(
+    return CoachRideBot(
         timed.TimedStore(store),
         timed.TimedMessenger(messenger),
         SqsTimers(settings.timer_queue_url, clock=clock),

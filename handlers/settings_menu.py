@@ -10,9 +10,9 @@ from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, GroupSett
 from handlers.i18n import LANGUAGES, t
 from handlers.lobby import may_manage
 from handlers.lobby_view import refresh_lobby
+from handlers.pipeline import Txn, chat_key, game_key
 from handlers.records import LANGUAGE_CHOSEN, running_game
 from handlers.refusals import NotAdmin
-from handlers.service import Txn, chat_key, game_key
 from handlers.settings_view import TOGGLES, settings_rows, settings_summary
 from handlers.updates import ButtonPress, CommandMsg
 

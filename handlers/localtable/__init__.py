@@ -4,5 +4,5 @@ One process serves a small Bot API (``bot_api``) that the bot's real gateway tal
 and a web page (``static/``) that looks like a Telegram group chat beside each player's private
 chat with the bot. ``chats`` holds what the chats show, ``telegram_html`` reads Telegram's HTML
 subset, ``server`` puts both behind one standard-library HTTP server, ``run`` wires it to the
-same Service as the real bot.
+same CoachRideBot as the real bot.
 """

@@ -14,7 +14,7 @@ from typing import Any
 
 import engine
 from engine.rng import Rng
-from handlers.app import Service
+from handlers.app import CoachRideBot
 from handlers.telegram_messenger import TelegramMessenger, make_bot
 from infra.memory_store import MemoryStore
 from infra.telegram_gateway import TelegramGateway
@@ -50,7 +50,7 @@ class Harness:
         bot = make_bot("123456:TEST", "https://api.telegram.org/bot", request=self.api)
         self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=_no_sleep))
         self.store = MemoryStore(clock=self.clock)
-        self.service = Service(
+        self.service = CoachRideBot(
             self.store, self.messenger, self.timers, self.clock, bot_username=BOT, time_scale=1.0
         )
         self.errors: list[logging.LogRecord] = []

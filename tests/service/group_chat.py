@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from handlers.app import Service
+from handlers.app import CoachRideBot
 from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
 from infra.timers import FakeClock, FakeTimers
@@ -20,7 +20,7 @@ class Group:
         self.messenger = MemoryMessenger()
         self.store = MemoryStore(clock=self.clock)
         self.timers = FakeTimers()
-        self.service = Service(
+        self.service = CoachRideBot(
             self.store,
             self.messenger,
             self.timers,

@@ -10,7 +10,7 @@ from typing import Any
 import engine
 from engine.cards import OCCUPATIONS
 from engine.rng import Rng
-from handlers.app import Service
+from handlers.app import CoachRideBot
 from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
 from infra.ports import Put
@@ -33,7 +33,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.store = MemoryStore(clock=self.clock)
-        self.service = Service(
+        self.service = CoachRideBot(
             self.store, self.messenger, self.timers, self.clock, bot_username="test_bot"
         )
         self.ids = itertools.count(1)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from handlers import webhook
-from handlers.service import FLUSH, Txn, game_key
+from handlers.pipeline import FLUSH, Txn, game_key
 from infra.memory_messenger import MemoryMessenger
 from infra.ports import Rows, Sent, TimerRequest, deadline_scope
 from tests.fakes.bot_api import Chaos

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.setup import MAX_PLAYERS, MIN_PLAYERS
 from handlers.group_settings import DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import t
-from handlers.service import chat_key
+from handlers.pipeline import chat_key
 from infra.ports import Put
 from tests.service.group_chat import ADMIN, GROUP, Group
 

@@ -18,8 +18,8 @@ from typing import Any
 import engine
 from engine.rng import Rng
 from handlers import timer, webhook
-from handlers.app import Service
-from handlers.service import RateLimiter
+from handlers.app import CoachRideBot
+from handlers.pipeline import RateLimiter
 from handlers.telegram_messenger import TelegramMessenger, make_bot
 from infra.memory_store import MemoryStore
 from infra.ports import Delete, DocumentStore, Put, TimerRequest
@@ -85,7 +85,7 @@ class BotTable:
         bot = make_bot("123456:TEST", "https://api.telegram.org/bot", request=self.api)
         self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=sleep))
         self.store = PromiseLog(store(self.clock) if store else MemoryStore(clock=self.clock))
-        self.service = Service(
+        self.service = CoachRideBot(
             self.store,  # type: ignore[arg-type]
             self.messenger,
             self.timers,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from handlers.pipeline import Txn, chat_key, user_key
 from handlers.records import ChatRecord, Records, UserRecord
-from handlers.service import Txn, chat_key, user_key
 from infra.memory_store import MemoryStore
 from infra.ports import Put
 from infra.timers import FakeClock
