@@ -4,8 +4,8 @@
 
 copies them (and the catalogs they read) from the checkout. The set is the closure of the
 entry points' imports, lazy ones inside functions included, so test and operator tooling
-(``engine/simulate.py``, ``handlers/bench.py``, ``handlers/local.py``, …) stays out by
-construction, and a new runtime module is shipped without editing a list.
+(``engine/testing/``, ``infra/fakes.py``, ``handlers/bench.py``, ``handlers/local.py``, …) stays
+out by construction, and a new runtime module is shipped without editing a list.
 """
 
 from __future__ import annotations
@@ -23,9 +23,12 @@ DATA = ("handlers/locales/*.json",)
 # Never shipped, whatever imports them: a runtime import of one of these is a bug.
 DEV_ONLY = frozenset(
     {
-        "engine.invariants",
+        "engine.testing",
+        "engine.testing.invariants",
+        "engine.testing.policies",
+        "engine.testing.simulate",
         "engine.simulate",
-        "engine.policies",
+        "infra.fakes",
         "handlers.bench",
         "handlers.local",
         "handlers.register_webhook",

@@ -1,4 +1,5 @@
-"""Timers and clocks: SQS delayed messages in AWS, a background thread locally, a list in tests."""
+"""Timers and clocks: SQS delayed messages in AWS, a background thread locally (the fakes for
+tests and benchmarks are in ``infra.fakes``)."""
 
 from __future__ import annotations
 
@@ -24,17 +25,6 @@ MAX_SQS_DELAY_SECONDS = 900
 class SystemClock:
     def now(self) -> float:
         return time.time()
-
-
-class FakeClock:
-    def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self._now = start
-
-    def now(self) -> float:
-        return self._now
-
-    def advance(self, seconds: float) -> None:
-        self._now += seconds
 
 
 def sqs_delay(due_at: float, now: float) -> int:
@@ -103,21 +93,6 @@ class SqsTimers:
 
     def requeue_if_early(self, request: TimerRequest, now: float | None = None) -> bool:
         return requeue_if_early(self, request, self.clock.now() if now is None else now)
-
-
-class FakeTimers:
-    """Records requests; tests decide when time passes and collect what is due."""
-
-    def __init__(self) -> None:
-        self.requests: list[TimerRequest] = []
-
-    def schedule(self, request: TimerRequest) -> None:
-        self.requests.append(request)
-
-    def pop_due(self, now: float) -> list[TimerRequest]:
-        due = sorted((r for r in self.requests if r.due_at <= now), key=lambda r: r.due_at)
-        self.requests = [r for r in self.requests if r.due_at > now]
-        return due
 
 
 class LocalTimers:

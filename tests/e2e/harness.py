@@ -16,9 +16,9 @@ import engine
 from engine.rng import Rng
 from handlers.app import CoachRideBot
 from handlers.telegram_messenger import TelegramMessenger, make_bot
+from infra.fakes import FakeClock, FakeTimers
 from infra.memory_store import MemoryStore
 from infra.telegram_gateway import TelegramGateway
-from infra.timers import FakeClock, FakeTimers
 from tests.fakes.bot_api import RecordingRequest
 from tests.fakes.updates import callback_update, message_update
 

@@ -18,9 +18,9 @@ from handlers.i18n import t
 from handlers.local import rearm_timers
 from handlers.localtable.chats import Table
 from handlers.localtable.server import TableServer
+from infra.fakes import FakeTimers
 from infra.ports import Put, TimerRequest
 from infra.sqlite_store import SqliteStore
-from infra.timers import FakeTimers
 from tests.browser.process import TableProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,9 +8,9 @@ import uuid
 import boto3
 
 from infra.dynamo_store import DynamoStore
+from infra.fakes import FakeClock
 from infra.memory_store import MemoryStore
 from infra.rate_limit import SharedRateLimiter
-from infra.timers import FakeClock
 from tests.fakes.bot_api import RateLimits
 from tests.service.webhook_table import BotTable
 

@@ -14,6 +14,7 @@ import pytest
 
 from infra import codec
 from infra.dynamo_store import DynamoStore, marker_key
+from infra.fakes import FakeClock
 from infra.memory_store import MemoryStore
 from infra.ports import (
     UPDATE_MARKER_TTL_SECONDS,
@@ -24,7 +25,6 @@ from infra.ports import (
     VersionConflict,
 )
 from infra.sqlite_store import SqliteStore
-from infra.timers import FakeClock
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient

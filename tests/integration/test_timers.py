@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 
+from infra.fakes import FakeClock, FakeTimers
 from infra.ports import TimerRequest
 from infra.timers import (
-    FakeClock,
-    FakeTimers,
     LocalTimers,
     SqsTimers,
     parse_timer_message,

@@ -6,9 +6,9 @@ import itertools
 from typing import Any
 
 from handlers.app import CoachRideBot
+from infra.fakes import FakeClock, FakeTimers
 from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
-from infra.timers import FakeClock, FakeTimers
 
 GROUP = -1002
 ADMIN = 1

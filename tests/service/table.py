@@ -11,10 +11,10 @@ import engine
 from engine.cards import OCCUPATIONS
 from engine.rng import Rng
 from handlers.app import CoachRideBot
+from infra.fakes import FakeClock, FakeTimers
 from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
 from infra.ports import Put
-from infra.timers import FakeClock, FakeTimers
 
 GROUP = -1001
 

@@ -21,10 +21,11 @@ from handlers import timer, webhook
 from handlers.app import CoachRideBot
 from handlers.pipeline import RateLimiter
 from handlers.telegram_messenger import TelegramMessenger, make_bot
+from infra.fakes import FakeClock, FakeTimers
 from infra.memory_store import MemoryStore
 from infra.ports import Delete, DocumentStore, Put, TimerRequest
 from infra.telegram_gateway import TelegramGateway
-from infra.timers import FakeClock, FakeTimers, timer_message
+from infra.timers import timer_message
 from tests.fakes.bot_api import Killed, RecordingRequest
 from tests.fakes.updates import callback_update, message_update
 

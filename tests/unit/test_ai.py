@@ -17,9 +17,9 @@ from engine.ai.beliefs import Beliefs
 from engine.ai.worlds import can_sample, sample
 from engine.cards import ALL_ITEMS
 from engine.core import HISTORY_FIELDS, goal_count
-from engine.policies import seat_labels
 from engine.rng import Rng, seed_state
-from engine.simulate import Config, Stats, game_seed, play_game, run
+from engine.testing.policies import seat_labels
+from engine.testing.simulate import Config, Stats, game_seed, play_game, run
 from engine.views import view
 from tests.unit.engine_helpers import BRO, ORD, Game, pass_supports
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from handlers.pipeline import Txn, chat_key, user_key
 from handlers.records import ChatRecord, Records, UserRecord
+from infra.fakes import FakeClock
 from infra.memory_store import MemoryStore
 from infra.ports import Put
-from infra.timers import FakeClock
 
 
 def test_records_round_trip_their_documents_keys_they_do_not_know_included() -> None:

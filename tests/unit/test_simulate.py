@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 import engine
-from engine import invariants, simulate
 from engine.actions import Action, Event
-from engine.policies import RandomPolicy, policies_for, register
 from engine.rng import Rng
-from engine.simulate import Config, run
 from engine.state import State
+from engine.testing import invariants, simulate
+from engine.testing.policies import RandomPolicy, policies_for, register
+from engine.testing.simulate import Config, run
 
 
 def _assert_clean(out: dict[str, Any]) -> None:
