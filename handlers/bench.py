@@ -64,9 +64,9 @@ def play(players: int, seed: int) -> dict[str, Any]:
     import engine
     from engine.rng import Rng
     from handlers.app import CoachRideBot
+    from infra.fakes import FakeClock, FakeTimers
     from infra.memory_messenger import MemoryMessenger
     from infra.memory_store import MemoryStore
-    from infra.timers import FakeClock, FakeTimers
 
     clock, timers, store, messenger = FakeClock(), FakeTimers(), MemoryStore(), MemoryMessenger()
     store.clock = clock

@@ -33,10 +33,10 @@ from engine.ai import AiPolicy
 from engine.rng import Rng, seed_state
 from handlers import codec, lobby
 from handlers.app import CoachRideBot
+from infra.fakes import FakeClock, FakeTimers
 from infra.memory_messenger import MemoryMessenger, Shown
 from infra.memory_store import MemoryStore
 from infra.ports import Rows, Sent
-from infra.timers import FakeClock, FakeTimers
 
 GROUP = -1_000_777
 BOT = "pace_bot"
