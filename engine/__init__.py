@@ -20,16 +20,19 @@ from engine.api import (
     new_game,
     timeout_action,
 )
+from engine.kinds import DecisionKind, EventKind
 from engine.setup import DEFAULT_OPTIONS, SetupError
 from engine.state import Pending, Player, State
-from engine.views import events_for, public_events, public_view, view
+from engine.views import current_fight, events_for, public_events, public_view, view
 
 __all__ = [
     "DEFAULT_OPTIONS",
     "TIMEOUT",
     "Action",
     "Awaiting",
+    "DecisionKind",
     "Event",
+    "EventKind",
     "GameOver",
     "Illegal",
     "NotYourTurn",
@@ -42,6 +45,7 @@ __all__ = [
     "apply",
     "awaiting",
     "come_back",
+    "current_fight",
     "default_action",
     "events_for",
     "legal_actions",

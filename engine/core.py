@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.actions import Action, Event
 from engine.cards import BAGS, GOAL_KIND, hand_limit, item_kind
+from engine.kinds import DecisionKind, EventKind
 from engine.rng import Rng
 from engine.state import Json, Pending, State
 
@@ -48,7 +49,8 @@ class Ctx:
         self.rng = Rng(state.rng)
 
     # -- events and notes ------------------------------------------------------------------
-    def public(self, kind: str, **data: Any) -> None:
+    def public(self, kind: EventKind | str, **data: Any) -> None:
+        kind = EventKind(kind)
         self.events.append(Event(kind, None, data))
         fields = HISTORY_FIELDS.get(kind)
         if fields is not None:
@@ -57,8 +59,10 @@ class Ctx:
             record.update((f, data[f]) for f in fields)
             st.history.append(record)
 
-    def private(self, seats: tuple[int, ...] | list[int], kind: str, **data: Any) -> None:
-        self.events.append(Event(kind, tuple(seats), data))
+    def private(
+        self, seats: tuple[int, ...] | list[int], kind: EventKind | str, **data: Any
+    ) -> None:
+        self.events.append(Event(EventKind(kind), tuple(seats), data))
 
     def note(self, seat: int, kind: str, **data: Any) -> None:
         """Record in ``seat``'s notebook what they just learned, with when they learned it: the
@@ -71,7 +75,7 @@ class Ctx:
     # -- decisions -------------------------------------------------------------------------
     def open(
         self,
-        kind: str,
+        kind: DecisionKind | str,
         actors: list[int],
         deadline: str,
         *,
@@ -79,7 +83,7 @@ class Ctx:
         **data: Any,
     ) -> Pending:
         st = self.state
-        p = Pending(st.next_id, kind, list(actors), deadline, window, [], dict(data))
+        p = Pending(st.next_id, DecisionKind(kind), list(actors), deadline, window, [], dict(data))
         st.next_id += 1
         st.pending = p
         return p
@@ -125,12 +129,12 @@ class Kind:
     finish: Callable[[Ctx, Pending], None] | None = None  # windows: what closing does
 
 
-KINDS: dict[str, Kind] = {}
+KINDS: dict[str, Kind] = {}  # every DecisionKind, registered by the module that handles it
 STEPS: dict[str, Callable[[Ctx, Json], None]] = {}
 
 
-def kind(name: str, spec: Kind) -> None:
-    KINDS[name] = spec
+def kind(name: DecisionKind | str, spec: Kind) -> None:
+    KINDS[DecisionKind(name)] = spec
 
 
 def step(frame_type: str) -> Callable[[Callable[[Ctx, Json], None]], Callable[[Ctx, Json], None]]:

@@ -44,10 +44,16 @@ def _public_player(st: State, seat: int) -> Json:
     return out
 
 
+def current_fight(st: State) -> Json | None:
+    """The frame of the fight being resolved (the innermost), if any: the one place that finds it.
+    Everything outside the engine reads the fight from a view (``view(...)["fight"]``)."""
+    return next((fr for fr in reversed(st.frames) if fr["t"] == "fight"), None)
+
+
 def _fight(st: State) -> Json | None:
     """The fight being resolved as the table sees it (R-V1), with its strengths (R-A6) and, once
     decided, how: "win", "tie", "ring" (R-A7's Poison Ring) or "mixer" (the Poison Mixer)."""
-    f = next((fr for fr in reversed(st.frames) if fr["t"] == "fight"), None)
+    f = current_fight(st)
     if f is None:
         return None
     out: Json = {

@@ -282,5 +282,5 @@ class Presenter:
 
 def _prompt_version(st: State) -> int:
     """Prompts of the boost window change as cards are played: re-render them then."""
-    fight = next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
+    fight = engine.current_fight(st)
     return len(fight.get("played", [])) if fight else 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Event
@@ -43,104 +45,15 @@ class Teller:
         return fmt.public_item(self.lang, card)
 
     def line(self, e: Event) -> str | None:
+        """The story's line for one public event (None: the event has no line of its own)."""
+        tell = LINES.get(e.kind)
+        if tell is None:
+            return None  # game_started (the seat order has its own message), fight_over
         d: dict[str, Any] = e.data
         seat = d.get("seat")
         name = self.n(seat) if isinstance(seat, int) else ""
         target = self.n(d["target"]) if isinstance(d.get("target"), int) else ""
-        k = e.kind
-        if k == "turn":
-            return self.t("game.story.turn", name=name, round=d["round"])
-        if k in ("passed", "trade_offered", "trade_accepted", "trade_refused", "attack", "back"):
-            return self.t(f"game.story.{k}", name=name, target=target)
-        if k in ("item_taken", "pile_arranged", "away", "coat_swapped", "coat_kept"):
-            return self.t(f"game.story.{k}", name=name, target=target, coat=self.item("coat"))
-        if k in ("tome_swapped", "tome_kept"):
-            return self.t(f"game.story.{k}", name=name, target=target, tome=self.item("tome"))
-        if k == "trade_done":
-            return (
-                self.t("game.story.trade_forced", name=name, target=target) if d["forced"] else None
-            )
-        if k == "effects":
-            return "\n".join(
-                self.t(
-                    "game.story.effect",
-                    receiver=self.n(x["receiver"]),
-                    giver=self.n(x["giver"]),
-                    item=self.item(x["item"]),
-                )
-                for x in d["items"]
-            )
-        if k in ("drew", "draw_empty"):
-            return self.t(f"game.story.{k}.{d['reason']}", name=name, pile=d.get("pile", 0))
-        if k == "bags_turned":
-            return self.t(
-                "game.story.bags_turned",
-                bag=self.item("bag_key"),
-                key_item=self.item("key"),
-                goblet_item=self.item("goblet"),
-            )
-        if k == "coat_empty":
-            return self.t("game.story.coat_empty", name=name, coat=self.item("coat"))
-        if k == "sextant":
-            direction = self.t(f"game.dir.{d['direction']}")
-            return self.t(
-                "game.story.sextant", name=name, direction=direction, sextant=self.item("sextant")
-            )
-        if k == "sextant_passed":
-            return self.t("game.story.sextant_passed")
-        if k == "occupation_used":
-            return self.t("game.story.occupation_used", name=name, label=self.occ(d["occupation"]))
-        if k == "diplomat":
-            return self.t(
-                "game.story.diplomat",
-                name=name,
-                target=target,
-                label=self.occ(DIPLOMAT),
-                item=fmt.item_name(self.lang, d["name"]),
-            )
-        if k == "diplomat_missed":
-            return self.t("game.story.diplomat_missed", name=name, target=target)
-        if k == "priest_stopped":
-            return self.t(
-                "game.story.priest_stopped",
-                name=name,
-                attacker=self.n(d["attacker"]),
-                label=self.occ(PRIEST),
-            )
-        if k == "gift":
-            return self.t(
-                f"game.story.gift.{d['reason']}", name=name, target=target, label=self.occ(PRIEST)
-            )
-        if k == "support":
-            return self.t(f"game.story.support.{d['side']}", name=name, side=self.side(d["side"]))
-        if k == "hypnotized":
-            return self.t(
-                "game.story.hypnotized", name=name, target=target, label=self.occ(HYPNOTIST)
-            )
-        if k == "played":
-            return self._played(name, d)
-        if k == "fight_result":
-            return self._result(d)
-        if k == "doctor_cancelled":
-            return self.t("game.story.doctor_cancelled", name=name, label=self.occ(DOCTOR))
-        if k == "reward":
-            return self.t(f"game.story.reward.{d['choice']}", name=name, target=target)
-        if k in ("claim", "claim_other"):
-            named = d["named"]
-            key = f"game.story.{k}" if named else f"game.story.{k}_alone"
-            return self.t(key, name=name, names=fmt.names(self.table, self.lang, named))
-        if k == "claim_solo":
-            return self.t("game.story.claim_solo", name=name, coa=self.item("coat_of_arms"))
-        if k == "revealed":
-            assoc = fmt.join(self.lang, [association_label(self.lang, a) for a in d["assoc"]])
-            items = fmt.cards(self.lang, d["items"])
-            return self.t("game.story.revealed", name=name, assoc=assoc, items=items)
-        if k == "deadline":
-            kind = "trade_settling" if d["decision_kind"] == "smuggle" else d["decision_kind"]
-            return self.t("game.story.deadline", what=self.t(f"game.kind.{kind}"))
-        if k == "game_over":
-            return "\n".join(final_lines(self.table, self.lang, d, d["reveal"]))
-        return None  # game_started (the seat order has its own message), fight_over
+        return tell(self, Said(e.kind, d, name, target))
 
     def _played(self, name: str, d: dict[str, Any]) -> str:
         card = d["card"]
@@ -166,6 +79,187 @@ class Teller:
             ring=self.item("poison_ring"),
             mixer=self.occ(POISON_MIXER),
         )
+
+
+@dataclass(frozen=True)
+class Said:
+    """One public event as its line needs it: kind, data, the names of its seat and target."""
+
+    kind: str
+    d: dict[str, Any]
+    name: str
+    target: str
+
+
+def _named(tl: Teller, e: Said) -> str:
+    return tl.t(f"game.story.{e.kind}", name=e.name, target=e.target)
+
+
+def _with_coat(tl: Teller, e: Said) -> str:
+    return tl.t(f"game.story.{e.kind}", name=e.name, target=e.target, coat=tl.item("coat"))
+
+
+def _with_tome(tl: Teller, e: Said) -> str:
+    return tl.t(f"game.story.{e.kind}", name=e.name, target=e.target, tome=tl.item("tome"))
+
+
+def _turn(tl: Teller, e: Said) -> str:
+    return tl.t("game.story.turn", name=e.name, round=e.d["round"])
+
+
+def _trade_done(tl: Teller, e: Said) -> str | None:
+    return tl.t("game.story.trade_forced", name=e.name, target=e.target) if e.d["forced"] else None
+
+
+def _effects(tl: Teller, e: Said) -> str:
+    return "\n".join(
+        tl.t(
+            "game.story.effect",
+            receiver=tl.n(x["receiver"]),
+            giver=tl.n(x["giver"]),
+            item=tl.item(x["item"]),
+        )
+        for x in e.d["items"]
+    )
+
+
+def _drew(tl: Teller, e: Said) -> str:
+    return tl.t(f"game.story.{e.kind}.{e.d['reason']}", name=e.name, pile=e.d.get("pile", 0))
+
+
+def _bags_turned(tl: Teller, e: Said) -> str:
+    return tl.t(
+        "game.story.bags_turned",
+        bag=tl.item("bag_key"),
+        key_item=tl.item("key"),
+        goblet_item=tl.item("goblet"),
+    )
+
+
+def _coat_empty(tl: Teller, e: Said) -> str:
+    return tl.t("game.story.coat_empty", name=e.name, coat=tl.item("coat"))
+
+
+def _sextant(tl: Teller, e: Said) -> str:
+    direction = tl.t(f"game.dir.{e.d['direction']}")
+    return tl.t("game.story.sextant", name=e.name, direction=direction, sextant=tl.item("sextant"))
+
+
+def _sextant_passed(tl: Teller, e: Said) -> str:
+    return tl.t("game.story.sextant_passed")
+
+
+def _occupation_used(tl: Teller, e: Said) -> str:
+    return tl.t("game.story.occupation_used", name=e.name, label=tl.occ(e.d["occupation"]))
+
+
+def _diplomat(tl: Teller, e: Said) -> str:
+    return tl.t(
+        "game.story.diplomat",
+        name=e.name,
+        target=e.target,
+        label=tl.occ(DIPLOMAT),
+        item=fmt.item_name(tl.lang, e.d["name"]),
+    )
+
+
+def _priest_stopped(tl: Teller, e: Said) -> str:
+    attacker = tl.n(e.d["attacker"])
+    return tl.t("game.story.priest_stopped", name=e.name, attacker=attacker, label=tl.occ(PRIEST))
+
+
+def _gift(tl: Teller, e: Said) -> str:
+    key = f"game.story.gift.{e.d['reason']}"
+    return tl.t(key, name=e.name, target=e.target, label=tl.occ(PRIEST))
+
+
+def _support(tl: Teller, e: Said) -> str:
+    side = e.d["side"]
+    return tl.t(f"game.story.support.{side}", name=e.name, side=tl.side(side))
+
+
+def _hypnotized(tl: Teller, e: Said) -> str:
+    return tl.t("game.story.hypnotized", name=e.name, target=e.target, label=tl.occ(HYPNOTIST))
+
+
+def _played(tl: Teller, e: Said) -> str:
+    return tl._played(e.name, e.d)
+
+
+def _fight_result(tl: Teller, e: Said) -> str:
+    return tl._result(e.d)
+
+
+def _doctor_cancelled(tl: Teller, e: Said) -> str:
+    return tl.t("game.story.doctor_cancelled", name=e.name, label=tl.occ(DOCTOR))
+
+
+def _reward(tl: Teller, e: Said) -> str:
+    return tl.t(f"game.story.reward.{e.d['choice']}", name=e.name, target=e.target)
+
+
+def _claim(tl: Teller, e: Said) -> str:
+    named = e.d["named"]
+    key = f"game.story.{e.kind}" if named else f"game.story.{e.kind}_alone"
+    return tl.t(key, name=e.name, names=fmt.names(tl.table, tl.lang, named))
+
+
+def _claim_solo(tl: Teller, e: Said) -> str:
+    return tl.t("game.story.claim_solo", name=e.name, coa=tl.item("coat_of_arms"))
+
+
+def _revealed(tl: Teller, e: Said) -> str:
+    assoc = fmt.join(tl.lang, [association_label(tl.lang, a) for a in e.d["assoc"]])
+    items = fmt.cards(tl.lang, e.d["items"])
+    return tl.t("game.story.revealed", name=e.name, assoc=assoc, items=items)
+
+
+def _deadline(tl: Teller, e: Said) -> str:
+    kind = "trade_settling" if e.d["decision_kind"] == "smuggle" else e.d["decision_kind"]
+    return tl.t("game.story.deadline", what=tl.t(f"game.kind.{kind}"))
+
+
+def _game_over(tl: Teller, e: Said) -> str:
+    return "\n".join(final_lines(tl.table, tl.lang, e.d, e.d["reveal"]))
+
+
+# Every public event kind (engine.EventKind) with a line of its own, and what writes it; the
+# others (game_started: the seat order has its own message; fight_over) have none.
+LINES: dict[str, Callable[[Teller, Said], str | None]] = {
+    "turn": _turn,
+    **dict.fromkeys(
+        ("passed", "trade_offered", "trade_accepted", "trade_refused", "attack", "back"), _named
+    ),
+    **dict.fromkeys(
+        ("item_taken", "pile_arranged", "away", "coat_swapped", "coat_kept"), _with_coat
+    ),
+    **dict.fromkeys(("tome_swapped", "tome_kept"), _with_tome),
+    "trade_done": _trade_done,
+    "effects": _effects,
+    "drew": _drew,
+    "draw_empty": _drew,
+    "bags_turned": _bags_turned,
+    "coat_empty": _coat_empty,
+    "sextant": _sextant,
+    "sextant_passed": _sextant_passed,
+    "occupation_used": _occupation_used,
+    "diplomat": _diplomat,
+    "diplomat_missed": _named,
+    "priest_stopped": _priest_stopped,
+    "gift": _gift,
+    "support": _support,
+    "hypnotized": _hypnotized,
+    "played": _played,
+    "fight_result": _fight_result,
+    "doctor_cancelled": _doctor_cancelled,
+    "reward": _reward,
+    "claim": _claim,
+    "claim_other": _claim,
+    "claim_solo": _claim_solo,
+    "revealed": _revealed,
+    "deadline": _deadline,
+    "game_over": _game_over,
+}
 
 
 def _first_fight(events: list[Event], table: fmt.Table) -> Fight:
