@@ -72,7 +72,6 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             return
         table.settle()
         answered = {seat: (press.message_id, prompts.render_answered(*before, action, plang))}
-        txn.changed = True
         after_play(rooms.store, rooms.bot_username, txn, table, answered)
         outcome = action.kind
 
@@ -114,7 +113,6 @@ def back(rooms: Rooms, p: ButtonPress, button: BackButton) -> str:
             return
         table.reachable_again(p.user.id)
         table.settle()
-        txn.changed = True
         txn.edit(p.chat_id, p.message_id, t(lang, "bot.back_done"), None)
         after_play(rooms.store, rooms.bot_username, txn, table)
 
@@ -138,12 +136,9 @@ def member_left(rooms: Rooms, cmd: MemberLeft) -> str:
             return
         table = GameRunner(txn, rooms.scale)
         seat = table.seat_of(cmd.user.id)
-        if seat is None or table.state.players[seat].away:
+        if seat is None or not table.mark_away(seat):
             return
-        table.state.players[seat].away = True
-        table.events.append(engine.Event("away", None, {"seat": seat}))
         table.settle()
-        txn.changed = True
         after_play(rooms.store, rooms.bot_username, txn, table)
 
     rooms.pipeline.run(game_key(gid), change, cmd.update_id)
@@ -168,7 +163,6 @@ def timer(rooms: Rooms, req: TimerRequest) -> None:
             return  # stale or duplicate timer: that decision is gone
         table.settle()
         if table.events:
-            txn.changed = True
             after_play(rooms.store, rooms.bot_username, txn, table)
         elif table.reminders:
             Presenter(table, rooms.bot_username).send_reminders()

@@ -167,6 +167,7 @@ class GameRunner:
             self.ran_out.update(p.actors)
         self.state, events = engine.apply(self.state, action, inplace=True, stand_in=stand_in)
         self.events += events
+        self.txn.changed = True
         dec = self.doc.get("dec")
         if dec and any(e.kind == "played" for e in events):
             dec["played"] = self.txn.now
@@ -243,9 +244,20 @@ class GameRunner:
         self.doc["engine"] = self.state.to_dict()
 
     def come_back(self, seat: int) -> bool:
+        """R-D2: a player marked away takes their decisions back (False: was not away)."""
         if not self.state.players[seat].away:
             return False
         self.events += engine.come_back(self.state, seat)
+        self.txn.changed = True
+        return True
+
+    def mark_away(self, seat: int) -> bool:
+        """R-D2: a player who left the group is away (False: was already)."""
+        if self.state.players[seat].away:
+            return False
+        self.state.players[seat].away = True
+        self.events.append(engine.Event("away", None, {"seat": seat}))
+        self.txn.changed = True
         return True
 
     def reachable_again(self, uid: int) -> None:

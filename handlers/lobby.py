@@ -231,7 +231,6 @@ def start_game(rooms: Rooms, txn: Txn) -> None:
         )
     table.events = [e for e in events if e.kind not in ("game_started", "dealt")]
     table.settle()
-    txn.changed = True
     after_play(rooms.store, rooms.bot_username, txn, table)
 
 

@@ -48,7 +48,6 @@ def clear_pointer(records: Records, uid: int) -> None:
     user = records.user(uid)
     if user.game == records.txn.doc["gid"]:
         user.game = None
-    records.txn.changed = True
 
 
 @dataclass
