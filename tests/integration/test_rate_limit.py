@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Callable
 
 import boto3
 
+from handlers.service import Txn, game_key
 from infra.dynamo_store import DynamoStore
+from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
+from infra.ports import Rows, Sent
 from infra.rate_limit import SharedRateLimiter
 from infra.timers import FakeClock
 from tests.fakes.bot_api import RateLimits
+from tests.service.table import GROUP, Table
 from tests.service.webhook_table import BotTable
 
 from .conftest import create_game_table
@@ -42,6 +47,59 @@ def test_a_booking_never_reaches_past_the_time_the_function_has() -> None:
     slots = limiter.reserve(100, now, now + 3)
     assert slots and max(slots) <= now + 3
     assert len(slots) < 100  # the rest waits for a later function
+
+
+class SlowNetwork(MemoryMessenger):
+    """Each message takes ``seconds`` of the fake clock to reach Telegram; records when it did.
+    ``hook`` runs once, when the first message goes out (another function meanwhile)."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        super().__init__()
+        self.clock = clock
+        self.seconds = seconds
+        self.arrived: list[float] = []
+        self.hook: Callable[[], None] | None = None
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self._travel()
+        return super().send(chat_id, text, rows)
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self._travel()
+        return super().edit(chat_id, message_id, text, rows)
+
+    def _travel(self) -> None:
+        hook, self.hook = self.hook, None
+        if hook is not None:
+            hook()
+        self.clock.advance(self.seconds)
+        self.arrived.append(self.clock.now())
+
+
+def test_a_sender_slower_than_its_slots_books_again_instead_of_bunching_up() -> None:
+    """Issue 10's load: sends slower than the slot spacing went out late, on top of the slots
+    another function booked meanwhile, and Telegram answered 429 at half the allowed rate."""
+    clock = FakeClock()
+    network = SlowNetwork(clock, seconds=0.1)  # a send and its ack: 0.1 s, slots 1/24 s apart
+    table = Table(clock=clock, messenger=network)
+    table.start()
+    pipeline = table.service.pipeline
+    pipeline.sleep = clock.advance
+    pipeline.limiter = SharedRateLimiter(table.store, sleep=clock.advance)
+    other: list[float] = []
+    network.hook = lambda: other.extend(
+        SharedRateLimiter(table.store).reserve(60, clock.now(), clock.now() + 100)
+    )
+    network.arrived.clear()
+
+    def forty_messages(txn: Txn) -> None:
+        for i in range(40):
+            txn.send(GROUP + i, f"news {i}")  # forty chats: only the global rate applies
+
+    pipeline.run(game_key(table.gid), forty_messages, None)
+    assert len(network.arrived) == 40  # all went out in this invocation
+    assert len(other) == 60
+    assert most_in_one_second(network.arrived + other) <= 30
 
 
 def test_concurrent_bookings_on_dynamodb_are_each_granted_once(moto_server: str) -> None:  # noqa: F811
