@@ -57,7 +57,7 @@ MIN_SEND_SECONDS = 6.0  # no send starts with less of the invocation left (a req
 MAX_CLAIMS = 5  # an entry nobody could deliver in this many tries is dropped
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
-BOOK_AHEAD = 4  # rate-limit slots booked at a time: one write per few messages, few wasted
+BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
 MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
@@ -316,14 +316,14 @@ class Pipeline:
         if not entries:
             return
         acks = _AckWriter(self.store, key, txn)
-        slots: deque[float] = deque()
+        booked = _Booked()
         held: set[int] = set()
         muted: set[int] = set()
         retry_at = 0.0
         for i, e in enumerate(entries):
             if e["chat"] in held:
                 continue
-            if not self._take_slot(slots, len(entries) - i, txn):
+            if not self._take_slot(booked, len(entries) - i, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
             try:
@@ -381,25 +381,27 @@ class Pipeline:
 
         self.run(key, change, None)
 
-    def _take_slot(self, slots: deque[float], remaining: int, txn: Txn) -> bool:
-        """Wait for the next of ``slots`` (booking a few more when none is left); False when
-        the lease or the invocation ends first.
+    def _take_slot(self, booked: _Booked, remaining: int, txn: Txn) -> bool:
+        """Wait for this delivery's next slot (booking more when none is left); False when the
+        lease or the invocation ends first.
 
         A slot missed by more than the limiter's tolerance (the sends before it took longer
         than the spacing, or the process woke late) is not used: sent that late, the message
         would bunch up with the slots other functions booked after ours. The rest of that
-        booking is as late, so the message books anew; the missed slots stay unused."""
+        booking is as late, so it is dropped, and from then on this delivery books one slot
+        at a time, just before each send, wasting none."""
         for _ in range(MAX_REBOOKS):
-            if not slots:
-                slots.extend(self._slots(min(remaining, BOOK_AHEAD), txn))
-                if not slots:
+            if not booked.slots:
+                booked.slots.extend(self._slots(min(remaining, booked.ahead), txn))
+                if not booked.slots:
                     return False
-            slot = slots.popleft()
+            slot = booked.slots.popleft()
             if not self._wait_for(slot, txn):
                 return False
             if self.limiter is None or self.clock.now() <= slot + self.limiter.tolerance:
                 return True
-            slots.clear()
+            booked.slots.clear()
+            booked.ahead = 1
         return True  # a starved process: go on; a 429 would be waited out like any other
 
     def _wait_for(self, slot: float, txn: Txn) -> bool:
@@ -430,6 +432,14 @@ class Pipeline:
             return
         doc["timer"] = marker
         self.timers.schedule(TimerRequest(key, due["dec"], due["at"]))
+
+
+@dataclass
+class _Booked:
+    """One delivery's rate-limit slots not used yet, and how many to book at a time."""
+
+    slots: deque[float] = field(default_factory=deque)
+    ahead: int = BOOK_AHEAD
 
 
 class _AckWriter:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import boto3
 
-from handlers.service import Txn, game_key
+from handlers.service import BOOK_AHEAD, Txn, game_key
 from infra.dynamo_store import DynamoStore
 from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
@@ -76,6 +76,18 @@ class SlowNetwork(MemoryMessenger):
         self.arrived.append(self.clock.now())
 
 
+class CountingLimiter:
+    def __init__(self, inner: SharedRateLimiter) -> None:
+        self.inner = inner
+        self.tolerance = inner.tolerance
+        self.granted = 0
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        slots = self.inner.reserve(count, now, latest)
+        self.granted += len(slots)
+        return slots
+
+
 def test_a_sender_slower_than_its_slots_books_again_instead_of_bunching_up() -> None:
     """Issue 10's load: sends slower than the slot spacing went out late, on top of the slots
     another function booked meanwhile, and Telegram answered 429 at half the allowed rate."""
@@ -85,12 +97,13 @@ def test_a_sender_slower_than_its_slots_books_again_instead_of_bunching_up() -> 
     table.start()
     pipeline = table.service.pipeline
     pipeline.sleep = clock.advance
-    pipeline.limiter = SharedRateLimiter(table.store, sleep=clock.advance)
+    pipeline.limiter = own = CountingLimiter(SharedRateLimiter(table.store, sleep=clock.advance))
     other: list[float] = []
     network.hook = lambda: other.extend(
         SharedRateLimiter(table.store).reserve(60, clock.now(), clock.now() + 100)
     )
     network.arrived.clear()
+    started = clock.now()
 
     def forty_messages(txn: Txn) -> None:
         for i in range(40):
@@ -100,6 +113,9 @@ def test_a_sender_slower_than_its_slots_books_again_instead_of_bunching_up() -> 
     assert len(network.arrived) == 40  # all went out in this invocation
     assert len(other) == 60
     assert most_in_one_second(network.arrived + other) <= 30
+    # and wastes few slots: after the other's 60 (2.5 s), its own 40 take 0.1 s each
+    assert max(network.arrived) - started < 2.5 + 40 * 0.1 + 1
+    assert own.granted <= 40 + BOOK_AHEAD  # behind its slots, it books one at a time
 
 
 def test_concurrent_bookings_on_dynamodb_are_each_granted_once(moto_server: str) -> None:  # noqa: F811
