@@ -81,10 +81,12 @@ class CountingLimiter:
         self.inner = inner
         self.tolerance = inner.tolerance
         self.granted = 0
+        self.round_trip = 0.0  # how long a booking takes on the fake clock
 
     def reserve(self, count: int, now: float, latest: float) -> list[float]:
         slots = self.inner.reserve(count, now, latest)
         self.granted += len(slots)
+        self.inner.sleep(self.round_trip)  # the fake clock, in these tests
         return slots
 
 
@@ -154,3 +156,23 @@ def test_a_busy_table_through_the_shared_limiter_gets_no_429() -> None:
         bot.timeout_once()
     assert bot.api.limits.limited == 0
     assert bot.duplicates() == []
+
+
+def test_a_slow_booking_round_trip_is_not_a_missed_slot() -> None:
+    """The load command's second finding: under a busy store every booking came back later
+    than the tolerance, every message booked three times over and the bot crawled."""
+    clock = FakeClock()
+    table = Table(clock=clock, messenger=SlowNetwork(clock, seconds=0.0))
+    table.start()
+    pipeline = table.service.pipeline
+    pipeline.sleep = clock.advance
+    own = CountingLimiter(SharedRateLimiter(table.store, sleep=clock.advance))
+    own.round_trip = 0.2  # longer than the tolerance
+    pipeline.limiter = own
+
+    def eight_messages(txn: Txn) -> None:
+        for i in range(8):
+            txn.send(GROUP + i, f"news {i}")
+
+    pipeline.run(game_key(table.gid), eight_messages, None)
+    assert own.granted == 8
