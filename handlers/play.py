@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from engine import TIMEOUT, Action, Event, State
+from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from engine.rng import Rng, seed_state
 from handlers import fmt, prompts, story
+from handlers.cards import occupation_label
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.messenger import Rows
@@ -59,7 +61,7 @@ class Table:
         self.events: list[Event] = []
         self.ran_out: set[int] = set()  # seats whose public decision ran out in this command
         self.notes: list[tuple[int, str]] = []  # private texts without buttons, by seat
-        self.timed_out: dict[int, str] = {}  # seat -> what its closed prompt says happened
+        self.closing: dict[int, str] = {}  # seat -> what its closed prompt says happened
 
     # -- who is who ------------------------------------------------------------------------
     @property
@@ -195,6 +197,7 @@ class Table:
                 return
             auto = [s for s in aw.seats if self.defaults_at_once(s)]
             if auto:
+                self._note_defaults(aw, [auto[0]], "prompt.away_default")
                 self.apply(Action(TIMEOUT, auto[0], aw.decision))
                 continue
             quiet = self._nothing_to_play(aw)
@@ -205,7 +208,10 @@ class Table:
             ai = [s for s in aw.seats if self.ai_plays(s)]
             ai_turn = self._ai_waits_until(aw)
             if ai and (ai_turn is None or self.txn.now >= ai_turn):
-                self.apply(self._ai_action(ai[0]), stand_in=not self.is_ai(ai[0]))
+                action = self._ai_action(ai[0])
+                if not self.is_ai(ai[0]):
+                    self._note_choice(ai[0], action, "prompt.ai_chose")
+                self.apply(action, stand_in=not self.is_ai(ai[0]))
                 continue
             due = self.deadline_at()
             if due is not None and self.txn.now >= due:
@@ -227,24 +233,39 @@ class Table:
         return None
 
     def _tell_fight(self, seat: int) -> None:
-        """Once per boost window: the fight as it stands, and that it closes by itself."""
+        """Once per boost window: the fight as it stands, and that it closes by itself. A seat
+        whose prompt is still open (a card played took away what it could play) reads it there."""
         told = self.doc["dec"].setdefault("told", [])
         if seat in told:
             return
         told.append(seat)
-        self.notes.append((seat, self.prompt(seat, deadline=False).text))
+        text = self.prompt(seat, deadline=False).text
+        if self._prompt_open(seat):
+            self.closing[seat] = text
+        else:
+            self.notes.append((seat, text))
 
-    def _note_defaults(self, aw: engine.Awaiting) -> None:
-        """Before a deadline's defaults are applied: what each open prompt will say happened."""
-        for seat in aw.seats:
-            if str(seat) not in self.doc.get("prompts", {}):
-                continue
-            action = engine.default_action(self.state, seat)
-            lang = self.lang_of(seat)
-            view, legal = engine.view(self.state, seat), engine.legal_actions(self.state, seat)
-            text = prompts.render_answered(view, legal, action, lang)
-            asked, _, chosen = text.rpartition("\n")
-            self.timed_out[seat] = fmt.lines(asked, t(lang, "prompt.timed_out"), chosen)
+    def _prompt_open(self, seat: int) -> bool:
+        prompt = self.doc.get("prompts", {}).get(str(seat))
+        return bool(prompt and prompt.get("msg") and not prompt.get("closed"))
+
+    def _note_defaults(
+        self, aw: engine.Awaiting, seats: list[int] | None = None, why: str = "prompt.timed_out"
+    ) -> None:
+        """Before defaults are applied (a deadline, or a seat that decides by default at once):
+        what each open prompt will say happened."""
+        for seat in aw.seats if seats is None else seats:
+            self._note_choice(seat, engine.default_action(self.state, seat), why)
+
+    def _note_choice(self, seat: int, action: Action, why: str) -> None:
+        """What the seat's open prompt will say was chosen for it, and why."""
+        if str(seat) not in self.doc.get("prompts", {}):
+            return
+        lang = self.lang_of(seat)
+        view, legal = engine.view(self.state, seat), engine.legal_actions(self.state, seat)
+        text = prompts.render_answered(view, legal, action, lang)
+        asked, _, chosen = text.rpartition("\n")
+        self.closing[seat] = fmt.lines(asked, t(lang, why), chosen)
 
     def _remind(self, aw: engine.Awaiting) -> None:
         self.doc["dec"]["reminded"] = True
@@ -374,12 +395,43 @@ class Table:
             if still or (same and prompt.get("closed")):
                 continue
             if prompt.get("msg") and not prompt.get("closed"):
-                lang = self.lang_of(seat)
-                closed = self.timed_out.get(seat) or fmt.lines(
-                    prompt.get("title", ""), "", t(lang, "prompt.closed")
-                )
+                closed = self.closing.get(seat) or self._closed_text(seat, prompt)
                 self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
             del open_prompts[seat_s]
+
+    def _closed_text(self, seat: int, prompt: dict[str, Any], why: str | None = None) -> str:
+        """A prompt someone else's move closed: its title and why (public events only; the
+        text is the seat's own, so it tells the group nothing, R-D1)."""
+        lang = self.lang_of(seat)
+        table = engine.public_view(self.state)
+        reason = t(lang, why) if why else None
+        for e in engine.public_events(self.events):
+            if reason is not None:
+                break
+            d = e.data
+            if e.kind == "played" and d["card"] == POISON_MIXER:
+                reason = t(
+                    lang,
+                    "prompt.closed.mixer",
+                    name=fmt.name(table, d["seat"]),
+                    label=occupation_label(lang, POISON_MIXER),
+                )
+            elif e.kind == "priest_stopped":
+                reason = t(lang, "prompt.closed.priest", label=occupation_label(lang, PRIEST))
+            elif e.kind == "doctor_cancelled":
+                reason = t(lang, "prompt.closed.doctor", label=occupation_label(lang, DOCTOR))
+            elif e.kind == "game_over":
+                reason = t(lang, "prompt.closed.game_over")
+        return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
+
+    def close_all_prompts(self, why: str) -> None:
+        """The game ends outside the engine (/cancel): every open prompt says why."""
+        for seat_s, prompt in self.doc.get("prompts", {}).items():
+            if prompt.get("msg") and not prompt.get("closed"):
+                seat = int(seat_s)
+                text = self._closed_text(seat, prompt, why)
+                self.txn.edit(self.chat_of(seat), prompt["msg"], text, None, tag="closed")
+        self.doc["prompts"] = {}
 
     def _open_prompts(self) -> None:
         p = self.state.pending
