@@ -413,3 +413,51 @@ def test_simulate_reports_per_policy() -> None:
     assert pol["ai"]["wins"] + pol["baseline"]["wins"] <= 6
     declared = sum(v for k, v in out["results"].items() if k not in ("exhausted", "abandoned"))
     assert pol["ai"]["claims"] + pol["baseline"]["claims"] == declared
+
+
+def _to_turn_of(g: Game, seat: int) -> None:
+    """Everyone else ends or passes their turn (and closes what opens) until ``seat``'s turn."""
+    while not (g.kind == "turn" and g.pending.actors == [seat] and not g.pending.data["acted"]):
+        if g.pending.window or not g.pending.actors:
+            g.close()
+            continue
+        actor = g.pending.actors[0]
+        g.act(actor, "end" if g.pending.data.get("acted") else "pass")
+
+
+def test_the_black_pearl_handed_back_goes_to_another_enemy() -> None:
+    """Issue 14: two enemies handing the Black Pearl back and forth get nowhere. Handed back
+    once, the AI hands it to its other known enemy instead."""
+    g = Game.make(
+        5,
+        assoc=[ORD, BRO, ORD, BRO, BRO],
+        hands={0: ["black_pearl", "key1"], 1: ["whip", "gloves"], 3: ["dagger"]},
+    )
+    for s in (1, 2, 3, 4):
+        saw(g.st, 0, s)
+    first = AiPolicy().choose(view(g.st, 0), g.legal(0), Rng(3))
+    assert (first.kind, first.card) == ("trade", "black_pearl")
+    target = first.target
+    assert target is not None
+    g.act(0, "trade", target=target, card="black_pearl")
+    back = next(a for a in g.legal(target) if a.kind == "accept")
+    g.act(target, "accept", card=back.card).end_turn()
+    _to_turn_of(g, target)
+    g.act(target, "trade", target=0, card="black_pearl")
+    g.act(0, "accept", card=back.card).end_turn()
+    _to_turn_of(g, 0)
+    assert "black_pearl" in g.items(0)
+    again = AiPolicy().choose(view(g.st, 0), g.legal(0), Rng(3))
+    assert not (again.kind == "trade" and again.card == "black_pearl" and again.target == target)
+    assert (again.kind, again.card) == ("trade", "black_pearl")
+
+
+def test_offers_refused_again_and_again_give_way_to_another_plan() -> None:
+    """Issue 14: at three players two enemies offered each other their Secret Bag, each refusing
+    the other's, turn after turn from round 19 to the round cap (each offer read as a sign of
+    friendship by the other). Refusals by the same partner now weigh against the next offer."""
+    stats = Stats()
+    cfg = Config(policy="ai", timeouts=0.0, checks=False, short_games=False)
+    play_game(0, game_seed(5, 0), 3, cfg, stats)
+    assert stats.finished == 1 and stats.how["exhausted"] == 0
+    assert stats.rounds[0] < 40
