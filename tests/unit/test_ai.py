@@ -413,6 +413,22 @@ def test_simulate_reports_per_policy() -> None:
     assert pol["ai"]["wins"] + pol["baseline"]["wins"] <= 6
     declared = sum(v for k, v in out["results"].items() if k not in ("exhausted", "abandoned"))
     assert pol["ai"]["claims"] + pol["baseline"]["claims"] == declared
+    for ps in pol.values():
+        low, high = ps["win_rate_ci95"]
+        assert low <= ps["win_rate"] <= high and high - low > 0.1  # six games tell little
+        share = ps["failed_claims"] / ps["claims"] if ps["claims"] else 0.0
+        assert ps["failed_claim_share"] == round(share, 4)
+
+
+def test_simulate_counts_games_at_the_round_cap() -> None:
+    """Issue 14: games that run out of rounds at the table's cap are counted (a short game drawn
+    by the simulator to reach exhaustion is not)."""
+    capped = run(Config(games=4, seed=3, timeouts=0.0, policy="random", force={"max_rounds": 1}))
+    assert capped["round_cap"] == capped["results"]["exhausted"] > 0
+    stats = Stats()
+    cfg = Config(policy="random", timeouts=0.0, checks=False)
+    play_game(14, game_seed(1, 14), 4, cfg, stats)  # the simulator drew a one-round game
+    assert stats.how["exhausted"] == 1 and stats.rounds == [1] and stats.round_cap == 0
 
 
 def _to_turn_of(g: Game, seat: int) -> None:
