@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import Action, State
-from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy
+from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy, expert, turns
 from engine.ai.beliefs import Beliefs
 from engine.ai.worlds import can_sample, sample
 from engine.cards import ALL_ITEMS
@@ -344,6 +344,32 @@ def test_expert_budget_bounds_its_rollouts() -> None:
     g = Game.make(5, assoc=[ORD, BRO, ORD, BRO, ORD], hands={0: ["key1", "dagger"]})
     v, legal = view(g.st, 0), g.legal(0)
     assert ExpertPolicy(budget_ms=0).choose(v, legal, Rng(2)) == AiPolicy().choose(v, legal, Rng(2))
+
+
+def test_expert_search_spends_its_budget_and_little_more() -> None:
+    """The budget in engine steps: a world is started only when the costliest one so far still
+    fits, so a search stops near its budget (not a whole world or more past it, as when the mean
+    world decided) and uses most of it."""
+    used: list[float] = []
+
+    def check(st: State, seat: int, v: Any, legal: list[Action], action: Action) -> None:
+        m = AiPolicy().mind(v)
+        if not can_sample(m) or len(legal) < 2:
+            return
+        score = turns.scores(m, legal)
+        candidates = expert._candidates(turns.best_scored(legal, Rng(1), score), score)
+        if len(candidates) < 2:
+            return
+        budget = expert.budget_steps(100)
+        _, spent = expert.search(m, candidates, budget, seed=7)
+        used.append(spent / budget)
+
+    for seed in range(2):
+        n = 4 + 2 * seed
+        play(seed, n, [AiPolicy() for _ in range(n)], {"max_rounds": 3}, check)
+    assert len(used) > 20
+    assert max(used) <= 1.05
+    assert sorted(used)[len(used) // 2] > 0.8
 
 
 def test_baseline_claims_only_what_its_hand_proves() -> None:
