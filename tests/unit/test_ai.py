@@ -503,3 +503,19 @@ def test_offers_refused_again_and_again_give_way_to_another_plan() -> None:
     play_game(0, game_seed(5, 0), 3, cfg, stats)
     assert stats.finished == 1 and stats.how["exhausted"] == 0
     assert stats.rounds[0] < 40
+
+
+def test_fortune_telling_names_only_players_whose_side_was_seen() -> None:
+    """Issue 14: an AI declared by Fortune-telling that its partner, who kept the other side's
+    Keys from them, was of the other side: who holds what was read as sure evidence. A
+    Fortune-telling declaration now rests on the association cards seen."""
+    stats = Stats()
+    cfg = Config(
+        policy="ai-vs-baseline",
+        timeouts=0.0,
+        checks=False,
+        short_games=False,
+        force={"fortune_telling": True},
+    )
+    play_game(0, game_seed(4001, 0), 3, cfg, stats)
+    assert stats.finished == 1 and stats.how["fortune_failed"] == 0
