@@ -44,26 +44,44 @@ def can_claim_solo(st: State, seat: int) -> bool:
     return "coat_of_arms" in items and not holds_pearl(st, seat) and solo_count(st, items) >= 3
 
 
+CLAIM_NEEDS = 3  # goal items (R-W3)
+
+
+def claim_tally(st: State, declarer: int, named: list[int], side: str, *, own_drink: bool) -> Json:
+    """R-W3 counting for ``side``, seat by seat, as the table sees it once everything is revealed
+    (R-V3): each counted seat's goal items and whether it is in ``side``; the declarer's own hand
+    counts only when ``own_drink`` is set for their own claim, and then their Drink (R-W4) counts
+    if their association is the real minority (``drink``: None without a Drink)."""
+    counted = ([declarer] if own_drink else []) + list(named)
+    seats = [
+        {
+            "seat": seat,
+            "goal": goal_count(st, st.players[seat].items, side),
+            "ally": st.players[seat].association == side,
+        }
+        for seat in counted
+    ]
+    drink = None
+    if own_drink and st.players[declarer].drink:
+        drink = is_real_minority(st, side)
+    total = sum(x["goal"] for x in seats if x["ally"]) + bool(drink)
+    named_hold = all(x["ally"] and x["goal"] >= 1 for x in seats if x["seat"] in named)
+    return {
+        "side": side,
+        "seats": seats,
+        "drink": drink,
+        "total": total,
+        "needed": CLAIM_NEEDS,
+        "held": named_hold and total >= CLAIM_NEEDS,
+    }
+
+
 def team_claim_holds(
     st: State, declarer: int, named: list[int], side: str, *, own_drink: bool
 ) -> bool:
     """R-W3 counting for ``side``; the declarer's own hand counts only when ``own_drink`` is set
     for their own claim (R-W4 adds their Drink when their association is the real minority)."""
-    total = 0
-    for seat in named:
-        p = st.players[seat]
-        if p.association != side:
-            return False
-        count = goal_count(st, p.items, side)
-        if count < 1:
-            return False
-        total += count
-    if own_drink:
-        me = st.players[declarer]
-        total += goal_count(st, me.items, side)
-        if me.drink and is_real_minority(st, side):
-            total += 1
-    return total >= 3
+    return bool(claim_tally(st, declarer, named, side, own_drink=own_drink)["held"])
 
 
 def _reveal(ctx: Ctx, seats: list[int]) -> None:
@@ -87,7 +105,9 @@ def claim(ctx: Ctx, declarer: int, named: list[int]) -> None:
     side = st.players[declarer].association
     ctx.public("claim", seat=declarer, named=list(named))
     _reveal(ctx, [declarer, *named])
-    held = team_claim_holds(st, declarer, named, side, own_drink=True)
+    tally = claim_tally(st, declarer, named, side, own_drink=True)
+    ctx.public("claim_count", seat=declarer, **tally)
+    held = tally["held"]
     winner = side if held else other_association(side)
     finish(ctx, "claim" if held else "claim_failed", declarer, winner, named)
 
@@ -98,7 +118,9 @@ def claim_other(ctx: Ctx, declarer: int, named: list[int]) -> None:
     theirs = other_association(mine)
     ctx.public("claim_other", seat=declarer, named=list(named))
     _reveal(ctx, [declarer, *named])
-    held = team_claim_holds(st, declarer, named, theirs, own_drink=False)
+    tally = claim_tally(st, declarer, named, theirs, own_drink=False)
+    ctx.public("claim_count", seat=declarer, **tally)
+    held = tally["held"]
     winner = mine if held else theirs
     finish(ctx, "fortune" if held else "fortune_failed", declarer, winner, named)
 

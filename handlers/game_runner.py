@@ -9,18 +9,29 @@ of what this run decided for whom, taken at the moment it decided.
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
 from engine import TIMEOUT, Action, Event, State
-from engine.ai import AiPolicy, ExpertPolicy
 from engine.rng import Rng, seed_state
 from handlers.group_settings import GroupSettings
 from handlers.pipeline import Txn
 
-# By the group's /settings AI level.
-AI: dict[str, AiPolicy | ExpertPolicy] = {"ai": AiPolicy(), "expert": ExpertPolicy()}
+if TYPE_CHECKING:
+    from engine.ai import AiPolicy, ExpertPolicy
+
+
+@functools.cache
+def ai_for(level: str) -> AiPolicy | ExpertPolicy:
+    """The AI of the group's /settings AI level. Imported when an AI first plays: most cold
+    starts need none (issue 12's first-update import time)."""
+    from engine.ai import AiPolicy, ExpertPolicy
+
+    return ExpertPolicy() if level == "expert" else AiPolicy()
+
+
 AI_TURN_PAUSE_SECONDS = 3.0
 MAX_AUTO_STEPS = 400
 REMIND_BEFORE_SECONDS = 15.0  # the private reminder, for deadlines of at least twice this
@@ -28,11 +39,13 @@ REMIND_BEFORE_SECONDS = 15.0  # the private reminder, for deadlines of at least 
 
 @dataclass(frozen=True)
 class Seen:
-    """A seat's view and legal actions at a moment of the run (and what was chosen for it)."""
+    """A seat's view and legal actions at a moment of the run; with an action, what was chosen
+    for it and why (a catalog key), else the prompt it would have been shown."""
 
     view: dict[str, Any]
     legal: list[Action]
     action: Action | None = None
+    why: str = ""
 
 
 class GameRunner:
@@ -49,7 +62,7 @@ class GameRunner:
         self.fight_told: list[
             tuple[int, Seen]
         ] = []  # the fight told to a seat with nothing to play
-        self.timed_out: dict[int, Seen] = {}  # seat -> its default, for its closed prompt
+        self.closing: dict[int, Seen] = {}  # seat -> what its closed prompt will say happened
         self.reminders: list[tuple[int, str]] = []  # (seat, decision kind) to remind in person
 
     # -- who is who ------------------------------------------------------------------------
@@ -103,7 +116,7 @@ class GameRunner:
     def _ai_action(self, seat: int) -> Action:
         st = self.state
         rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
-        ai = AI[self.settings.ai_level]
+        ai = ai_for(self.settings.ai_level)
         return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------
@@ -183,6 +196,7 @@ class GameRunner:
                 return
             auto = [s for s in aw.seats if self.defaults_at_once(s)]
             if auto:
+                self._note_defaults(aw, [auto[0]], "prompt.away_default")
                 self.apply(Action(TIMEOUT, auto[0], aw.decision))
                 continue
             quiet = self._nothing_to_play(aw)
@@ -193,7 +207,10 @@ class GameRunner:
             ai = [s for s in aw.seats if self.ai_plays(s)]
             ai_turn = self._ai_waits_until(aw)
             if ai and (ai_turn is None or self.txn.now >= ai_turn):
-                self.apply(self._ai_action(ai[0]), stand_in=not self.is_ai(ai[0]))
+                action = self._ai_action(ai[0])
+                if not self.is_ai(ai[0]):
+                    self._note_choice(ai[0], action, "prompt.ai_chose")
+                self.apply(action, stand_in=not self.is_ai(ai[0]))
                 continue
             due = self.deadline_at()
             if due is not None and self.txn.now >= due:
@@ -215,29 +232,44 @@ class GameRunner:
         return None
 
     def _tell_fight(self, seat: int) -> None:
-        """Once per boost window: the fight as it stands, and that it closes by itself."""
+        """Once per boost window: the fight as it stands, and that it closes by itself. A seat
+        whose prompt is still open (a card played took away what it could play) reads it there."""
         told = self.doc["dec"].setdefault("told", [])
         if seat in told:
             return
         told.append(seat)
-        self.fight_told.append((seat, self.seen(seat)))
+        if self._prompt_open(seat):
+            self.closing[seat] = self.seen(seat)
+        else:
+            self.fight_told.append((seat, self.seen(seat)))
 
-    def _note_defaults(self, aw: engine.Awaiting) -> None:
-        """Before a deadline's defaults are applied: what each open prompt will say happened."""
-        for seat in aw.seats:
-            if str(seat) not in self.doc.get("prompts", {}):
-                continue
-            self.timed_out[seat] = self.seen(seat, engine.default_action(self.state, seat))
+    def _prompt_open(self, seat: int) -> bool:
+        prompt = self.doc.get("prompts", {}).get(str(seat))
+        return bool(prompt and prompt.get("msg") and not prompt.get("closed"))
+
+    def _note_defaults(
+        self, aw: engine.Awaiting, seats: list[int] | None = None, why: str = "prompt.timed_out"
+    ) -> None:
+        """Before defaults are applied (a deadline, or a seat that decides by default at once):
+        what each open prompt will say happened."""
+        for seat in aw.seats if seats is None else seats:
+            self._note_choice(seat, engine.default_action(self.state, seat), why)
+
+    def _note_choice(self, seat: int, action: Action, why: str) -> None:
+        """What the seat's open prompt will say was chosen for it, and why."""
+        if str(seat) not in self.doc.get("prompts", {}):
+            return
+        self.closing[seat] = self.seen(seat, action, why)
 
     def _remind(self, aw: engine.Awaiting) -> None:
         self.doc["dec"]["reminded"] = True
         self.reminders += [(seat, aw.kind) for seat in aw.seats if self.asks(seat)]
         self._track_decision()
 
-    def seen(self, seat: int, action: Action | None = None) -> Seen:
+    def seen(self, seat: int, action: Action | None = None, why: str = "") -> Seen:
         st = self.state
         view = copy.deepcopy(engine.view(st, seat))  # the state changes in place after this
-        return Seen(view, engine.legal_actions(st, seat), action)
+        return Seen(view, engine.legal_actions(st, seat), action, why)
 
     def save(self) -> None:
         """The state back into the game document (the pipeline commits it)."""

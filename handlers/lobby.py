@@ -16,6 +16,7 @@ from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, refresh_lobby
 from handlers.pipeline import Txn, game_key, new_game_id, user_key
+from handlers.presenter import Presenter
 from handlers.records import ACTIVE, LANGUAGE_CHOSEN, Records, clear_pointer
 from handlers.refusals import (
     AlreadyJoined,
@@ -288,6 +289,7 @@ def cmd_cancel(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
             return
         if txn.doc["phase"] == "playing":
             table = GameRunner(txn, rooms.scale)
+            Presenter(table, rooms.bot_username).close_all_prompts("prompt.closed.cancelled")
             txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
         _cancel(rooms, txn, "lobby.cancelled")
 

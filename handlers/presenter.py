@@ -18,7 +18,9 @@ from typing import Any
 
 import engine
 from engine import Event, State
+from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from handlers import callback_data, fmt, prompts, story
+from handlers.cards import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
 from handlers.i18n import t
 from handlers.messenger import Rows
@@ -183,22 +185,56 @@ class Presenter:
             if still or (same and prompt.get("closed")):
                 continue
             if prompt.get("msg") and not prompt.get("closed"):
-                lang = self.lang_of(seat)
-                closed = self._timed_out_text(seat) or fmt.lines(
-                    prompt.get("title", ""), "", t(lang, "prompt.closed")
-                )
+                closed = self._closing_text(seat) or self._closed_text(seat, prompt)
                 self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
             del open_prompts[seat_s]
 
-    def _timed_out_text(self, seat: int) -> str | None:
-        """The seat's prompt, what its default chose and that its time ran out."""
-        seen = self.run.timed_out.get(seat)
-        if seen is None or seen.action is None:
+    def _closing_text(self, seat: int) -> str | None:
+        """What the run noted for the seat's open prompt: the choice made for it and why, or
+        the fight as it stands (a boost window with nothing left to play)."""
+        seen = self.run.closing.get(seat)
+        if seen is None:
             return None
         lang = self.lang_of(seat)
+        if seen.action is None:
+            return prompts.render_prompt(seen.view, seen.legal, lang, "").text
         text = prompts.render_answered(seen.view, seen.legal, seen.action, lang)
         asked, _, chosen = text.rpartition("\n")
-        return fmt.lines(asked, t(lang, "prompt.timed_out"), chosen)
+        return fmt.lines(asked, t(lang, seen.why), chosen)
+
+    def _closed_text(self, seat: int, prompt: dict[str, Any], why: str | None = None) -> str:
+        """A prompt someone else's move closed: its title and why (public events only; the
+        text is the seat's own, so it tells the group nothing, R-D1)."""
+        lang = self.lang_of(seat)
+        table = engine.public_view(self.state)
+        reason = t(lang, why) if why else None
+        for e in engine.public_events(self.events):
+            if reason is not None:
+                break
+            d = e.data
+            if e.kind == "played" and d["card"] == POISON_MIXER:
+                reason = t(
+                    lang,
+                    "prompt.closed.mixer",
+                    name=fmt.name(table, d["seat"]),
+                    label=occupation_label(lang, POISON_MIXER),
+                )
+            elif e.kind == "priest_stopped":
+                reason = t(lang, "prompt.closed.priest", label=occupation_label(lang, PRIEST))
+            elif e.kind == "doctor_cancelled":
+                reason = t(lang, "prompt.closed.doctor", label=occupation_label(lang, DOCTOR))
+            elif e.kind == "game_over":
+                reason = t(lang, "prompt.closed.game_over")
+        return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
+
+    def close_all_prompts(self, why: str) -> None:
+        """The game ends outside the engine (/cancel): every open prompt says why."""
+        for seat_s, prompt in self.doc.get("prompts", {}).items():
+            if prompt.get("msg") and not prompt.get("closed"):
+                seat = int(seat_s)
+                text = self._closed_text(seat, prompt, why)
+                self.txn.edit(self.chat_of(seat), prompt["msg"], text, None, tag="closed")
+        self.doc["prompts"] = {}
 
     def _open_prompts(self) -> None:
         p = self.state.pending

@@ -235,7 +235,7 @@ class Ledger:
 _LABEL_KEYS = frozenset({"reason", "how", "decision_kind"})
 # Public event kinds R-V1/R-V3 allow to name item cards, associations, occupations.
 _PUBLIC_ITEMS = frozenset({"played", "revealed", "game_over", "effects"})
-_PUBLIC_ASSOC = frozenset({"revealed", "game_over"})
+_PUBLIC_ASSOC = frozenset({"revealed", "claim_count", "game_over"})
 _PUBLIC_OCC = frozenset({"played", "occupation_used", "game_over"})
 
 # Private event kinds that tell the recipient about their own cards (data["seat"] == recipient).

@@ -9,7 +9,7 @@ from typing import Any
 from engine.actions import Event
 from engine.cards import DIPLOMAT, DOCTOR, DUELIST, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
 from handlers import fmt
-from handlers.cards import association_label, occupation_label
+from handlers.cards import association_label, drink_label, occupation_label
 from handlers.i18n import t
 from handlers.story.table import final_lines
 
@@ -65,6 +65,36 @@ class Teller:
         if card == DUELIST:
             return self.t("game.story.played_duelist", name=name, label=label)
         return self.t("game.story.played", name=name, label=label)
+
+    def _count(self, d: dict[str, Any]) -> str:
+        """R-W3/R-W4 at a claim, all revealed (R-V3): each counted seat's goal items, the
+        declarer's Drink of Power, the total against the three needed."""
+        side = association_label(self.lang, d["side"])
+        parts = []
+        for x in d["seats"]:
+            name = self.n(x["seat"])
+            if not x["ally"]:
+                parts.append(self.t("game.story.count.not_ally", name=name, side=side))
+            elif x["goal"] == 0:
+                parts.append(self.t("game.story.count.none", name=name))
+            else:
+                parts.append(self.t("game.story.count.seat", name=name, count=x["goal"]))
+        drink = drink_label(self.lang)
+        if d["drink"] is not None:
+            parts.append(self.t("game.story.count.drink", drink=drink, count=int(d["drink"])))
+        out = [
+            self.t(
+                "game.story.count",
+                goal=fmt.goal_label(self.lang, d["side"]),
+                parts=" + ".join(parts),
+                total=d["total"],
+                needed=d["needed"],
+            )
+        ]
+        if d["drink"] is not None:
+            key = "game.story.count.drink_counts" if d["drink"] else "game.story.count.drink_not"
+            out.append(self.t(key, name=self.n(d["seat"]), drink=drink, side=side))
+        return "\n".join(out)
 
     def _result(self, d: dict[str, Any]) -> str:
         self.fight = (d["seat"], d["target"])
@@ -208,6 +238,10 @@ def _claim_solo(tl: Teller, e: Said) -> str:
     return tl.t("game.story.claim_solo", name=e.name, coa=tl.item("coat_of_arms"))
 
 
+def _claim_count(tl: Teller, e: Said) -> str:
+    return tl._count(e.d)
+
+
 def _revealed(tl: Teller, e: Said) -> str:
     assoc = fmt.join(tl.lang, [association_label(tl.lang, a) for a in e.d["assoc"]])
     items = fmt.cards(tl.lang, e.d["items"])
@@ -256,6 +290,7 @@ LINES: dict[str, Callable[[Teller, Said], str | None]] = {
     "claim": _claim,
     "claim_other": _claim,
     "claim_solo": _claim_solo,
+    "claim_count": _claim_count,
     "revealed": _revealed,
     "deadline": _deadline,
     "game_over": _game_over,

@@ -30,6 +30,7 @@ class Table:
     clock: FakeClock = field(default_factory=FakeClock)
     timers: FakeTimers = field(default_factory=FakeTimers)
     messenger: MemoryMessenger = field(default_factory=MemoryMessenger)
+    lang: str = "en"  # every player's Telegram language
 
     def __post_init__(self) -> None:
         self.store = MemoryStore(clock=self.clock)
@@ -51,7 +52,7 @@ class Table:
                 "message_id": 1,
                 "date": 0,
                 "chat": {"id": chat, "type": kind},
-                "from": user(uid),
+                "from": user(uid, self.lang),
                 "text": text,
             },
         }
@@ -65,7 +66,7 @@ class Table:
             "update_id": update_id or next(self.ids),
             "callback_query": {
                 "id": f"q{uid}",
-                "from": user(uid),
+                "from": user(uid, self.lang),
                 "chat_instance": "x",
                 "data": data,
                 "message": {

@@ -234,7 +234,15 @@ def test_awaiting_matches_the_pending_decision_and_every_legal_action_applies(
 
 # -- views (R-V1, R-V2) ------------------------------------------------------------------------
 PUBLIC_PLAYER_KEYS = {"seat", "name", "items", "drink", "occupation", "spent", "away"}
-PUBLIC_EVENT_KINDS_WITH_CARDS = {"played", "effects", "revealed", "game_over", "game_started"}
+# R-V3: a claim reveals everything, its count names the association counted (claim_count)
+PUBLIC_EVENT_KINDS_WITH_CARDS = {
+    "played",
+    "effects",
+    "revealed",
+    "claim_count",
+    "game_over",
+    "game_started",
+}
 
 
 def strings(value: Any) -> set[str]:
