@@ -176,3 +176,19 @@ def test_a_slow_booking_round_trip_is_not_a_missed_slot() -> None:
 
     pipeline.run(game_key(table.gid), eight_messages, None)
     assert own.granted == 8
+
+
+def test_a_lone_booker_writes_once_per_booking_and_a_stale_guess_is_read_again() -> None:
+    clock = FakeClock()
+    store = MemoryStore(clock=clock)
+    first, second = SharedRateLimiter(store), SharedRateLimiter(store)
+    now = clock.now()
+    first.reserve(4, now, now + 100)
+    reads = store.stats.reads
+    slots = first.reserve(4, now, now + 100)  # its own last write is still current
+    assert store.stats.reads == reads
+    theirs = second.reserve(4, now, now + 100)
+    mine = first.reserve(4, now, now + 100)  # its guess is stale now: one conflict, one read
+    assert first.conflicts == 1
+    assert len(set(slots + theirs + mine)) == 12
+    assert most_in_one_second(slots + theirs + mine) <= 12
