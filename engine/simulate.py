@@ -86,8 +86,12 @@ class PolicyStats:
             "games": self.games,
             "wins": self.wins,
             "win_rate": round(self.wins / self.games, 4) if self.games else 0.0,
+            "win_rate_ci95": _wilson(self.wins, self.games),
             "claims": self.claims,
             "failed_claims": self.failed_claims,
+            "failed_claim_share": (
+                round(self.failed_claims / self.claims, 4) if self.claims else 0.0
+            ),
             "fortune_claims": self.fortune_claims,
             "fortune_failed": self.fortune_failed,
             "mean_rounds": round(self.rounds / self.games, 2) if self.games else 0.0,
@@ -98,6 +102,17 @@ class PolicyStats:
             "decision_cpu_ms_p99": _p99(cpu),
             "decision_cpu_ms_max": round(cpu[-1], 3) if cpu else 0.0,
         }
+
+
+def _wilson(k: int, n: int) -> list[float]:
+    """The 95 % Wilson score interval of a share of ``k`` in ``n``."""
+    if not n:
+        return [0.0, 1.0]
+    z = 1.96
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5 / (1 + z * z / n)
+    return [round(max(0.0, mid - half), 4), round(min(1.0, mid + half), 4)]
 
 
 def _p99(ms: list[float]) -> float:
@@ -116,6 +131,7 @@ class Stats:
     check_seconds: float = 0.0
     cpu_seconds: float = 0.0
     how: Counter[str] = field(default_factory=Counter)
+    round_cap: int = 0  # games that ran out of rounds at the table's own cap (not a short game)
     rounds: list[int] = field(default_factory=list)
     by_players: dict[int, list[int]] = field(default_factory=dict)  # n -> [games, actions, rounds]
     decisions: Counter[str] = field(default_factory=Counter)
@@ -306,6 +322,8 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
         if st is not None and st.result is not None:
             stats.finished += 1
             stats.how[st.result["how"]] += 1
+            if st.result["how"] == "exhausted" and st.result["round"] >= st.options["max_rounds"]:
+                stats.round_cap += "max_rounds" not in opts or "max_rounds" in cfg.force
             stats.rounds.append(st.result["round"])
             bucket[2] += st.result["round"]
         if labels:
@@ -385,6 +403,7 @@ def report(cfg: Config, stats: Stats, seconds: float) -> Json:
         "mean_rounds": (round(sum(stats.rounds) / len(stats.rounds), 2) if stats.rounds else 0.0),
         "median_rounds": statistics.median(stats.rounds) if stats.rounds else 0.0,
         "results": {h: stats.how.get(h, 0) for h in HOWS},
+        "round_cap": stats.round_cap,
         "by_players": {
             str(n): {
                 "games": b[0],
@@ -509,6 +528,7 @@ def summary(out: Json) -> str:
         f"mean rounds {out['mean_rounds']} (median {out['median_rounds']}), "
         f"mean actions {out['mean_actions']}",
         "results: " + ", ".join(f"{k} {v}" for k, v in out["results"].items()),
+        f"games at the round cap {out['round_cap']}",
         "by players: "
         + ", ".join(
             f"{n}: {b['games']} games / {b['mean_actions']} actions / {b['mean_rounds']} rounds"
@@ -517,8 +537,10 @@ def summary(out: Json) -> str:
     ]
     for label, ps in out["policies"].items():
         lines.append(
-            f"policy {label}: {ps['games']} games, win rate {ps['win_rate']:.1%}, "
-            f"claims {ps['claims']} ({ps['failed_claims']} failed; Fortune-telling "
+            f"policy {label}: {ps['games']} games, win rate {ps['win_rate']:.1%} "
+            f"(95% CI {ps['win_rate_ci95'][0]:.1%}-{ps['win_rate_ci95'][1]:.1%}), "
+            f"claims {ps['claims']} ({ps['failed_claims']} failed, "
+            f"{ps['failed_claim_share']:.1%}; Fortune-telling "
             f"{ps['fortune_claims']}, {ps['fortune_failed']} failed), "
             f"mean rounds {ps['mean_rounds']}, decision ms mean {ps['decision_ms_mean']} "
             f"p99 {ps['decision_ms_p99']} max {ps['decision_ms_max']} "

@@ -72,15 +72,15 @@ def _game_thread(
     from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
-    from infra.telegram_gateway import TelegramGateway, ThreadLoopRunner
+    from infra.telegram_gateway import TelegramGateway
     from infra.timers import SystemClock
     from tests.fakes.updates import callback_update, message_update
 
     clock = SystemClock()
     gid = ""
     store = DynamoStore(table, clock=clock)
-    bot = make_bot("123456:LOAD", "https://api.telegram.org/bot", request=api)
-    messenger = TelegramMessenger(TelegramGateway(bot), ThreadLoopRunner())
+    bot = make_bot("123456:LOAD", "https://api.telegram.org/bot", api.transport)
+    messenger = TelegramMessenger(TelegramGateway(bot))
     timers = _Timers()
     svc = Service(
         store,

@@ -13,14 +13,15 @@ import sys
 from handlers.i18n import t
 from handlers.polling import Runner, StartupError, rearm_timers
 from handlers.runtime import configure_logging
-from handlers.telegram_messenger import make_bot
 from infra.settings import Settings
 
 __all__ = ["main", "rearm_timers"]
 
 
 def run_telegram(settings: Settings, token: str) -> int:
-    runner = Runner(settings, make_bot(token, settings.bot_api_base_url()))
+    from telegram import Bot
+
+    runner = Runner(settings, Bot(token, base_url=settings.bot_api_base_url()))
     print(t("en", "local.running", bot=runner.username, db=settings.db_path), file=sys.stderr)
     runner.poll_forever()
     return 0

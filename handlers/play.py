@@ -10,12 +10,12 @@ happened. A reminder goes to whoever is still asked shortly before a long deadli
 
 from __future__ import annotations
 
+import functools
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
 from engine import TIMEOUT, Action, Event, State
-from engine.ai import AiPolicy, ExpertPolicy
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from engine.rng import Rng, seed_state
 from handlers import fmt, prompts, story
@@ -26,8 +26,19 @@ from handlers.messenger import Rows
 from handlers.service import Txn
 from handlers.story.table import table_lines
 
-# By the group's /settings AI level.
-AI: dict[str, AiPolicy | ExpertPolicy] = {"ai": AiPolicy(), "expert": ExpertPolicy()}
+if TYPE_CHECKING:
+    from engine.ai import AiPolicy, ExpertPolicy
+
+
+@functools.cache
+def ai_for(level: str) -> AiPolicy | ExpertPolicy:
+    """The AI of the group's /settings AI level. Imported when an AI first plays: most cold
+    starts need none (issue 12's first-update import time)."""
+    from engine.ai import AiPolicy, ExpertPolicy
+
+    return ExpertPolicy() if level == "expert" else AiPolicy()
+
+
 AI_TURN_PAUSE_SECONDS = 3.0
 # A story message takes the next lines as long as it is this recent: a new group message (and a
 # buzz) about once a minute of play, never one per step.
@@ -103,7 +114,7 @@ class Table:
     def _ai_action(self, seat: int) -> Action:
         st = self.state
         rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
-        ai = AI[self.settings.ai_level]
+        ai = ai_for(self.settings.ai_level)
         return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------

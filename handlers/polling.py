@@ -18,10 +18,11 @@ from handlers.app import Service
 from handlers.i18n import t
 from handlers.runtime import bot_username
 from handlers.telegram_messenger import TelegramMessenger
+from infra import bot_api
 from infra.ports import TimerRequest, Timers
 from infra.settings import Settings
 from infra.sqlite_store import SqliteStore
-from infra.telegram_gateway import TelegramGateway
+from infra.telegram_gateway import LoopRunner, TelegramGateway
 from infra.timers import LocalTimers, SystemClock
 
 log = logging.getLogger("coachride")
@@ -48,16 +49,21 @@ def rearm_timers(store: SqliteStore, timers: Timers) -> int:
 
 
 class Runner:
-    """The Service over a Bot API at ``bot``'s base URL, a SQLite file and in-process timers."""
+    """The Service over a Bot API at ``bot``'s base URL, a SQLite file and in-process timers.
+    ``bot`` (python-telegram-bot) polls; the gateway sends through ``infra.bot_api``, as in
+    Lambda."""
 
     def __init__(self, settings: Settings, bot: Bot, wake: Callable[[], None] | None = None):
         self.bot = bot
-        self.messenger = TelegramMessenger(TelegramGateway(bot))
+        self.messenger = TelegramMessenger(
+            TelegramGateway(bot_api.BotApi(bot.base_url)),
+            LoopRunner(),  # PTB polls on its loop
+        )
         try:
             self.username = bot_username(self.messenger)
-        except InvalidToken as exc:
+        except (InvalidToken, bot_api.InvalidToken) as exc:
             raise StartupError(t("en", "local.bad_token")) from exc
-        except NetworkError as exc:
+        except (NetworkError, bot_api.NetworkError) as exc:
             raise StartupError(
                 t("en", "local.no_network", url=settings.telegram_api_base_url)
             ) from exc

@@ -18,7 +18,7 @@ from telegram import Bot
 
 from handlers.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from handlers.i18n import LANGUAGES, t
-from handlers.telegram_messenger import make_bot
+from infra.bot_api import BotApi
 from infra.settings import Settings
 from infra.telegram_gateway import LoopRunner, TelegramGateway
 
@@ -50,7 +50,7 @@ def menus(lang: str) -> dict[str, list[tuple[str, str]]]:
 async def register(
     bot: Bot, url: str, secret: str, max_connections: int = DEFAULT_MAX_CONNECTIONS
 ) -> None:
-    gateway = TelegramGateway(bot)
+    gateway = TelegramGateway(BotApi(bot.base_url))
     await bot.set_webhook(
         url,
         secret_token=secret,
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.max_connections:
         connections = args.max_connections
-    bot = make_bot(token, settings.bot_api_base_url())
+    bot = Bot(token, base_url=settings.bot_api_base_url())
     LoopRunner().run(register(bot, url, secret, connections))
     print(f"webhook set: {url} (max_connections={connections})")
     return 0

@@ -1,7 +1,8 @@
 """Wiring: the same Service over AWS adapters (Lambda) or local ones (one process).
 
-This module stays cheap to import: the service, python-telegram-bot and botocore are imported
-when the first update that needs them arrives, so a request without the secret header costs
+This module stays cheap to import: the service and botocore are imported when the first update
+that needs them arrives (python-telegram-bot never is: Lambda talks to the Bot API through
+``infra.bot_api``), so a request without the secret header costs
 nothing and the logging is in place before anything can log a secret.
 """
 
@@ -28,7 +29,7 @@ def configure_logging() -> None:
 
 def bot_username(messenger: TelegramMessenger) -> str:
     me = messenger.runner.run(messenger.gateway.bot.get_me())
-    return str(me.username)
+    return str(me["username"])
 
 
 # What a cold container imports before it answers its first update (handlers.bench measures
@@ -67,7 +68,7 @@ def bot_secrets(refresh: bool = False) -> BotSecrets:
 
 
 def lambda_service() -> Service:
-    """One per warm container: the bot, its connection pool and the event loop are reused.
+    """One per warm container: the Bot API client and its connection pool are reused.
     Built again only when the token in Secrets Manager changed (a rotation)."""
     global _built
     token = bot_secrets().token

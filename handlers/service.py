@@ -26,11 +26,13 @@ import math
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from handlers.i18n import t
 from handlers.messenger import Messenger, Rows, Sent, entry
 from infra import metrics
 from infra.ports import (
@@ -55,6 +57,8 @@ MIN_SEND_SECONDS = 6.0  # no send starts with less of the invocation left (a req
 MAX_CLAIMS = 5  # an entry nobody could deliver in this many tries is dropped
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
+BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
+MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
@@ -75,7 +79,7 @@ def user_key(uid: int) -> str:
 
 def ttl_for(key: str) -> int | None:
     """Games expire; a group's scores and settings and a user's language do not."""
-    return GAME_TTL_SECONDS if key.startswith(("GAME#", "ACK#")) else None
+    return GAME_TTL_SECONDS if key.startswith(("GAME#", "ACK#", "REPLY#")) else None
 
 
 def new_game_id() -> str:
@@ -83,6 +87,8 @@ def new_game_id() -> str:
 
 
 class RateLimiter(Protocol):
+    tolerance: float  # a message sent later than this after its slot books a new one
+
     def reserve(self, count: int, now: float, latest: float) -> list[float]:
         """Book up to ``count`` message slots no later than ``latest``; their start times."""
         ...
@@ -121,7 +127,11 @@ def invocation() -> Invocation | None:
 class UpdateReplies:
     """The Messenger for direct replies (no game change behind them): the first reply to an
     update claims its marker, so a redelivered update never speaks twice; a callback query is
-    answered at most once."""
+    answered at most once.
+
+    A reply is committed to its chat's outbox (``reply_key``) together with the marker and
+    sent from there like a game's messages, under the shared rate limit: a process killed
+    between the claim and the send leaves the reply to the flush timer, never loses it."""
 
     def __init__(self, pipeline: Pipeline) -> None:
         self.pipeline = pipeline
@@ -149,14 +159,20 @@ class UpdateReplies:
         return True
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        if not self.claim():
-            return Sent(False)
-        return self.messenger.send(chat_id, text, rows)
+        return self._reply(chat_id, lambda txn: txn.send(chat_id, text, rows, tag="reply"))
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
-        if not self.claim():
+        return self._reply(
+            chat_id, lambda txn: txn.edit(chat_id, message_id, text, rows, tag="reply")
+        )
+
+    def _reply(self, chat_id: int, add: Callable[[Txn], None]) -> Sent:
+        inv = invocation()
+        if inv is not None and inv.duplicate:
             return Sent(False)
-        return self.messenger.edit(chat_id, message_id, text, rows)
+        update_id = inv.update_id if inv is not None else None
+        done = self.pipeline.run(reply_key(chat_id), add, update_id, create={"seq": 0})
+        return Sent(done is not None)
 
     def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
         inv = invocation()
@@ -303,13 +319,14 @@ class Pipeline:
         if not entries:
             return
         acks = _AckWriter(self.store, key, txn)
-        slots = self._slots(len(entries), txn)
+        booked = _Booked()
         held: set[int] = set()
+        muted: set[int] = set()
         retry_at = 0.0
         for i, e in enumerate(entries):
             if e["chat"] in held:
                 continue
-            if i >= len(slots) or not self._wait_for(slots[i], txn):
+            if not self._take_slot(booked, len(entries) - i, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
             try:
@@ -334,6 +351,10 @@ class Pipeline:
                 held.add(e["chat"])
                 continue
             acks.write(e["seq"], _ack_value(e, sent))
+            if sent.muted:
+                muted.add(e["chat"])
+        if muted and key.startswith("GAME#"):
+            self._tell_muted(key)
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))
@@ -349,6 +370,50 @@ class Pipeline:
         except Exception:  # contended or unavailable: go on at a pace far below the limit
             log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
             return [now + i * FALLBACK_SPACING_SECONDS for i in range(count)]
+
+    def _tell_muted(self, key: str) -> None:
+        """The bot may not write in the game's group: its creator is told privately, once per
+        game (the group cannot be told; the rest of the game's group messages are dropped)."""
+
+        def change(txn: Txn) -> None:
+            doc = txn.doc
+            if doc.get("muted_told") or "creator" not in doc:
+                return
+            doc["muted_told"] = True
+            creator = doc["creator"]
+            langs = [p.get("lang") for p in doc.get("players", []) if p.get("uid") == creator]
+            lang = langs[0] if langs and langs[0] else doc.get("settings", {}).get("language")
+            txn.send(creator, t(lang or "en", "bot.muted_in_group"), tag="muted")
+            txn.changed = True
+
+        self.run(key, change, None)
+
+    def _take_slot(self, booked: _Booked, remaining: int, txn: Txn) -> bool:
+        """Wait for this delivery's next slot (booking more when none is left); False when the
+        lease or the invocation ends first.
+
+        A slot missed by more than the limiter's tolerance (the sends before it took longer
+        than the spacing, or the process woke late) is not used: sent that late, the message
+        would bunch up with the slots other functions booked after ours. The rest of that
+        booking is as late, so it is dropped, and from then on this delivery books one slot
+        at a time, just before each send, wasting none."""
+        for _ in range(MAX_REBOOKS):
+            if not booked.slots:
+                booked.slots.extend(self._slots(min(remaining, booked.ahead), txn))
+                if not booked.slots:
+                    return False
+                booked.at = self.clock.now()
+            slot = booked.slots.popleft()
+            if not self._wait_for(slot, txn):
+                return False
+            # a slot already due when its booking came back is on time: the booking's own
+            # round trip delays every function alike
+            due = max(slot, booked.at)
+            if self.limiter is None or self.clock.now() <= due + self.limiter.tolerance:
+                return True
+            booked.slots.clear()
+            booked.ahead = 1
+        return True  # a starved process: go on; a 429 would be waited out like any other
 
     def _wait_for(self, slot: float, txn: Txn) -> bool:
         """Sleep until ``slot``; False when the lease or the invocation ends first."""
@@ -378,6 +443,15 @@ class Pipeline:
             return
         doc["timer"] = marker
         self.timers.schedule(TimerRequest(key, due["dec"], due["at"]))
+
+
+@dataclass
+class _Booked:
+    """One delivery's rate-limit slots not used yet, and how many to book at a time."""
+
+    slots: deque[float] = field(default_factory=deque)
+    ahead: int = BOOK_AHEAD
+    at: float = 0.0  # when the last booking came back
 
 
 class _AckWriter:
@@ -464,6 +538,11 @@ def _bound_outbox(txn: Txn) -> None:
     txn.doc["outbox"] = outbox[-MAX_OUTBOX:]
     txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]
     txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
+
+
+def reply_key(chat_id: int) -> str:
+    """The outbox of a chat's direct replies."""
+    return f"REPLY#{chat_id}"
 
 
 def ack_key(key: str) -> str:

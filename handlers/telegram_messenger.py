@@ -12,13 +12,10 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from telegram import Bot
-from telegram.error import BadRequest, ChatMigrated, RetryAfter
-from telegram.request import BaseRequest
-
 from handlers.messenger import Rows, Sent
+from infra.bot_api import BadRequest, BotApi, ChatMigrated, RetryAfter, Transport, bot_api
 from infra.ports import FloodWait
-from infra.telegram_gateway import Button, LoopRunner, TelegramGateway, retry_seconds
+from infra.telegram_gateway import Button, DirectRunner, TelegramGateway, retry_seconds
 
 T = TypeVar("T")
 log = logging.getLogger("coachride")
@@ -37,9 +34,9 @@ def buttons(rows: Rows | None) -> list[list[Button]] | None:
 
 
 class TelegramMessenger:
-    def __init__(self, gateway: TelegramGateway, runner: LoopRunner | None = None) -> None:
+    def __init__(self, gateway: TelegramGateway, runner: DirectRunner | None = None) -> None:
         self.gateway = gateway
-        self.runner = runner or LoopRunner()
+        self.runner = runner or DirectRunner()
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
         message_id = self._sorted(lambda: self.gateway.send(chat_id, text, buttons(rows)))
@@ -68,7 +65,8 @@ class TelegramMessenger:
             raise FloodWait(retry_seconds(error)) from error
         except (BadRequest, ChatMigrated) as error:
             log.warning("Telegram refused a message for good: %s", error)
-            return Sent(False, None, dropped=True)
+            muted = "not enough rights" in str(error).lower()
+            return Sent(False, None, dropped=True, muted=muted)
 
     def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
         self.runner.run(self.gateway.answer(query_id, text, alert))
@@ -80,6 +78,7 @@ class TelegramMessenger:
             return False
 
 
-def make_bot(token: str, base_url: str, request: BaseRequest | None = None) -> Bot:
-    """``base_url`` is the Bot API root plus ``/bot``; PTB appends the token."""
-    return Bot(token, base_url=base_url, request=request, get_updates_request=request)
+def make_bot(token: str, base_url: str, transport: Transport | None = None) -> BotApi:
+    """``base_url`` is the Bot API root plus ``/bot``; the token follows. ``transport``: how
+    requests travel (urllib3 unless given, e.g. the fake Bot API's)."""
+    return bot_api(token, base_url, transport)

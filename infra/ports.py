@@ -123,6 +123,7 @@ class Sent:
     message_id: int | None = None
     unreachable: bool = False  # the user blocked the bot or never opened it
     dropped: bool = False  # Telegram refused it for good (e.g. the bot may not write there)
+    muted: bool = False  # dropped because the bot may not write in that group
 
 
 class FloodWait(Exception):

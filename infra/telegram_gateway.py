@@ -1,4 +1,4 @@
-"""The Telegram gateway: a thin async wrapper around ``telegram.Bot`` for the service.
+"""The Telegram gateway: a thin async layer over the Bot API (``infra.bot_api``) for the service.
 
 It speaks in chat ids, HTML texts and rows of :class:`Button`, and absorbs what the real
 Telegram does to a game bot: flood control (``RetryAfter``: wait and retry, bounded), transient
@@ -6,46 +6,31 @@ network trouble (retry a couple of times), users who blocked the bot or never op
 chat is remembered in ``unreachable`` and ``send`` returns ``None``), edits that change nothing
 and callback queries that are too old to answer.
 
-Also here: :class:`Pacer`, which spaces messages per chat under Telegram's limits, and
-:class:`LoopRunner`, the synchronous facade the Lambdas use to run coroutines on one event loop
-per process.
+Also here: :class:`Pacer`, which spaces messages per chat under Telegram's limits, and the
+synchronous facades that run the gateway's coroutines: :class:`DirectRunner` without an event
+loop (the Bot API client and the gateway's sleep block, so nothing ever suspends; asyncio alone
+would cost a cold start ~30 ms of imports) and :class:`LoopRunner` on one event loop per process
+(for python-telegram-bot's coroutines in the local runner).
 """
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dtm
 import logging
-import threading
-import warnings
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from telegram import (
-    Bot,
-    BotCommand,
-    BotCommandScope,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    BotCommandScopeChat,
-    BotCommandScopeDefault,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    LinkPreviewOptions,
-)
-from telegram.constants import ChatMemberStatus, ParseMode
-from telegram.error import (
+from infra.bot_api import (
     BadRequest,
+    BotApi,
     ChatMigrated,
     Forbidden,
     NetworkError,
     RetryAfter,
     TimedOut,
 )
-from telegram.warnings import PTBDeprecationWarning
-
 from infra.ports import OutOfTime, time_left
 
 T = TypeVar("T")
@@ -53,10 +38,11 @@ _LOG = logging.getLogger(__name__)
 
 CommandScope = Literal["default", "private", "groups"]
 
-_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+_NO_PREVIEW = {"is_disabled": True}
 _UNREACHABLE = ("chat not found", "user not found", "peer_id_invalid")
 _GONE = ("message to edit not found", "message to delete not found", "message can't be")
 _STALE_QUERY = ("query is too old", "query id is invalid")
+_ADMINS = ("creator", "administrator")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +58,21 @@ class Button:
             raise ValueError(f"button {self.text!r} needs exactly one of data and url")
 
 
-def keyboard(buttons: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup | None:
-    """Rows of buttons as an inline keyboard; no rows, no keyboard."""
+def keyboard(buttons: Sequence[Sequence[Button]] | None) -> dict[str, Any] | None:
+    """Rows of buttons as an inline keyboard (``InlineKeyboardMarkup``); no rows, no keyboard."""
     if not buttons:
         return None
-    return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton(b.text, callback_data=b.data, url=b.url) for b in row]
+    return {
+        "inline_keyboard": [
+            [
+                {"text": b.text, "callback_data": b.data}
+                if b.data is not None
+                else {"text": b.text, "url": b.url}
+                for b in row
+            ]
             for row in buttons
         ]
-    )
+    }
 
 
 def _mentions(error: Exception, fragments: Sequence[str]) -> bool:
@@ -90,11 +81,8 @@ def _mentions(error: Exception, fragments: Sequence[str]) -> bool:
 
 
 def retry_seconds(error: RetryAfter) -> float:
-    """``retry_after`` in seconds, whether PTB gives an int or a timedelta."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        value = error.retry_after
-    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+    """``retry_after`` in seconds."""
+    return float(error.retry_after)
 
 
 class TelegramGateway:
@@ -109,9 +97,9 @@ class TelegramGateway:
 
     def __init__(
         self,
-        bot: Bot,
+        bot: BotApi,
         *,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
         flood_attempts: int = 3,
         network_attempts: int = 3,
         network_backoff: float = 0.5,
@@ -121,7 +109,7 @@ class TelegramGateway:
         self.bot = bot
         self.unreachable: set[int] = set()
         self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
-        self._sleep = sleep
+        self._sleep = sleep or blocking_sleep
         self._flood_attempts = flood_attempts
         self._network_attempts = network_attempts
         self._network_backoff = network_backoff
@@ -139,10 +127,11 @@ class TelegramGateway:
         target = self.migrated.get(chat_id, chat_id)
         try:
             message = await self._call(
-                lambda: self.bot.send_message(
+                lambda: self.bot.call(
+                    "sendMessage",
                     chat_id=target,
                     text=text,
-                    parse_mode=ParseMode.HTML,
+                    parse_mode="HTML",
                     link_preview_options=_NO_PREVIEW,
                     reply_markup=keyboard(buttons),
                 )
@@ -161,7 +150,7 @@ class TelegramGateway:
             self._lost(chat_id, error)
             return None
         self.unreachable.discard(chat_id)
-        return message.message_id
+        return int(message["message_id"])
 
     async def edit(
         self,
@@ -177,11 +166,12 @@ class TelegramGateway:
         """
         try:
             await self._call(
-                lambda: self.bot.edit_message_text(
+                lambda: self.bot.call(
+                    "editMessageText",
                     text=text,
                     chat_id=chat_id,
                     message_id=message_id,
-                    parse_mode=ParseMode.HTML,
+                    parse_mode="HTML",
                     link_preview_options=_NO_PREVIEW,
                     reply_markup=keyboard(buttons),
                 )
@@ -205,9 +195,14 @@ class TelegramGateway:
     ) -> bool:
         """Answer a button press (a toast, or an alert); False if the query is too old."""
         try:
-            return await self._call(
-                lambda: self.bot.answer_callback_query(
-                    callback_query_id, text=text, show_alert=alert
+            return bool(
+                await self._call(
+                    lambda: self.bot.call(
+                        "answerCallbackQuery",
+                        callback_query_id=callback_query_id,
+                        text=text,
+                        show_alert=alert,
+                    )
                 )
             )
         except BadRequest as error:
@@ -218,7 +213,11 @@ class TelegramGateway:
     async def delete(self, chat_id: int, message_id: int) -> bool:
         """Delete a message; False if it is already gone or may not be deleted."""
         try:
-            return await self._call(lambda: self.bot.delete_message(chat_id, message_id))
+            return bool(
+                await self._call(
+                    lambda: self.bot.call("deleteMessage", chat_id=chat_id, message_id=message_id)
+                )
+            )
         except Forbidden as error:
             self._lost(chat_id, error)
             return False
@@ -254,16 +253,20 @@ class TelegramGateway:
 
         ``chat_id`` narrows the scope to one chat (a group with its own language).
         """
-        menu = [BotCommand(command, description) for command, description in commands]
+        menu = [{"command": c, "description": d} for c, d in commands]
         target = _scope(scope, chat_id)
         await self._call(
-            lambda: self.bot.set_my_commands(menu, scope=target, language_code=language_code)
+            lambda: self.bot.call(
+                "setMyCommands", commands=menu, scope=target, language_code=language_code
+            )
         )
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user is the group's creator or one of its administrators."""
-        member = await self._call(lambda: self.bot.get_chat_member(chat_id, user_id))
-        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+        member = await self._call(
+            lambda: self.bot.call("getChatMember", chat_id=chat_id, user_id=user_id)
+        )
+        return member.get("status") in _ADMINS
 
     async def _call(self, request: Callable[[], Awaitable[T]]) -> T:
         """Run ``request``, waiting out flood control and retrying transient network errors."""
@@ -284,8 +287,6 @@ class TelegramGateway:
                     raise
                 _LOG.warning("flood control: waiting %.1f s", wait)
                 await self._sleep(wait)
-            except BadRequest:
-                raise  # a NetworkError subclass, but retrying cannot fix it
             except (TimedOut, NetworkError) as error:
                 failures += 1
                 backoff = self._network_backoff * failures
@@ -299,14 +300,15 @@ class TelegramGateway:
         self.unreachable.add(chat_id)
 
 
-def _scope(scope: CommandScope, chat_id: int | None) -> BotCommandScope:
+def _scope(scope: CommandScope, chat_id: int | None) -> dict[str, Any]:
+    """A ``BotCommandScope``."""
     if chat_id is not None:
-        return BotCommandScopeChat(chat_id)
+        return {"type": "chat", "chat_id": chat_id}
     if scope == "private":
-        return BotCommandScopeAllPrivateChats()
+        return {"type": "all_private_chats"}
     if scope == "groups":
-        return BotCommandScopeAllGroupChats()
-    return BotCommandScopeDefault()
+        return {"type": "all_group_chats"}
+    return {"type": "default"}
 
 
 class Pacer:
@@ -345,11 +347,31 @@ class Pacer:
         return at - now
 
 
-_LOOP: asyncio.AbstractEventLoop | None = None
+async def blocking_sleep(seconds: float) -> None:
+    """The gateway's wait: a function handles one update at a time, nothing else to run."""
+    time.sleep(seconds)
 
 
-def process_loop() -> asyncio.AbstractEventLoop:
+class DirectRunner:
+    """Runs a coroutine that never suspends (the gateway's, over ``infra.bot_api``) to its end,
+    without an event loop."""
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        try:
+            coroutine.send(None)
+        except StopIteration as done:
+            return done.value
+        coroutine.close()
+        raise RuntimeError("the coroutine waited for an event loop: run it with LoopRunner")
+
+
+_LOOP: Any = None  # the process's asyncio event loop
+
+
+def process_loop() -> Any:
     """The process's one event loop, created on first use (and again only if closed)."""
+    import asyncio
+
     global _LOOP
     if _LOOP is None or _LOOP.is_closed():
         _LOOP = asyncio.new_event_loop()
@@ -357,11 +379,11 @@ def process_loop() -> asyncio.AbstractEventLoop:
     return _LOOP
 
 
-class LoopRunner:
+class LoopRunner(DirectRunner):
     """Runs coroutines to completion on the process's single event loop.
 
-    A warm Lambda container keeps the loop, so the bot's pooled HTTP connections stay usable
-    across invocations; ``asyncio.run`` per call would close the loop under them.
+    A long-lived process keeps the loop, so python-telegram-bot's pooled HTTP connections stay
+    usable across calls; ``asyncio.run`` per call would close the loop under them.
     """
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
@@ -369,18 +391,5 @@ class LoopRunner:
         if loop.is_running():
             coroutine.close()
             raise RuntimeError("LoopRunner.run called from inside the running event loop")
-        return loop.run_until_complete(coroutine)
-
-
-class ThreadLoopRunner(LoopRunner):
-    """One event loop per thread: for several functions simulated in one process (the load
-    command), each thread with its own bot and connection pool."""
-
-    def __init__(self) -> None:
-        self._local = threading.local()
-
-    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
-        if loop is None or loop.is_closed():
-            loop = self._local.loop = asyncio.new_event_loop()
-        return loop.run_until_complete(coroutine)
+        result: T = loop.run_until_complete(coroutine)
+        return result

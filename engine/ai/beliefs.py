@@ -60,6 +60,10 @@ class Beliefs:
     # side and wrong, and a claim counting the Drink rests on every player's side at once
     minority_seen: float
     hypotheses: tuple[tuple[int, bool, float], ...]  # (allies mask, minority, posterior)
+    # the allies masks the association cards seen allow, equally likely: what a declaration
+    # naming players of the other association rests on (AI passengers keep the other side's goal
+    # items from them, so who holds what is no sure sign of a side)
+    seen: tuple[int, ...] = ()
 
     def certain(self, seat: int) -> bool:
         p = self.ally[seat]
@@ -83,6 +87,15 @@ class Beliefs:
         for s in seats:
             mask |= 1 << s
         return sum(w for allies, _, w in self.hypotheses if allies & mask == 0)
+
+    def p_enemies_seen(self, seats: tuple[int, ...] | list[int]) -> float:
+        """P(every seat in ``seats`` is an enemy) from the association cards seen alone."""
+        if not self.seen:
+            return self.p_enemies(seats)
+        mask = 0
+        for s in seats:
+            mask |= 1 << s
+        return sum(1 for allies in self.seen if allies & mask == 0) / len(self.seen)
 
 
 def believe(t: Table, holdings: Holdings) -> Beliefs:
@@ -111,7 +124,8 @@ def believe(t: Table, holdings: Holdings) -> Beliefs:
     )
     minority = sum(w for _, m, w in post if m)
     minority_seen = sum(1 for h in hyps if h.minority) / len(hyps)
-    return Beliefs(t.seat, ally, minority, minority_seen, post)
+    seen_masks = tuple(h.allies for h in hyps)
+    return Beliefs(t.seat, ally, minority, minority_seen, post, seen_masks)
 
 
 # -- hypotheses --------------------------------------------------------------------------------

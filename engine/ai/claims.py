@@ -82,7 +82,8 @@ def best_claim(t: Table, beliefs: Beliefs, holdings: Holdings) -> Claim:
 
 
 def best_fortune(t: Table, beliefs: Beliefs, holdings: Holdings) -> Claim:
-    """R-W7: the opponents to name for their association's goal items."""
+    """R-W7: the opponents to name for their association's goal items, each one's side as sure
+    from the association cards seen as from everything else."""
     theirs = t.enemy_association
     dists = {s: goal_counts(t, holdings, s, theirs) for s in t.others}
     candidates = sorted(
@@ -93,7 +94,8 @@ def best_fortune(t: Table, beliefs: Beliefs, holdings: Holdings) -> Claim:
     for size in range(1, min(MAX_NAMED, len(candidates)) + 1):
         for named in combinations(candidates, size):
             total = _at_least_one_each([dists[s] for s in named])
-            p = beliefs.p_enemies(named) * _p_reach(total, 3)
+            sides = min(beliefs.p_enemies(named), beliefs.p_enemies_seen(named))
+            p = sides * _p_reach(total, 3)
             if p > best.chance + 1e-9:
                 best = Claim(tuple(sorted(named)), p)
     return best

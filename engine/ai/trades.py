@@ -14,6 +14,11 @@ from engine.cards import BAGS, item_kind
 _ACCEPT_MARGIN = 0.1
 _LIKELY_ACCEPTED = 0.7
 REPEAT_COST = 0.6  # per earlier time I gave the same card away: no endless back and forth
+# The Black Pearl handed to an enemy comes straight back: each time this partner returned it
+# weighs this much against handing it to them again (more than the hand-over seems worth), so
+# after a round trip it goes to another enemy or stays while my allies gather our goal items.
+PEARL_RETURN_COST = 10.0
+REFUSED_COST = 0.8  # per offer of mine this partner refused in the last three rounds
 
 
 def effect_value(m: Mind, card: str, partner: int) -> float:
@@ -46,16 +51,50 @@ def exposure(m: Mind, card: str, giver: int) -> float:
     return 0.0
 
 
-def repeat_cost(t: Table, card: str) -> float:
+def repeat_cost(t: Table, card: str, to: int | None = None) -> float:
     """A card going round and round (two players trading it back and forth): each earlier time I
     gave it away makes giving it again look worse, so the plan changes. A Bag that made me draw
-    a card each time was progress, not a repeat (unless the Broken Mirror cancelled the draws)."""
+    a card each time was progress, not a repeat (unless the Broken Mirror cancelled the draws).
+    The Black Pearl weighs more against a partner ``to`` who handed it back before."""
+    cost = 0.0
+    if card == "black_pearl" and to is not None:
+        cost += PEARL_RETURN_COST * pearl_returns(t, to)
     if t.round < 6:
-        return 0.0
+        return cost
     times = sum(1 for n in t.notes if n["k"] == "gave_item" and n["card"] == card)
     if item_kind(card) in BAGS:
         times = max(0, times - sum(1 for n in t.notes if n["k"] == "drew"))
-    return REPEAT_COST * times
+    return cost + REPEAT_COST * times
+
+
+def pearl_returns(t: Table, partner: int) -> int:
+    """How often ``partner`` handed me back the Black Pearl I had handed to them."""
+    out = 0
+    with_them = False
+    for n in t.notes:
+        if n.get("card") != "black_pearl" or n.get("about") != partner:
+            continue
+        if n["k"] == "gave_item":
+            with_them = True
+        elif n["k"] == "got_item" and with_them:
+            out += 1
+            with_them = False
+    return out
+
+
+def refused_cost(t: Table, to: int) -> float:
+    """Offers ``to`` keeps refusing get nowhere (two players offering each other the same card
+    turn after turn): each refusal in the last three rounds weighs against one more."""
+    if not t.history:
+        return 0.0
+    since = t.history[-1]["turn"] - 3 * t.n
+    return REFUSED_COST * sum(
+        1
+        for r in t.history
+        if r["k"] == "trade_refused"
+        and r["turn"] > since
+        and (r["seat"], r["target"]) == (t.seat, to)
+    )
 
 
 def answer(m: Mind, legal: list[Action]) -> Action:
@@ -68,7 +107,7 @@ def answer(m: Mind, legal: list[Action]) -> Action:
     def score(a: Action) -> float:
         back = a.card or ""
         gain = incoming - m.loss(back, offerer) + effect_value(m, back, offerer)
-        return gain - repeat_cost(t, back)
+        return gain - repeat_cost(t, back, offerer)
 
     best = max((a for a in legal if a.kind == "accept"), key=score, default=None)
     refuse = next((a for a in legal if a.kind == "refuse"), None)
@@ -81,8 +120,10 @@ def offer_value(m: Mind, card: str, to: int) -> float:
     """Expected worth of offering ``card`` to ``to`` on my turn. What comes back is whatever
     hurts the partner's side least, worth little to mine; what counts is where my card ends up
     and its trade effect."""
-    accepted = 1.0 if unrefusable(card) else acceptance(m, to)
-    return accepted * (effect_value(m, card, to) - m.loss(card, to))
+    if unrefusable(card):
+        return effect_value(m, card, to) - m.loss(card, to)
+    worth = acceptance(m, to) * (effect_value(m, card, to) - m.loss(card, to))
+    return worth - refused_cost(m.t, to)
 
 
 def acceptance(m: Mind, to: int) -> float:

@@ -60,7 +60,9 @@ def scores(m: Mind, legal: list[Action]) -> dict[Action, float]:
         elif a.kind == "end":
             score[a] = _IDLE
         elif a.kind == "trade" and a.card is not None and a.target is not None:
-            score[a] = trades.offer_value(m, a.card, a.target) - trades.repeat_cost(t, a.card)
+            score[a] = trades.offer_value(m, a.card, a.target) - trades.repeat_cost(
+                t, a.card, a.target
+            )
         elif a.kind == "attack" and a.target is not None:
             score[a] = fights.attack_value(m, a.target) - repeat_attack_cost(t, a.target)
         elif a.kind == "diplomat" and a.target is not None and a.card is not None:

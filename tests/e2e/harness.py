@@ -47,7 +47,7 @@ class Harness:
 
     def __post_init__(self) -> None:
         self.api = RecordingRequest(clock=self.clock.now)
-        bot = make_bot("123456:TEST", "https://api.telegram.org/bot", request=self.api)
+        bot = make_bot("123456:TEST", "https://api.telegram.org/bot", self.api.transport)
         self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=_no_sleep))
         self.store = MemoryStore(clock=self.clock)
         self.service = Service(

@@ -616,6 +616,13 @@ class RecordingRequest(BaseRequest):
         params = dict(request_data.parameters) if request_data is not None else {}
         return self.handle(api_method, params)
 
+    def transport(self, method: str, params: dict[str, Any], timeout: float) -> tuple[int, bytes]:
+        """The fake as ``infra.bot_api``'s transport, with the parameters as they travel."""
+        try:
+            return self.handle(method, json.loads(json.dumps(params)))
+        except TimedOut as error:
+            raise TimeoutError("timed out") from error
+
     def handle(self, method: str, params: dict[str, Any]) -> tuple[int, bytes]:
         """Validate, record and answer one call; returns (HTTP status, JSON body)."""
         with self._lock:

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 from telegram import Bot
-from telegram.error import BadRequest
 
 from handlers.localtable.chats import GROUP_ID, Table
 from handlers.localtable.server import TableServer
 from handlers.localtable.telegram_html import HtmlError, render
+from infra.bot_api import BadRequest, BotApi
 from infra.telegram_gateway import Button, LoopRunner, TelegramGateway
 
 TOKEN = "1:test"
@@ -27,9 +27,14 @@ TOKEN = "1:test"
 def served(tmp_path: Path) -> Iterator[tuple[TableServer, TelegramGateway]]:
     server = TableServer(("127.0.0.1", 0), Table(str(tmp_path / "t.sqlite3")), TOKEN)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    bot = Bot(TOKEN, base_url=f"http://127.0.0.1:{server.port}/bot")
-    yield server, TelegramGateway(bot, network_attempts=1)
+    api = BotApi(f"http://127.0.0.1:{server.port}/bot{TOKEN}/")  # over urllib3, as in Lambda
+    yield server, TelegramGateway(api, network_attempts=1)
     server.shutdown()
+
+
+def poller(server: TableServer) -> Bot:
+    """The local runner polls with python-telegram-bot."""
+    return Bot(TOKEN, base_url=f"http://127.0.0.1:{server.port}/bot")
 
 
 def page(server: TableServer, route: str, **params: Any) -> Any:
@@ -66,7 +71,7 @@ def test_the_gateway_sends_edits_and_answers_through_the_local_bot_api(
     page(server, "send", chat="group", text="/newgame", **seat)
     RUN(gateway.send(GROUP_ID, "Pick", [[Button("A", data="pick:a")]]))
     query = page(server, "press", chat="group", message_id=3, data="pick:a", **seat)["query"]
-    updates = RUN(gateway.bot.get_updates(timeout=1))
+    updates = RUN(poller(server).get_updates(timeout=1))
     assert [u.message.text for u in updates if u.message] == ["/newgame"]
     presses = [u.callback_query for u in updates if u.callback_query]
     assert presses[0] is not None and presses[0].data == "pick:a" and presses[0].id == query
@@ -96,7 +101,7 @@ def test_private_chats_need_start_and_stay_private(
     bob_events = page(server, "events", id=bob["id"], secret=bob["secret"], after=0)["events"]
     assert all(e.get("message", {}).get("chat") != "private" for e in bob_events)
     # the deep link's payload reaches the bot, though the chat shows only /start
-    updates = RUN(gateway.bot.get_updates(timeout=1))
+    updates = RUN(poller(server).get_updates(timeout=1))
     assert updates[0].message is not None and updates[0].message.text == "/start g1"
 
 

@@ -8,11 +8,14 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from handlers import webhook
+from handlers.i18n import LANGUAGES, t
 from handlers.service import FLUSH, Txn, game_key
 from infra.memory_messenger import MemoryMessenger
 from infra.ports import Rows, Sent, TimerRequest, deadline_scope
-from tests.fakes.bot_api import Chaos
+from tests.fakes.bot_api import Chaos, Killed
 from tests.service.table import GROUP, Table, user
 from tests.service.webhook_table import BotTable
 
@@ -125,6 +128,29 @@ def test_a_muted_group_does_not_grow_the_outbox_or_the_calls_per_deadline() -> N
     assert bot.pending_outbox() == []  # nothing refused stays behind
 
 
+def test_a_muted_group_s_creator_is_told_privately_once() -> None:
+    """The group cannot be told that the bot may not write there; the game's creator is, in
+    private and in their language, once however many group messages are refused."""
+    bot = BotTable(n=4)
+    bot.start()
+    bot.api.chaos = Chaos(random.Random(1), refuse=1.0)
+    for _ in range(6):
+        bot.timeout_once()
+    notice = t("en", "bot.muted_in_group")
+    assert bot.api.chaos.refused  # the group did refuse, more than once
+    assert [m.text for m in bot.api.messages_in(bot.uids[0])].count(notice) == 1
+    assert all(notice not in [m.text for m in bot.api.messages_in(u)] for u in bot.uids[1:])
+
+
+def test_other_permanent_refusals_tell_nobody() -> None:
+    bot = BotTable(n=4)
+    bot.start()
+    bot.api.inject_error("sendMessage", 400, "Bad Request: can't parse entities", times=3)
+    bot.timeout_once()
+    notice = t("en", "bot.muted_in_group")
+    assert all(notice not in [m.text for m in bot.api.messages_in(u)] for u in bot.uids)
+
+
 # -- 5. the callback query is answered right after the commit, once -------------------------------
 def test_press_is_answered_before_its_messages_and_only_once_on_redelivery() -> None:
     table, messenger = hooked_table()
@@ -222,6 +248,30 @@ def test_read_only_commands_redelivered_answer_once() -> None:
         table.message(table.uids[0], GROUP, command, update_id=500 + i)
         table.message(table.uids[0], GROUP, command, update_id=500 + i)
     assert len(table.messenger.in_chat(GROUP)) == 5
+
+
+def test_a_direct_reply_survives_a_crash_between_the_claim_and_the_send() -> None:
+    """/help's reply is committed with the update's marker; a process killed before sending
+    it leaves it to the flush timer (a redelivery finds the marker taken and stays silent)."""
+    messenger = HookedMessenger()
+    table = Table(messenger=messenger)
+    died = {"once": False}
+
+    def crash_before_the_request() -> None:
+        if not died["once"]:
+            died["once"] = True
+            raise Killed()
+
+    for text in {t(lang, "help.group") for lang in LANGUAGES}:
+        messenger.hooks[text] = crash_before_the_request
+    with pytest.raises(Killed):
+        table.message(table.uids[0], GROUP, "/help", update_id=900)
+    table.message(table.uids[0], GROUP, "/help", update_id=900)  # Telegram delivers it again
+    assert table.messenger.in_chat(GROUP) == []
+    table.clock.advance(120)
+    table.fire_timers()
+    table.fire_timers()
+    assert len(table.messenger.in_chat(GROUP)) == 1  # the reply, once
 
 
 # -- 8. games expire, groups and users do not ---------------------------------------------------

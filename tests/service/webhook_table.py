@@ -82,7 +82,7 @@ class BotTable:
         async def sleep(seconds: float) -> None:
             self.clock.advance(seconds)
 
-        bot = make_bot("123456:TEST", "https://api.telegram.org/bot", request=self.api)
+        bot = make_bot("123456:TEST", "https://api.telegram.org/bot", self.api.transport)
         self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=sleep))
         self.store = PromiseLog(store(self.clock) if store else MemoryStore(clock=self.clock))
         self.service = Service(

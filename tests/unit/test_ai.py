@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import Action, State
-from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy
+from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy, expert, turns
 from engine.ai.beliefs import Beliefs
 from engine.ai.worlds import can_sample, sample
 from engine.cards import ALL_ITEMS
@@ -346,6 +346,32 @@ def test_expert_budget_bounds_its_rollouts() -> None:
     assert ExpertPolicy(budget_ms=0).choose(v, legal, Rng(2)) == AiPolicy().choose(v, legal, Rng(2))
 
 
+def test_expert_search_spends_its_budget_and_little_more() -> None:
+    """The budget in engine steps: a world is started only when the costliest one so far still
+    fits, so a search stops near its budget (not a whole world or more past it, as when the mean
+    world decided) and uses most of it."""
+    used: list[float] = []
+
+    def check(st: State, seat: int, v: Any, legal: list[Action], action: Action) -> None:
+        m = AiPolicy().mind(v)
+        if not can_sample(m) or len(legal) < 2:
+            return
+        score = turns.scores(m, legal)
+        candidates = expert._candidates(turns.best_scored(legal, Rng(1), score), score)
+        if len(candidates) < 2:
+            return
+        budget = expert.budget_steps(100)
+        _, spent = expert.search(m, candidates, budget, seed=7)
+        used.append(spent / budget)
+
+    for seed in range(2):
+        n = 4 + 2 * seed
+        play(seed, n, [AiPolicy() for _ in range(n)], {"max_rounds": 3}, check)
+    assert len(used) > 20
+    assert max(used) <= 1.05
+    assert sorted(used)[len(used) // 2] > 0.8
+
+
 def test_baseline_claims_only_what_its_hand_proves() -> None:
     for seed in range(24):
         n = 3 + seed % 8
@@ -413,3 +439,83 @@ def test_simulate_reports_per_policy() -> None:
     assert pol["ai"]["wins"] + pol["baseline"]["wins"] <= 6
     declared = sum(v for k, v in out["results"].items() if k not in ("exhausted", "abandoned"))
     assert pol["ai"]["claims"] + pol["baseline"]["claims"] == declared
+    for ps in pol.values():
+        low, high = ps["win_rate_ci95"]
+        assert low <= ps["win_rate"] <= high and high - low > 0.1  # six games tell little
+        share = ps["failed_claims"] / ps["claims"] if ps["claims"] else 0.0
+        assert ps["failed_claim_share"] == round(share, 4)
+
+
+def test_simulate_counts_games_at_the_round_cap() -> None:
+    """Issue 14: games that run out of rounds at the table's cap are counted (a short game drawn
+    by the simulator to reach exhaustion is not)."""
+    capped = run(Config(games=4, seed=3, timeouts=0.0, policy="random", force={"max_rounds": 1}))
+    assert capped["round_cap"] == capped["results"]["exhausted"] > 0
+    stats = Stats()
+    cfg = Config(policy="random", timeouts=0.0, checks=False)
+    play_game(14, game_seed(1, 14), 4, cfg, stats)  # the simulator drew a one-round game
+    assert stats.how["exhausted"] == 1 and stats.rounds == [1] and stats.round_cap == 0
+
+
+def _to_turn_of(g: Game, seat: int) -> None:
+    """Everyone else ends or passes their turn (and closes what opens) until ``seat``'s turn."""
+    while not (g.kind == "turn" and g.pending.actors == [seat] and not g.pending.data["acted"]):
+        if g.pending.window or not g.pending.actors:
+            g.close()
+            continue
+        actor = g.pending.actors[0]
+        g.act(actor, "end" if g.pending.data.get("acted") else "pass")
+
+
+def test_the_black_pearl_handed_back_goes_to_another_enemy() -> None:
+    """Issue 14: two enemies handing the Black Pearl back and forth get nowhere. Handed back
+    once, the AI hands it to its other known enemy instead."""
+    g = Game.make(
+        5,
+        assoc=[ORD, BRO, ORD, BRO, BRO],
+        hands={0: ["black_pearl", "key1"], 1: ["whip", "gloves"], 3: ["dagger"]},
+    )
+    for s in (1, 2, 3, 4):
+        saw(g.st, 0, s)
+    first = AiPolicy().choose(view(g.st, 0), g.legal(0), Rng(3))
+    assert (first.kind, first.card) == ("trade", "black_pearl")
+    target = first.target
+    assert target is not None
+    g.act(0, "trade", target=target, card="black_pearl")
+    back = next(a for a in g.legal(target) if a.kind == "accept")
+    g.act(target, "accept", card=back.card).end_turn()
+    _to_turn_of(g, target)
+    g.act(target, "trade", target=0, card="black_pearl")
+    g.act(0, "accept", card=back.card).end_turn()
+    _to_turn_of(g, 0)
+    assert "black_pearl" in g.items(0)
+    again = AiPolicy().choose(view(g.st, 0), g.legal(0), Rng(3))
+    assert not (again.kind == "trade" and again.card == "black_pearl" and again.target == target)
+    assert (again.kind, again.card) == ("trade", "black_pearl")
+
+
+def test_offers_refused_again_and_again_give_way_to_another_plan() -> None:
+    """Issue 14: at three players two enemies offered each other their Secret Bag, each refusing
+    the other's, turn after turn from round 19 to the round cap (each offer read as a sign of
+    friendship by the other). Refusals by the same partner now weigh against the next offer."""
+    stats = Stats()
+    cfg = Config(policy="ai", timeouts=0.0, checks=False, short_games=False)
+    play_game(0, game_seed(5, 0), 3, cfg, stats)
+    assert stats.finished == 1 and stats.how["exhausted"] == 0
+    assert stats.rounds[0] < 40
+
+
+def test_fortune_telling_names_only_players_whose_side_was_seen() -> None:
+    """Issue 14: an AI declared by Fortune-telling that its partner, who kept the other side's
+    Keys from them, was of the other side: who holds what was read as sure evidence. A
+    Fortune-telling declaration now rests on the association cards seen."""
+    stats = Stats()
+    cfg = Config(
+        policy="ai-vs-baseline",
+        timeouts=0.0,
+        checks=False,
+        short_games=False,
+        force={"fortune_telling": True},
+    )
+    play_game(0, game_seed(4001, 0), 3, cfg, stats)
+    assert stats.finished == 1 and stats.how["fortune_failed"] == 0

@@ -7,13 +7,17 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import pytest
-from telegram import Bot
-from telegram.error import RetryAfter, TimedOut
 
-from infra.telegram_gateway import Button, LoopRunner, Pacer, TelegramGateway, keyboard
+from infra.bot_api import RetryAfter, TimedOut, bot_api
+from infra.telegram_gateway import (
+    Button,
+    DirectRunner,
+    LoopRunner,
+    Pacer,
+    TelegramGateway,
+    keyboard,
+)
 from tests.fakes import RecordingRequest
-
-pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 T = TypeVar("T")
 PLAYER, BLOCKED, GROUP = 11, 12, -100200
@@ -39,7 +43,9 @@ def sleeps() -> Sleeps:
 
 @pytest.fixture
 def gateway(api: RecordingRequest, sleeps: Sleeps) -> TelegramGateway:
-    return TelegramGateway(Bot("123:TEST", request=api, get_updates_request=api), sleep=sleeps)
+    return TelegramGateway(
+        bot_api("123:TEST", "https://api.telegram.org/bot", api.transport), sleep=sleeps
+    )
 
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -231,3 +237,16 @@ def test_loop_runner_refuses_to_nest() -> None:
 
     with pytest.raises(RuntimeError, match="inside the running event loop"):
         LoopRunner().run(nested())
+
+
+def test_direct_runner_needs_no_event_loop_for_the_gateway(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    """The Lambda runs the gateway without asyncio (a cold start's imports, issue 12)."""
+    api.inject_retry_after("sendMessage", 2)
+    assert DirectRunner().run(gateway.send(PLAYER, "one")) == 1  # flood control waited out
+
+
+def test_direct_runner_refuses_a_coroutine_that_suspends() -> None:
+    with pytest.raises(RuntimeError, match="event loop"):
+        DirectRunner().run(asyncio.sleep(0))
