@@ -5,7 +5,8 @@ own sends, so the budget lives in one document: a GCRA (virtual scheduling) cell
 *theoretical arrival time* ``tat`` of the next message. A sender books a few slots with one
 version-checked write — ``tat`` moves ``count / rate`` seconds on — and sends message ``i`` at
 ``max(now, base + i / rate)``. A limiter assumes its own last write is still current, so a lone
-sender books with one request; a stale guess fails the version check and is read again. Up to ``burst`` messages may go at once after a quiet spell.
+sender books with one request; a stale guess fails the version check and is read again. Up to
+``burst`` messages may go at once after a quiet spell.
 
 A slot only bounds the rate if the message goes out at its slot: a sender whose earlier sends
 took longer than the spacing would otherwise send the rest late, on top of the slots other

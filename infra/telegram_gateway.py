@@ -231,12 +231,21 @@ class TelegramGateway:
         the bot may lack the right to pin there, which is an answer, not an error."""
         try:
             if pinned:
-                return await self._call(
-                    lambda: self.bot.pin_chat_message(
-                        chat_id, message_id, disable_notification=True
+                answer = await self._call(
+                    lambda: self.bot.call(
+                        "pinChatMessage",
+                        chat_id=chat_id,
+                        message_id=message_id,
+                        disable_notification=True,
                     )
                 )
-            return await self._call(lambda: self.bot.unpin_chat_message(chat_id, message_id))
+            else:
+                answer = await self._call(
+                    lambda: self.bot.call(
+                        "unpinChatMessage", chat_id=chat_id, message_id=message_id
+                    )
+                )
+            return bool(answer)
         except (Forbidden, BadRequest) as error:
             _LOG.info("Telegram did not %spin: %s", "" if pinned else "un", error)
             return False
