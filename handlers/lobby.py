@@ -325,7 +325,7 @@ def cmd_cancel(svc: Service, cmd: CommandMsg, lang: str) -> None:
             return
         if txn.doc["phase"] == "playing":
             table = Table(txn, svc.scale, svc.bot_username)
-            table.close_all_prompts("prompt.closed.cancelled")
+            table.cancel()
             txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
         _cancel(svc, txn, "lobby.cancelled")
 

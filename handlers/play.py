@@ -150,6 +150,8 @@ class Table:
         before = REMIND_BEFORE_SECONDS * self.scale
         if deadline - self.doc["dec"]["opened"] < 2 * before:
             return None
+        if aw.kind == "turn" and self._mention_in_group(aw.seats[0]):
+            return deadline - before
         if not any(self.asks(s) for s in aw.seats):
             return None
         return deadline - before
@@ -255,6 +257,9 @@ class Table:
         """Before defaults are applied (a deadline, or a seat that decides by default at once):
         what each open prompt will say happened."""
         for seat in aw.seats if seats is None else seats:
+            own = engine.view(self.state, seat)["decision"]
+            if own is not None and own["kind"] != aw.kind:
+                continue  # asked its own decision during the window: it goes on
             self._note_choice(seat, engine.default_action(self.state, seat), why)
 
     def _note_choice(self, seat: int, action: Action, why: str) -> None:
@@ -277,7 +282,22 @@ class Table:
                 self.txn.send(
                     self.chat_of(seat), t(lang, "bot.reminder", what=what, seconds=seconds)
                 )
+        if aw.kind == "turn" and self._mention_in_group(aw.seats[0]):
+            self._mention_turn(aw.seats[0], seconds)
         self._track_decision()
+
+    def _mention_in_group(self, seat: int) -> bool:
+        """Whose turn it is is public, and so is whether a person decides it: not an AI
+        passenger, not a seat marked away or told to the table as unreachable."""
+        return not (self.is_ai(seat) or self.ai_plays(seat) or self.defaults_at_once(seat))
+
+    def _mention_turn(self, seat: int, seconds: int) -> None:
+        """One short group message that notifies the player (a mention; edits never notify)."""
+        lang = self.settings.language
+        name = html.escape(self.state.players[seat].name, quote=False)
+        mention = f'<a href="tg://user?id={self.chat_of(seat)}">{name}</a>'
+        text = t(lang, "bot.turn_reminder", mention=mention, seconds=seconds)
+        self.txn.send(int(self.doc["chat"]), text, tag="turn_reminder")
 
     # -- rendering ---------------------------------------------------------------------------
     def render(self, answered: dict[int, tuple[int, str]] | None = None) -> None:
@@ -364,7 +384,8 @@ class Table:
         return fmt.lines(story.status_text(table, lang), until)
 
     def _status(self) -> None:
-        """Send the status once, then edit it only when its text changes (public changes)."""
+        """Send the status once, then edit it only when its text changes (public changes). With
+        its first edit it is pinned, quietly, where the bot may pin; unpinned at the end."""
         status = self.doc.get("status") or {}
         text = self.status_text()
         chat = int(self.doc["chat"])
@@ -374,6 +395,17 @@ class Table:
         elif status.get("msg") and status.get("text") != text:
             self.txn.edit(chat, status["msg"], text, tag="status")
             status["text"] = text
+            self._pin_status(not self.state.over)
+
+    def _pin_status(self, pinned: bool) -> None:
+        """Once each way; a refusal (no right to pin) is not retried."""
+        status = self.doc.get("status") or {}
+        if not status.get("msg") or status.get("pinned", False) == pinned:
+            return
+        if status.get("pin_refused"):
+            return
+        self.txn.pin(int(self.doc["chat"]), status["msg"], pinned, tag="status_pin")
+        status["pinned"] = pinned
 
     def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
         p = self.state.pending
@@ -424,8 +456,14 @@ class Table:
                 reason = t(lang, "prompt.closed.game_over")
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
+    def cancel(self) -> None:
+        """The game ends outside the engine (/cancel): every open prompt says so, the status
+        is unpinned."""
+        self._pin_status(False)
+        self.close_all_prompts("prompt.closed.cancelled")
+
     def close_all_prompts(self, why: str) -> None:
-        """The game ends outside the engine (/cancel): every open prompt says why."""
+        """Every open prompt closes, saying why."""
         for seat_s, prompt in self.doc.get("prompts", {}).items():
             if prompt.get("msg") and not prompt.get("closed"):
                 seat = int(seat_s)
@@ -524,7 +562,9 @@ class Table:
         ]
 
 
-def _prompt_version(st: State) -> int:
-    """Prompts of the boost window change as cards are played: re-render them then."""
+def _prompt_version(st: State) -> str:
+    """Prompts of the boost window change as cards are played, and a decision asked during a
+    window goes on under its own deadline once the window closes: re-render them then."""
     fight = next((f for f in reversed(st.frames) if f["t"] == "fight"), None)
-    return len(fight.get("played", [])) if fight else 0
+    kind = st.pending.kind if st.pending is not None else ""
+    return f"{kind}:{len(fight.get('played', [])) if fight else 0}"

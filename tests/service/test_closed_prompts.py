@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine import Action
-from handlers import codec
+from handlers import codec, lobby
 from handlers.i18n import LANGUAGES, t
 from infra.ports import Put
 from tests.service.table import GROUP, Table
@@ -112,9 +112,12 @@ def test_a_player_who_leaves_sees_what_was_chosen_for_their_open_prompt_R_D2(
     assert CLOSED[lang] not in text
 
 
-def test_a_timed_out_window_prompt_says_the_default_and_the_group_sees_no_difference() -> None:
+def test_a_timed_out_window_prompt_says_the_default_and_the_group_sees_no_difference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """R-D1: whether the Priest holder let the window run out or passed, the group's messages
-    are the same; only the holder's own prompt tells which."""
+    are the same; only the holder's own prompt tells which. (One deal: the game id sets it.)"""
+    monkeypatch.setattr(lobby, "new_game_id", lambda: "samedeal")
     groups = []
     for pass_it in (False, True):
         table = _table("en")
