@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from engine import fight, handlimit, looks, trade, turn  # noqa: F401
 from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTurn, Stale
 from engine.core import KINDS, Ctx, advance
+from engine.fight import rider
 from engine.rng import Rng
 from engine.setup import new_game as _setup
 from engine.state import State
@@ -159,9 +160,12 @@ def _timeout(ctx: Ctx, seat: int | None) -> None:
     seats = [seat] if seat is not None else list(p.actors)
     if seat is None and p.kind not in SILENT_DEADLINES:
         ctx.public("deadline", decision=p.id, decision_kind=p.kind, window=p.window)
+    riding = rider(p) if p.window and seat is None else None
     for s in seats:
         if st.pending is not p or s not in p.actors:
             break
+        if s == riding:
+            continue  # their own decision goes on after the window
         act = spec.default(st, p, s, ctx.rng)
         if not p.window:
             _timed_out(ctx, s)

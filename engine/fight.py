@@ -37,7 +37,9 @@ def step_fight(ctx: Ctx, f: Json) -> None:
         holders = [s for s in others if occupation_ready(st, s, PRIEST)]
         f.update(stage="support", sup={}, order=_support_order(st, a, d), si=0, hyp=None, played=[])
         if not publicly_unusable(st, PRIEST, others):
-            ctx.open("priest", holders, "window", window=True, attacker=a, defender=d)
+            first = f["order"][0]
+            ride = _ride("support", "support", first, attacker=a, defender=d)
+            _open_window(ctx, "priest", holders, ride, attacker=a, defender=d)
     elif stage == "priest_tribute":
         f["stage"] = "end"
         if len(st.players[a].items) >= 2:
@@ -46,7 +48,12 @@ def step_fight(ctx: Ctx, f: Json) -> None:
         if f["si"] < len(f["order"]):
             seat = f["order"][f["si"]]
             f["si"] += 1
-            ctx.open("support", [seat], "support", attacker=a, defender=d)
+            early = f.pop("early", None)
+            if early is not None:  # declared during the Priest window, told now
+                f["sup"][str(seat)] = early
+                ctx.public("support", seat=seat, side=early)
+            else:
+                ctx.open("support", [seat], "support", attacker=a, defender=d)
         else:
             f["stage"] = "hypnotist"
     elif stage == "hypnotist":
@@ -66,19 +73,52 @@ def step_fight(ctx: Ctx, f: Json) -> None:
         f["cancelled"] = False
         holders = [s for s in range(st.n) if occupation_ready(st, s, DOCTOR)]
         if not publicly_unusable(st, DOCTOR, range(st.n)):
-            ctx.open("doctor", holders, "window", window=True, attacker=a, defender=d)
+            winner = f["winner"]
+            ride = None
+            if winner is not None:
+                ride = _ride("reward", "choice", winner, loser=d if winner == a else a)
+            _open_window(ctx, "doctor", holders, ride, attacker=a, defender=d)
     elif stage == "reward":
         f["stage"] = "end"
+        early = f.pop("early", None)
         if f["cancelled"]:
             return
         if f["winner"] is None:
             ctx.draw(a, "tie")  # R-A7
         else:
             loser = d if f["winner"] == a else a
-            ctx.open("reward", [f["winner"]], "choice", loser=loser)
+            if early is not None:  # chosen during the Doctor window, told now
+                _reward(ctx, f["winner"], loser, early)
+            else:
+                ctx.open("reward", [f["winner"]], "choice", loser=loser)
     elif stage == "end":
         st.frames.pop()
         ctx.public("fight_over", seat=a, target=d)
+
+
+# -- riding decisions (pace) ---------------------------------------------------------------
+# Decision (issue 9): the first supporter's declaration is asked during the Priest window, and
+# the winner's reward choice during the Doctor window. The window's holders never see it; it is
+# applied and told only once the window closes, and dropped if the Priest stops the fight or
+# the Doctor cancels it. Not answered by then, the same decision goes on as the rider's own
+# question under its own deadline (counted from when it was first asked).
+def _ride(kind: str, deadline: str, seat: int, **data: Any) -> Json:
+    return {"seat": seat, "kind": kind, "deadline": deadline, "data": data}
+
+
+def _open_window(ctx: Ctx, kind_: str, holders: list[int], ride: Json | None, **data: Any) -> None:
+    actors = list(holders)
+    if ride is not None:
+        data["ride"] = ride
+        if ride["seat"] not in actors:
+            actors.append(ride["seat"])
+    ctx.open(kind_, actors, "window", window=True, **data)
+
+
+def rider(p: Pending) -> int | None:
+    """The seat asked its own next decision inside window ``p``, if any."""
+    ride = p.data.get("ride")
+    return None if ride is None else int(ride["seat"])
 
 
 def publicly_unusable(st: State, occupation: str, seats: Iterable[int]) -> bool:
@@ -161,7 +201,13 @@ def _result(ctx: Ctx, f: Json) -> None:
 
 # -- Priest (R-A2) -----------------------------------------------------------------------------
 def _legal_use_or_pass(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("use", seat, p.id), Action("pass", seat, p.id)]
+    use_pass = [Action("use", seat, p.id), Action("pass", seat, p.id)]
+    if seat != rider(p):
+        return use_pass
+    ride = p.data["ride"]
+    own = KINDS_RIDDEN[ride["kind"]](st, p, seat)
+    holds = occupation_ready(st, seat, PRIEST if p.kind == "priest" else DOCTOR)
+    return own + use_pass[:1] if holds else own
 
 
 def _window_pass(p: Pending, seat: int) -> None:
@@ -180,7 +226,12 @@ def _occupation_window(
         if a.kind == "pass":
             _window_pass(p, a.seat)
             return
+        if a.seat == rider(p) and a.kind != "use":  # its own decision, kept till the close
+            ctx.state.frames[-1]["early"] = a.choice if a.kind == "support" else a.kind
+            _window_pass(p, a.seat)
+            return
         ctx.close()
+        ctx.state.frames[-1].pop("early", None)
         use_occupation(ctx, a.seat, once=once)
         effect(ctx, ctx.state.frames[-1], a)
 
@@ -195,6 +246,24 @@ def _priest_stops(ctx: Ctx, f: Json, a: Action) -> None:
 
 def _finish_window(ctx: Ctx, p: Pending) -> None:
     ctx.close()
+
+
+def _finish_ridden_window(ctx: Ctx, p: Pending) -> None:
+    """The window closes; a rider who has not answered yet keeps the same decision, now their
+    own question alone."""
+    ctx.close()
+    seat = rider(p)
+    f = ctx.state.frames[-1]
+    if seat is None or "early" in f:
+        return
+    ride = p.data["ride"]
+    p.kind, p.window, p.deadline = ride["kind"], False, ride["deadline"]
+    p.actors, p.done, p.data = [seat], [], dict(ride["data"])
+    ctx.state.pending = p
+    if p.kind == "support":
+        f["si"] = 1  # the first supporter is being asked
+    else:
+        f["stage"] = "end"  # the reward is being chosen
 
 
 def _default_pass(st: State, p: Pending, seat: int, rng: Rng) -> Action:
@@ -313,11 +382,14 @@ def _legal_reward(st: State, p: Pending, seat: int) -> list[Action]:
 
 
 def _handle_reward(ctx: Ctx, p: Pending, a: Action) -> None:
-    st = ctx.state
     ctx.close()
-    winner, loser = p.actors[0], p.data["loser"]
-    ctx.public("reward", seat=winner, target=loser, choice=a.kind)
-    if a.kind == "look":
+    _reward(ctx, p.actors[0], p.data["loser"], a.kind)
+
+
+def _reward(ctx: Ctx, winner: int, loser: int, choice: str) -> None:
+    st = ctx.state
+    ctx.public("reward", seat=winner, target=loser, choice=choice)
+    if choice == "look":
         look_at_association(ctx, winner, loser, "fight", occupation=True)
         return
     items = list(st.players[loser].items)
@@ -354,10 +426,28 @@ def _handle_giveback(ctx: Ctx, p: Pending, a: Action) -> None:
     ctx.hand_over(a.card, p.actors[0], p.data["loser"], "giveback")
 
 
+KINDS_RIDDEN: dict[str, Callable[[State, Pending, int], list[Action]]] = {
+    "support": _legal_support,
+    "reward": _legal_reward,
+}
+
+
+def _default_in_window(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+    """A holder passes; the rider (deciding for an away player) takes its own question's
+    default, told when the window closes."""
+    if seat == rider(p):
+        default = _default_support if p.data["ride"]["kind"] == "support" else _default_reward
+        return default(st, p, seat, rng)
+    return _default_pass(st, p, seat, rng)
+
+
 kind(
     "priest",
     Kind(
-        _legal_use_or_pass, _occupation_window(True, _priest_stops), _default_pass, _finish_window
+        _legal_use_or_pass,
+        _occupation_window(True, _priest_stops),
+        _default_in_window,
+        _finish_ridden_window,
     ),
 )
 kind("priest_tribute", Kind(_legal_give, _handle_tribute, random_legal))
@@ -372,7 +462,10 @@ kind("boost", Kind(_legal_boost, _handle_boost, _default_pass, _finish_window))
 kind(
     "doctor",
     Kind(
-        _legal_use_or_pass, _occupation_window(True, _doctor_cancels), _default_pass, _finish_window
+        _legal_use_or_pass,
+        _occupation_window(True, _doctor_cancels),
+        _default_in_window,
+        _finish_ridden_window,
     ),
 )
 kind("reward", Kind(_legal_reward, _handle_reward, _default_reward))

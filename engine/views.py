@@ -111,6 +111,11 @@ def view(st: State, seat: int) -> Json:
     mine: Any = None
     if p is not None and seat in p.actors:
         mine = {"id": p.id, "kind": p.kind, "deadline": p.deadline, "data": dict(p.data)}
+        ride = mine["data"].pop("ride", None)
+        if ride is not None and seat == ride["seat"]:
+            # asked its own decision during a window (engine.fight): it sees only that one
+            mine.update(kind=ride["kind"], deadline=ride["deadline"], data=dict(ride["data"]))
+            mine["data"]["early"] = p.kind
         if p.kind == "smuggle":
             # R-T9: only the items this seat gave; who else may skip stays hidden
             fire = next(f for f in reversed(st.frames) if f["t"] == "trade")["fire"]

@@ -164,7 +164,7 @@ def timer(rooms: Rooms, req: TimerRequest) -> None:
         table.settle()
         if table.events:
             after_play(rooms.store, rooms.bot_username, txn, table)
-        elif table.reminders:
+        elif table.reminders or table.mention is not None:
             Presenter(table, rooms.bot_username).send_reminders()
 
     rooms.pipeline.run(req.game_key, change, None)

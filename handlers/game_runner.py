@@ -64,6 +64,7 @@ class GameRunner:
         ] = []  # the fight told to a seat with nothing to play
         self.closing: dict[int, Seen] = {}  # seat -> what its closed prompt will say happened
         self.reminders: list[tuple[int, str]] = []  # (seat, decision kind) to remind in person
+        self.mention: int | None = None  # the seat whose turn the group is reminded of
 
     # -- who is who ------------------------------------------------------------------------
     @property
@@ -152,6 +153,8 @@ class GameRunner:
         before = REMIND_BEFORE_SECONDS * self.scale
         if deadline - self.doc["dec"]["opened"] < 2 * before:
             return None
+        if aw.kind == "turn" and self.mention_in_group(aw.seats[0]):
+            return deadline - before
         if not any(self.asks(s) for s in aw.seats):
             return None
         return deadline - before
@@ -253,6 +256,9 @@ class GameRunner:
         """Before defaults are applied (a deadline, or a seat that decides by default at once):
         what each open prompt will say happened."""
         for seat in aw.seats if seats is None else seats:
+            own = engine.view(self.state, seat)["decision"]
+            if own is not None and own["kind"] != aw.kind:
+                continue  # asked its own decision during the window: it goes on
             self._note_choice(seat, engine.default_action(self.state, seat), why)
 
     def _note_choice(self, seat: int, action: Action, why: str) -> None:
@@ -264,7 +270,14 @@ class GameRunner:
     def _remind(self, aw: engine.Awaiting) -> None:
         self.doc["dec"]["reminded"] = True
         self.reminders += [(seat, aw.kind) for seat in aw.seats if self.asks(seat)]
+        if aw.kind == "turn" and self.mention_in_group(aw.seats[0]):
+            self.mention = aw.seats[0]
         self._track_decision()
+
+    def mention_in_group(self, seat: int) -> bool:
+        """Whose turn it is is public, and so is whether a person decides it: not an AI
+        passenger, not a seat marked away or told to the table as unreachable."""
+        return not (self.is_ai(seat) or self.ai_plays(seat) or self.defaults_at_once(seat))
 
     def seen(self, seat: int, action: Action | None = None, why: str = "") -> Seen:
         st = self.state

@@ -289,7 +289,7 @@ def cmd_cancel(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
             return
         if txn.doc["phase"] == "playing":
             table = GameRunner(txn, rooms.scale)
-            Presenter(table, rooms.bot_username).close_all_prompts("prompt.closed.cancelled")
+            Presenter(table, rooms.bot_username).cancel()
             txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
         _cancel(rooms, txn, "lobby.cancelled")
 

@@ -23,7 +23,7 @@ import json
 import logging
 import random
 import statistics
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +116,7 @@ class GameFigures:
     unreachable_choices: int
     errors: int
     api_calls: dict[str, int]
+    wait_minutes: dict[str, float] = field(default_factory=dict)
 
 
 class _ErrorCount(logging.Handler):
@@ -145,6 +146,7 @@ class PaceTable:
         self.ids = itertools.count(1)
         self.gid = ""
         self.taps = self.decision_taps = self.dismiss_taps = self.unreachable = 0
+        self.waits: dict[str, float] = defaultdict(float)  # seconds of play waiting, by kind
         self.errors = _ErrorCount()
 
     # -- updates as Telegram sends them --------------------------------------------------------
@@ -241,18 +243,23 @@ class PaceTable:
                 if key in plans or tapped[key] >= MAX_TAPS_PER_DECISION:
                     continue
                 if self.prompt(self.uids[seat], aw.decision) is not None:
-                    lo, hi = THINK_SECONDS[think_kind(aw.kind, st.pending.data)]
+                    # the seat's own question (one asked during a window is not the window's)
+                    own = engine.view(st, seat)["decision"] or {"kind": aw.kind, "data": {}}
+                    lo, hi = THINK_SECONDS[think_kind(own["kind"], own["data"])]
                     plans[key] = now + self.think.uniform(lo, hi)
             mine = [(at, seat) for (dec, seat), at in plans.items() if dec == aw.decision]
             mine = [(at, seat) for at, seat in mine if seat in aw.seats]
             tap = min(mine) if mine else None
             timer = min((r.due_at for r in self.timers.requests), default=None)
+            waited = _waiting_for(st, aw)
             if tap is not None and (timer is None or tap[0] <= timer):
+                self.waits[waited] += max(0.0, tap[0] - now)
                 self.clock.advance(max(0.0, tap[0] - now))
                 del plans[(aw.decision, tap[1])]
                 tapped[(aw.decision, tap[1])] += 1
                 self.decide(tap[1], aw.decision)
             elif timer is not None:
+                self.waits[waited] += max(0.0, timer - now)
                 self.clock.advance(max(0.0, timer - now))
                 for request in self.timers.pop_due(self.clock.now()):
                     self.service.handle_timer(request)
@@ -276,6 +283,7 @@ class PaceTable:
             unreachable_choices=self.unreachable,
             errors=self.errors.count,
             api_calls=dict(self.messenger.calls),
+            wait_minutes={k: v / 60 for k, v in self.waits.items()},
         )
 
     def decide(self, seat: int, decision: int) -> None:
@@ -344,6 +352,18 @@ class PaceTable:
             shown.text, shown.rows = start
 
 
+def _waiting_for(st: engine.State, aw: engine.Awaiting) -> str:
+    """What the table waits for, by decision kind; the turn's free use after the action apart,
+    and a window that also asks someone's own next decision named with it."""
+    kind = aw.kind
+    p = st.pending
+    if kind == "turn" and p is not None and p.data.get("acted"):
+        return "turn (free use after the action)"
+    if p is not None and aw.window and "ride" in p.data:
+        return f"{kind} + {p.data['ride']['kind']}"
+    return kind
+
+
 def _worth_looking(payload: str, claim_mask: int | None) -> bool:
     """Claim pages toggle allies (a bitmask): follow only the toggles towards the wanted set."""
     parts = payload[1:].split(".")
@@ -383,9 +403,20 @@ def summarize(games: list[GameFigures]) -> dict[str, Any]:
         ),
         "bot_api_calls_per_game": round(sum(calls.values()) / len(games), 1),
         "bot_api_calls_by_method": per_game,
+        "minutes_by_decision": _minutes_by_decision(games),
         "choices_without_a_button": sum(g.unreachable_choices for g in games),
         "failed_updates": sum(g.errors for g in games),
     }
+
+
+def _minutes_by_decision(games: list[GameFigures]) -> dict[str, float]:
+    """Mean minutes per game the table waited on each kind of decision, longest first."""
+    total: dict[str, float] = defaultdict(float)
+    for g in games:
+        for k, v in g.wait_minutes.items():
+            total[k] += v
+    mean = {k: v / len(games) for k, v in total.items()}
+    return {k: round(v, 2) for k, v in sorted(mean.items(), key=lambda kv: -kv[1])}
 
 
 def goals(by_players: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -438,6 +469,11 @@ def render(report: dict[str, Any]) -> str:
             f"  Bot API calls        {f['bot_api_calls_per_game']} per game "
             f"{f['bot_api_calls_by_method']}",
         ]
+        by_decision = f["minutes_by_decision"]
+        lines.append(
+            f"  waiting, min/game    {round(sum(by_decision.values()), 1)} in all: "
+            + ", ".join(f"{k} {v}" for k, v in by_decision.items() if v >= 0.05)
+        )
         if f["choices_without_a_button"]:
             lines.append(f"  choices with no button to reach: {f['choices_without_a_button']}")
         if f["failed_updates"]:

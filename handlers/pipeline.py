@@ -213,6 +213,9 @@ class Txn:
     def edit(self, chat: int, msg: int, text: str, rows: Rows | None = None, tag: str = "") -> None:
         self._add("edit", chat, text, rows, msg, tag)
 
+    def pin(self, chat: int, msg: int, pinned: bool = True, tag: str = "") -> None:
+        self._add("pin" if pinned else "unpin", chat, "", None, msg, tag)
+
     def _add(
         self, op: str, chat: int, text: str, rows: Rows | None, msg: int | None, tag: str
     ) -> None:
@@ -329,6 +332,10 @@ class Pipeline:
             try:
                 if e["op"] == "send":
                     sent = self.messenger.send(e["chat"], e["text"], e["rows"])
+                elif e["op"] in ("pin", "unpin"):
+                    # A refusal (no right to pin) is an answer: acknowledged, never retried.
+                    sent = self.messenger.pin(e["chat"], e["msg"], e["op"] == "pin")
+                    sent = Sent(True, sent.message_id if sent.ok else 0)
                 else:
                     sent = self.messenger.edit(e["chat"], e["msg"], e["text"], e["rows"])
             except FloodWait as flood:
@@ -550,6 +557,8 @@ def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -
         if e["chat"] not in doc["unreachable"]:
             doc["unreachable"].append(e["chat"])
         return
+    if tag == "status_pin" and e["op"] == "pin" and message_id <= 0:
+        (doc.get("status") or {})["pin_refused"] = True  # the bot may not pin there
     if message_id <= 0:
         return
     kind, _, rest = tag.partition(":")

@@ -108,6 +108,17 @@ class Presenter:
             what = t(lang, f"game.kind.{kind}")
             self.txn.send(self.chat_of(seat), t(lang, "bot.reminder", what=what, seconds=seconds))
         self.run.reminders = []
+        if self.run.mention is not None:
+            self._mention_turn(self.run.mention, seconds)
+            self.run.mention = None
+
+    def _mention_turn(self, seat: int, seconds: int) -> None:
+        """One short group message that notifies the player (a mention; edits never notify)."""
+        lang = self.settings.language
+        name = html.escape(self.state.players[seat].name, quote=False)
+        mention = f'<a href="tg://user?id={self.chat_of(seat)}">{name}</a>'
+        text = t(lang, "bot.turn_reminder", mention=mention, seconds=seconds)
+        self.txn.send(int(self.doc["chat"]), text, tag="turn_reminder")
 
     def _story_text(self, table: dict[str, Any]) -> str | None:
         """New story lines only: whose turn it is lives in the status, windows always end by
@@ -154,7 +165,8 @@ class Presenter:
         return fmt.lines(story.status_text(table, lang), until)
 
     def _status(self) -> None:
-        """Send the status once, then edit it only when its text changes (public changes)."""
+        """Send the status once, then edit it only when its text changes (public changes). With
+        its first edit it is pinned, quietly, where the bot may pin; unpinned at the end."""
         status = self.doc.get("status") or {}
         text = self.status_text()
         chat = int(self.doc["chat"])
@@ -164,6 +176,17 @@ class Presenter:
         elif status.get("msg") and status.get("text") != text:
             self.txn.edit(chat, status["msg"], text, tag="status")
             status["text"] = text
+            self._pin_status(not self.state.over)
+
+    def _pin_status(self, pinned: bool) -> None:
+        """Once each way; a refusal (no right to pin) is not retried."""
+        status = self.doc.get("status") or {}
+        if not status.get("msg") or status.get("pinned", False) == pinned:
+            return
+        if status.get("pin_refused"):
+            return
+        self.txn.pin(int(self.doc["chat"]), status["msg"], pinned, tag="status_pin")
+        status["pinned"] = pinned
 
     def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
         p = self.state.pending
@@ -227,8 +250,14 @@ class Presenter:
                 reason = t(lang, "prompt.closed.game_over")
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
+    def cancel(self) -> None:
+        """The game ends outside the engine (/cancel): every open prompt says so, the status
+        is unpinned."""
+        self._pin_status(False)
+        self.close_all_prompts("prompt.closed.cancelled")
+
     def close_all_prompts(self, why: str) -> None:
-        """The game ends outside the engine (/cancel): every open prompt says why."""
+        """Every open prompt closes, saying why."""
         for seat_s, prompt in self.doc.get("prompts", {}).items():
             if prompt.get("msg") and not prompt.get("closed"):
                 seat = int(seat_s)
@@ -316,7 +345,9 @@ class Presenter:
         ]
 
 
-def _prompt_version(st: State) -> int:
-    """Prompts of the boost window change as cards are played: re-render them then."""
+def _prompt_version(st: State) -> str:
+    """Prompts of the boost window change as cards are played, and a decision asked during a
+    window goes on under its own deadline once the window closes: re-render them then."""
     fight = engine.current_fight(st)
-    return len(fight.get("played", [])) if fight else 0
+    kind = st.pending.kind if st.pending is not None else ""
+    return f"{kind}:{len(fight.get('played', [])) if fight else 0}"

@@ -52,6 +52,12 @@ class TelegramMessenger:
             return ok
         return Sent(ok, message_id if ok else None)
 
+    def pin(self, chat_id: int, message_id: int, pinned: bool = True) -> Sent:
+        ok = self._sorted(lambda: self.gateway.pin(chat_id, message_id, pinned))
+        if isinstance(ok, Sent):
+            return ok
+        return Sent(ok, message_id if ok else None)
+
     def _sorted(self, call: Callable[[], Coroutine[Any, Any, T]]) -> T | Sent:
         try:
             return self.runner.run(call())

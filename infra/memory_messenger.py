@@ -23,6 +23,8 @@ class MemoryMessenger:
     by_chat: dict[int, list[Shown]] = field(default_factory=dict)
     answers: list[tuple[str, str | None, bool]] = field(default_factory=list)
     calls: dict[str, int] = field(default_factory=dict)
+    pinned: dict[int, int] = field(default_factory=dict)  # chat -> its pinned message
+    no_pinning: set[int] = field(default_factory=set)  # chats where the bot may not pin
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def _count(self, method: str) -> None:
@@ -44,6 +46,16 @@ class MemoryMessenger:
         if shown is None:
             return Sent(False)
         shown.text, shown.rows = text, rows
+        return Sent(True, message_id)
+
+    def pin(self, chat_id: int, message_id: int, pinned: bool = True) -> Sent:
+        self._count("pinChatMessage" if pinned else "unpinChatMessage")
+        if (chat_id, message_id) not in self.messages or chat_id in self.no_pinning:
+            return Sent(False)
+        if pinned:
+            self.pinned[chat_id] = message_id
+        elif self.pinned.get(chat_id) == message_id:
+            del self.pinned[chat_id]
         return Sent(True, message_id)
 
     def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:

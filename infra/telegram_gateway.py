@@ -226,6 +226,30 @@ class TelegramGateway:
                 return False
             raise
 
+    async def pin(self, chat_id: int, message_id: int, pinned: bool = True) -> bool:
+        """Pin a message without a notification (or unpin it); False when Telegram refuses —
+        the bot may lack the right to pin there, which is an answer, not an error."""
+        try:
+            if pinned:
+                answer = await self._call(
+                    lambda: self.bot.call(
+                        "pinChatMessage",
+                        chat_id=chat_id,
+                        message_id=message_id,
+                        disable_notification=True,
+                    )
+                )
+            else:
+                answer = await self._call(
+                    lambda: self.bot.call(
+                        "unpinChatMessage", chat_id=chat_id, message_id=message_id
+                    )
+                )
+            return bool(answer)
+        except (Forbidden, BadRequest) as error:
+            _LOG.info("Telegram did not %spin: %s", "" if pinned else "un", error)
+            return False
+
     async def set_commands(
         self,
         commands: Sequence[tuple[str, str]],

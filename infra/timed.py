@@ -72,6 +72,10 @@ class TimedMessenger:
         with timing("telegram"):
             self.inner.answer(query_id, text, alert)
 
+    def pin(self, chat_id: int, message_id: int, pinned: bool = True) -> Sent:
+        with timing("telegram"):
+            return self.inner.pin(chat_id, message_id, pinned)
+
 
 @contextmanager
 def _failures() -> Iterator[None]:

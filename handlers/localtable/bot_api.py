@@ -101,6 +101,8 @@ class BotApi:
             "getChatMember": self.get_chat_member,
             "getChat": lambda p: self.table.chat_json(_int(p, "chat_id")),
             "setMyCommands": self.set_my_commands,
+            "pinChatMessage": self.pin_chat_message,
+            "unpinChatMessage": self.pin_chat_message,
         }
 
     def call(self, method: str, params: Params) -> tuple[int, dict[str, Any]]:
@@ -130,6 +132,17 @@ class BotApi:
 
     def delete_message(self, p: Params) -> bool:
         return self.table.bot_delete(_int(p, "chat_id"), _int(p, "message_id"))
+
+    def pin_chat_message(self, p: Params) -> bool:
+        """The bot is a plain member of the table's group, so Telegram would refuse to pin
+        there; a private chat allows it (the page shows no pins)."""
+        chat_id = _int(p, "chat_id")
+        status = self.table.member_status(chat_id, BOT_USER["id"])
+        if chat_id < 0 and status not in ("administrator", "creator"):
+            raise ApiError(
+                400, "Bad Request: not enough rights to manage pinned messages in the chat"
+            )
+        return True
 
     def answer_callback_query(self, p: Params) -> bool:
         text = p.get("text")

@@ -11,6 +11,9 @@ from handlers.cards import card_label, occupation_label
 from handlers.i18n import t
 
 _ITEMS = frozenset(ALL_ITEMS)
+# A decision asked during a window (engine.fight's riders) -> the window, whose occupation its
+# holder may use instead of answering.
+_USED_DURING = {"support": "priest", "reward": "doctor"}
 
 
 def _card(lang: str, card: str | None) -> str:
@@ -49,7 +52,9 @@ def answer_line(view: dict[str, Any], action: Action, lang: str) -> str:
     p = view["decision"]
     table = view["table"]
     pk = p["kind"] if p is not None else ""
-    if pk == "support":
+    if action.kind == "use" and pk in _USED_DURING:
+        key = f"game.answer.{_USED_DURING[pk]}.use"
+    elif pk == "support":
         key = f"game.answer.support.{action.choice}"
     elif pk == "boost" and action.choice is not None:
         key = "game.answer.boost.mixer"

@@ -118,7 +118,20 @@ def support_page(a: Ask, path: list[str]) -> Page:
         choice = x.choice or "neutral"
         buttons.append((a.t(f"game.btn.support_{choice}", name=names.get(choice, "")), act(x)))
     page.rows = grid(buttons, 1)
+    _during_window(a, page, PRIEST)
     return page
+
+
+def _during_window(a: Ask, page: Page, occupation: str) -> None:
+    """A decision asked while a Priest or Doctor window is open (engine.fight's riders): it
+    takes effect when the window closes; a seat holding that occupation may use it instead."""
+    if "early" not in a.p.data:
+        return
+    page.add(a.t(f"game.early.{a.p.kind}", label=occupation_label(a.lang, occupation)))
+    for x in a.of("use"):
+        page.rows.append(
+            [(a.t("game.btn.use", label=occupation_label(a.lang, occupation)), act(x))]
+        )
 
 
 def boost_page(a: Ask, path: list[str]) -> Page:
@@ -154,6 +167,7 @@ def reward_page(a: Ask, path: list[str]) -> Page:
         [(a.t("game.btn.reward_look"), act(a.of("look")[0]))],
         [(a.t("game.btn.reward_take"), act(a.of("take")[0]))],
     ]
+    _during_window(a, page, DOCTOR)
     return page
 
 

@@ -814,10 +814,22 @@ class RecordingRequest(BaseRequest):
         return True
 
     def _api_pinChatMessage(self, params: Mapping[str, Any]) -> Any:
+        self._may_pin(params)
         self._find(params, "message to pin not found").pinned = True
         return True
 
+    def _may_pin(self, params: Mapping[str, Any]) -> None:
+        """In a group only an administrator may pin (the bot, like anyone, as ``member_status``
+        says; a member by default)."""
+        chat_id = self._chat(params["chat_id"])
+        status = self.member_status.get((chat_id, BOT_ID), "member")
+        if chat_id < 0 and status not in ("administrator", "creator"):
+            raise _Reply(
+                400, "Bad Request: not enough rights to manage pinned messages in the chat"
+            )
+
     def _api_unpinChatMessage(self, params: Mapping[str, Any]) -> Any:
+        self._may_pin(params)
         chat_id = self._chat(params["chat_id"])
         pinned = [m for m in self.messages_in(chat_id) if m.pinned]
         if "message_id" in params:

@@ -155,3 +155,15 @@ def test_telegram_html_subset() -> None:
     for bad in ("<b>x", "<b>x</i>", "<script>x</script>", "&nbsp;", "<br/>"):
         with pytest.raises(HtmlError):
             render(bad)
+
+
+def test_pinning_in_the_group_is_refused_as_telegram_refuses_a_plain_member(
+    served: tuple[TableServer, TelegramGateway],
+) -> None:
+    """Issue 9: the bot pins its living status where it may; the local table's bot is a plain
+    member of the group, so the gateway hears Telegram's refusal and reports it as False."""
+    server, gateway = served
+    page(server, "join", name="Ann", lang="en")
+    RUN(gateway.send(GROUP_ID, "status"))
+    assert RUN(gateway.pin(GROUP_ID, 1)) is False
+    assert RUN(gateway.pin(GROUP_ID, 1, pinned=False)) is False

@@ -142,10 +142,11 @@ def test_one_private_reminder_shortly_before_a_long_deadline() -> None:
     reminders = [x for x in log.log if x[1] == t.uids[seat] and x[3].startswith("⏰")]
     assert len(reminders) == 1 and "15 s left" in reminders[0][3]
     assert t.clock.now() >= opened + 60 - 15
-    assert not [x for x in log.group() if x[3].startswith("⏰")], "private only"
+    group = [x[3] for x in log.group() if x[3].startswith("⏰")]
+    assert len(group) == 1 and "tg://user?id=" in group[0], "only the turn's public mention"
     t.wait_until_due()
     assert t.state().turn != seat
-    assert len([x for x in log.log if x[3].startswith("⏰")]) == 1
+    assert len([x for x in log.log if x[3].startswith("⏰") and x[1] != GROUP]) == 1
 
 
 def test_silent_player_costs_at_most_three_minutes_then_the_table_hears_an_ai_plays_R_D2() -> None:

@@ -15,6 +15,7 @@ import engine
 from engine import TIMEOUT, Action, Event, State
 from engine.cards import ALL_ITEMS, BROTHERHOOD, OCCUPATIONS, ORDER
 from engine.core import Ctx, advance
+from engine.fight import rider
 
 ORD = ORDER
 BRO = BROTHERHOOD
@@ -183,6 +184,12 @@ class Game:
     @property
     def kind(self) -> str | None:
         return self.st.pending.kind if self.st.pending else None
+
+    @property
+    def holders(self) -> list[int]:
+        """Those asked in a window for the window itself (not a rider asked its own question
+        meanwhile, engine.fight)."""
+        return [s for s in self.pending.actors if s != rider(self.pending)]
 
     def items(self, seat: int) -> list[str]:
         return self.st.players[seat].items

@@ -33,14 +33,21 @@ def test_R_A1_attack_names_another_player_publicly() -> None:
 def test_R_A2_priest_window_comes_before_any_support() -> None:
     g = Game.make(4, occ={3: "priest"})
     g.act(0, "attack", target=1)
-    assert g.kind == "priest" and g.pending.window and g.pending.actors == [3]
+    assert g.kind == "priest" and g.pending.window and g.holders == [3]
     assert not g.of("support")
+    # issue 9: the first supporter is asked meanwhile; told only when the window closes
+    assert g.legal_kinds(2) == {"support"}
+    g.act(2, "support", choice=A)
+    assert not g.of("support") and g.kind == "priest"
+    g.close()
+    assert [e.data for e in g.of("support", g.last)] == [{"seat": 2, "side": A}]
+    assert g.kind == "support" and g.pending.actors == [3]
 
 
 def test_R_A2_the_attacker_and_spent_priests_are_not_asked() -> None:
     g = Game.make(4, occ={0: "priest"})
     g.act(0, "attack", target=1)
-    assert g.kind == "priest" and g.pending.actors == []
+    assert g.kind == "priest" and g.holders == []
     g2 = Game.make(4, occ={2: "priest"}, occ_up={2: True}, occ_spent={2: True})
     g2.act(0, "attack", target=1)
     assert g2.kind == "support"  # R-D1: the face-up spent Priest shows nobody can act
@@ -49,7 +56,7 @@ def test_R_A2_the_attacker_and_spent_priests_are_not_asked() -> None:
 def test_R_A2_defender_may_be_the_priest() -> None:
     g = Game.make(4, occ={1: "priest"})
     g.act(0, "attack", target=1)
-    assert g.pending.actors == [1]
+    assert g.holders == [1]
 
 
 def test_R_A2_priest_stops_the_fight_and_takes_a_tribute() -> None:
@@ -356,7 +363,7 @@ def test_R_A7_tie_with_an_empty_pile_draws_nothing() -> None:
 def test_R_A8_doctor_cancels_the_reward() -> None:
     g = Game.make(4, occ={3: "doctor"})
     g.attack(0, 1, {2: A}).close()
-    assert g.kind == "doctor" and g.pending.actors == [3]
+    assert g.kind == "doctor" and g.holders == [3]
     g.act(3, "use")
     assert g.of("doctor_cancelled", g.last)[0].public
     assert g.player(3).occ_up and g.player(3).occ_spent

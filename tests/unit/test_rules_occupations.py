@@ -133,7 +133,7 @@ def test_diplomat_spent_or_not_held_is_not_offered() -> None:
 def test_doctor_cancels_a_fight_it_took_no_part_in_R_A8() -> None:
     g = Game.make(5, hands={1: ["key1"]}, occ={4: "doctor"})
     g.attack(0, 1, {2: A, 4: N}).close()
-    assert g.pending.actors == [4]
+    assert g.holders == [4]
     g.act(4, "use")
     assert g.items(1) == ["key1"] and not g.of("reward")
     # once: spent, so not asked again; face up and spent, the window is left out (R-D1)
@@ -300,7 +300,7 @@ def test_spent_priest_usable_again_after_coat() -> None:
     g.act(0, "take", card="priest")
     assert g.player(0).occupation == "priest"
     g.act(1, "attack", target=2)
-    assert g.pending.actors == [0]
+    assert g.holders == [0]
 
 
 @pytest.mark.parametrize("occ", sorted(ALWAYS_OCCUPATIONS))
