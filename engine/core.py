@@ -50,7 +50,7 @@ class Ctx:
 
     # -- events and notes ------------------------------------------------------------------
     def public(self, kind: EventKind | str, **data: Any) -> None:
-        kind = EventKind(kind)
+        kind = EventKind(kind).value  # checked; stored and told as the plain string
         self.events.append(Event(kind, None, data))
         fields = HISTORY_FIELDS.get(kind)
         if fields is not None:
@@ -62,7 +62,7 @@ class Ctx:
     def private(
         self, seats: tuple[int, ...] | list[int], kind: EventKind | str, **data: Any
     ) -> None:
-        self.events.append(Event(EventKind(kind), tuple(seats), data))
+        self.events.append(Event(EventKind(kind).value, tuple(seats), data))
 
     def note(self, seat: int, kind: str, **data: Any) -> None:
         """Record in ``seat``'s notebook what they just learned, with when they learned it: the
@@ -83,7 +83,8 @@ class Ctx:
         **data: Any,
     ) -> Pending:
         st = self.state
-        p = Pending(st.next_id, DecisionKind(kind), list(actors), deadline, window, [], dict(data))
+        kind = DecisionKind(kind).value  # checked; stored as the plain string
+        p = Pending(st.next_id, kind, list(actors), deadline, window, [], dict(data))
         st.next_id += 1
         st.pending = p
         return p
@@ -134,7 +135,7 @@ STEPS: dict[str, Callable[[Ctx, Json], None]] = {}
 
 
 def kind(name: DecisionKind | str, spec: Kind) -> None:
-    KINDS[DecisionKind(name)] = spec
+    KINDS[DecisionKind(name).value] = spec
 
 
 def step(frame_type: str) -> Callable[[Callable[[Ctx, Json], None]], Callable[[Ctx, Json], None]]:

@@ -18,9 +18,9 @@ from infra.bot_api import (
     RetryAfter,
     TimedOut,
 )
+from infra.fakes import FakeClock
 from infra.ports import deadline_scope
 from infra.telegram_gateway import DirectRunner
-from infra.timers import FakeClock
 
 RUN = DirectRunner().run
 
