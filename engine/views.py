@@ -115,7 +115,7 @@ def view(st: State, seat: int) -> Json:
         if ride is not None and seat == ride["seat"]:
             # asked its own decision during a window (engine.fight): it sees only that one
             mine.update(kind=ride["kind"], deadline=ride["deadline"], data=dict(ride["data"]))
-            mine["data"]["early"] = p.kind
+            mine["data"]["early"] = True  # asked while the window is open
         if p.kind == "smuggle":
             # R-T9: only the items this seat gave; who else may skip stays hidden
             fire = next(f for f in reversed(st.frames) if f["t"] == "trade")["fire"]

@@ -19,6 +19,11 @@ _TURN_WORTH = 2.0  # what an ordinary action is worth, lost when the Diplomat mi
 _DIPLOMAT_SPENT = 1.0
 _REPEAT_ATTACK_COST = 1.5
 _IDLE = 0.05
+# A table where nothing happens (everyone passing, every offer refused) round after round: each
+# such round beyond the second makes passing look worse, until a fight or a trade moves a card.
+_IDLE_ROUND_COST = 0.5
+_IDLE_GRACE = 2
+_MOVES = frozenset({"trade_done", "attack", "item_taken", "gift", "drew", "sextant_passed"})
 # A long game nobody can end calls for moves: passing loses this much of its appeal by round 20.
 _STALL_COST = 1.0  # passing beats a move that changes nothing (two players trading one card around)
 
@@ -56,7 +61,7 @@ def scores(m: Mind, legal: list[Action]) -> dict[Action, float]:
     score: dict[Action, float] = {}
     for a in legal:
         if a.kind == "pass":
-            score[a] = _IDLE - _STALL_COST * urgency(t.round)
+            score[a] = _IDLE - _STALL_COST * urgency(t.round) - _IDLE_ROUND_COST * idle_rounds(t)
         elif a.kind == "end":
             score[a] = _IDLE
         elif a.kind == "trade" and a.card is not None and a.target is not None:
@@ -70,6 +75,16 @@ def scores(m: Mind, legal: list[Action]) -> dict[Action, float]:
         elif a.kind == "clairvoyant":
             score[a] = clairvoyant_value(m, acted=acted)
     return score
+
+
+def idle_rounds(t: Table) -> int:
+    """Whole rounds beyond ``_IDLE_GRACE`` since a card last changed hands or a fight began
+    (counted once the game is long: early on, waiting is a plan)."""
+    if urgency(t.round) <= 0:
+        return 0
+    last = next((r["turn"] for r in reversed(t.history) if r["k"] in _MOVES), 0)
+    now = (t.round - 1) * t.n + 1
+    return max(0, (now - last) // t.n - _IDLE_GRACE)
 
 
 def stalled(round_: int) -> float:

@@ -519,3 +519,13 @@ def test_fortune_telling_names_only_players_whose_side_was_seen() -> None:
     )
     play_game(0, game_seed(4001, 0), 3, cfg, stats)
     assert stats.finished == 1 and stats.how["fortune_failed"] == 0
+
+
+def test_a_table_where_nothing_happens_gets_moving() -> None:
+    """Issue 14: three AI passengers passed (their offers refused) from round 20 to the round
+    cap. Round after round with no card changing hands makes passing look worse each time."""
+    stats = Stats()
+    cfg = Config(policy="ai", timeouts=0.0, checks=False, short_games=False)
+    play_game(8, game_seed(1045, 8), 3, cfg, stats)
+    assert stats.finished == 1 and stats.how["exhausted"] == 0
+    assert stats.rounds[0] < 40
