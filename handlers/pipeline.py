@@ -60,6 +60,7 @@ MAX_ATTEMPTS = 12
 BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
 MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
+REPLY_PREFIX = "REPLY#"
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
 ACK_UNREACHABLE = -1
@@ -79,7 +80,7 @@ def user_key(uid: int) -> str:
 
 def ttl_for(key: str) -> int | None:
     """Games expire; a group's scores and settings and a user's language do not."""
-    return GAME_TTL_SECONDS if key.startswith(("GAME#", "ACK#", "REPLY#")) else None
+    return GAME_TTL_SECONDS if key.startswith(("GAME#", "ACK#", REPLY_PREFIX)) else None
 
 
 def new_game_id() -> str:
@@ -542,7 +543,7 @@ def _bound_outbox(txn: Txn) -> None:
 
 def reply_key(chat_id: int) -> str:
     """The outbox of a chat's direct replies."""
-    return f"REPLY#{chat_id}"
+    return f"{REPLY_PREFIX}{chat_id}"
 
 
 def ack_key(key: str) -> str:

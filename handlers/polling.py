@@ -16,6 +16,7 @@ from telegram.error import InvalidToken, NetworkError
 
 from handlers.app import CoachRideBot
 from handlers.i18n import t
+from handlers.pipeline import FLUSH, REPLY_PREFIX
 from handlers.runtime import bot_username
 from handlers.telegram_messenger import TelegramMessenger
 from infra import bot_api
@@ -37,13 +38,19 @@ class StartupError(Exception):
 
 def rearm_timers(store: SqliteStore, timers: Timers) -> int:
     """In-process timers die with the process: on start, every open lobby and running game
-    gets its next deadline back (a late one fires at once)."""
+    gets its next deadline back (a late one fires at once), and every game or chat's direct
+    replies with messages still to send get a flush (what a dead process left unsent)."""
     armed = 0
-    for key in store.keys("GAME#"):
+    for key in [*store.keys("GAME#"), *store.keys(REPLY_PREFIX)]:
         got = store.get(key)
-        due = got.doc.get("due") if got else None
-        if got and due and got.doc.get("phase") in ("lobby", "playing"):
+        if got is None:
+            continue
+        due = got.doc.get("due")
+        if due and got.doc.get("phase") in ("lobby", "playing"):
             timers.schedule(TimerRequest(key, due["dec"], due["at"]))
+            armed += 1
+        if got.doc.get("outbox"):
+            timers.schedule(TimerRequest(key, FLUSH, 0.0))
             armed += 1
     return armed
 

@@ -18,6 +18,7 @@ from handlers.i18n import t
 from handlers.local import rearm_timers
 from handlers.localtable.chats import Table
 from handlers.localtable.server import TableServer
+from handlers.pipeline import FLUSH, reply_key
 from infra.fakes import FakeTimers
 from infra.ports import Put, TimerRequest
 from infra.sqlite_store import SqliteStore
@@ -100,3 +101,24 @@ def test_timers_of_running_games_are_rearmed_on_start(tmp_path: Path) -> None:
     timers = FakeTimers()
     assert rearm_timers(store, timers) == 1
     assert timers.requests == [TimerRequest("GAME#a", 7, 123.0)]
+
+
+def test_messages_a_dead_process_left_unsent_are_flushed_on_start(tmp_path: Path) -> None:
+    """A finished game's last messages and a direct reply still in their outboxes when the
+    process died are sent after a restart: each gets a flush timer at once."""
+    store = SqliteStore(str(tmp_path / "g.sqlite3"))
+    unsent = [{"seq": 1, "op": "send", "chat": 5, "text": "…"}]
+    store.commit(
+        [
+            Put("GAME#over", {"phase": "over", "due": None, "outbox": unsent}, None),
+            Put("GAME#done", {"phase": "over", "due": None, "outbox": []}, None),
+            Put(reply_key(5), {"seq": 1, "outbox": unsent}, None),
+            Put(reply_key(6), {"seq": 1, "outbox": []}, None),
+        ]
+    )
+    timers = FakeTimers()
+    assert rearm_timers(store, timers) == 2
+    assert sorted(timers.requests, key=lambda r: r.game_key) == [
+        TimerRequest("GAME#over", FLUSH, 0.0),
+        TimerRequest(reply_key(5), FLUSH, 0.0),
+    ]
