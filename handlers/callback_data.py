@@ -1,8 +1,8 @@
 """Every button's callback data, parsed and built in one place.
 
-    <game>:<decision>:<payload>   a decision button (the payload grammar is ``handlers.codec``);
-                                  the decision id is its version: a press on an older decision
-                                  is stale
+    <game>:<decision>:<payload>   a decision button (the payload grammar is
+                                  ``handlers.action_payloads``); the decision id is its
+                                  version: a press on an older decision is stale
     L:<game>:leave|start          the lobby's buttons
     S:<chat>:<setting>            the /settings menu (``items``, a toggle, ``d.<kind>``,
                                   ``ai_fill``, ``ai_level``, ``lang.<code>``)

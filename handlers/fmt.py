@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.cards import BAG_NAME, GOAL_KIND
-from handlers.cards import (
+from handlers.card_labels import (
     SECRET_BAG_ICON,
     association_label,
     card_label,

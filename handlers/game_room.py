@@ -7,7 +7,7 @@ from typing import Any
 
 import engine
 from engine import Rejected
-from handlers import codec, lobby, prompts, refusals
+from handlers import action_payloads, lobby, prompts, refusals
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import after_play
@@ -25,8 +25,8 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
     """A decision button in a player's private chat."""
     lang = negotiate(press.user.language_code)
     try:
-        parsed = codec.parse_payload(button.payload)
-    except codec.BadPayload:
+        parsed = action_payloads.parse_payload(button.payload)
+    except action_payloads.BadPayload:
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
         return "garbage"
     decision = button.decision
@@ -48,22 +48,22 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
         if st.pending is None or st.pending.id != decision or seat not in st.pending.actors:
             txn.toast = refusals.toast(lang, Stale())
             return
-        if not _on_own_prompt(doc, seat, decision, press, isinstance(parsed, codec.Nav)):
+        if not _on_own_prompt(doc, seat, decision, press, isinstance(parsed, action_payloads.Nav)):
             txn.toast = refusals.toast(lang, Stale())
             return
         plang = table.lang_of(seat)
         table.reachable_again(press.user.id)
-        if isinstance(parsed, codec.Info):
+        if isinstance(parsed, action_payloads.Info):
             txn.toast = (prompts.render_info(plang, parsed), True)
             outcome = "info"
             return
-        if isinstance(parsed, codec.Nav):
+        if isinstance(parsed, action_payloads.Nav):
             presenter = Presenter(table, rooms.bot_username)
             pr = presenter.prompt(seat, parsed.path)
             menu[:] = [(pr.text, presenter.rows(decision, pr.rows))]
             outcome = "nav"
             return
-        action = codec.decode_action(parsed.payload, seat, decision)
+        action = action_payloads.decode_action(parsed.payload, seat, decision)
         before = engine.view(st, seat), engine.legal_actions(st, seat)
         try:
             table.apply(action)

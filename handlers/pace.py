@@ -31,7 +31,7 @@ import engine
 from engine.actions import Action
 from engine.ai import AiPolicy
 from engine.rng import Rng, seed_state
-from handlers import codec, lobby
+from handlers import action_payloads, lobby
 from handlers.app import CoachRideBot
 from infra.fakes import FakeClock, FakeTimers
 from infra.memory_messenger import MemoryMessenger, Shown
@@ -295,7 +295,7 @@ class PaceTable:
         if shown is None or not legal:
             return
         action = self.ai.choose(engine.view(st, seat), legal, self.rng)
-        wanted = f"{self.gid}:{decision}:{codec.encode_action(action)}"
+        wanted = f"{self.gid}:{decision}:{action_payloads.encode_action(action)}"
         route = self.route(uid, shown, decision, wanted, action)
         if route is None:
             self.unreachable += 1

@@ -20,7 +20,7 @@ import engine
 from engine import Event, State
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from handlers import callback_data, fmt, prompts, story
-from handlers.cards import occupation_label
+from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
 from handlers.i18n import t
 from handlers.messenger import Rows

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from engine.cards import ITEM_KINDS, OCCUPATIONS
-from handlers.cards import card_label, card_text, occupation_label
+from handlers.card_labels import card_label, card_text, occupation_label
 from handlers.i18n import LANGUAGES, t
 
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from infra import codec
+from infra import doc_bytes
 from infra.ports import (
     UPDATE_MARKER_PREFIX,
     UPDATE_MARKER_TTL_SECONDS,
@@ -120,7 +120,7 @@ class DynamoStore:
         check_writes(writes)
         if not writes and update_id is None:
             return {}
-        bodies = {w.key: codec.encode(w.doc) for w in writes if isinstance(w, Put)}
+        bodies = {w.key: doc_bytes.encode(w.doc) for w in writes if isinstance(w, Put)}
         for attempt in range(1, self._max_attempts + 1):
             items = self._transaction(writes, bodies, update_id, self.clock.now())
             self._record(writes=1)
@@ -184,7 +184,7 @@ class DynamoStore:
         if item is None or not is_live(_ttl(item), self.clock.now()):
             return None
         return Versioned(
-            item["pk"]["S"], int(item["version"]["N"]), codec.decode(item["body"]["B"])
+            item["pk"]["S"], int(item["version"]["N"]), doc_bytes.decode(item["body"]["B"])
         )
 
     def _record(self, reads: int = 0, writes: int = 0, **extra: int) -> None:

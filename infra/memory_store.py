@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from infra import codec
+from infra import doc_bytes
 from infra.ports import (
     UPDATE_MARKER_TTL_SECONDS,
     Clock,
@@ -55,13 +55,13 @@ class MemoryStore:
         with self._lock:
             self.stats.reads += 1
             item = self._live(key)
-        return None if item is None else Versioned(key, item.version, codec.decode(item.body))
+        return None if item is None else Versioned(key, item.version, doc_bytes.decode(item.body))
 
     def get_many(self, keys: Sequence[str]) -> dict[str, Versioned]:
         with self._lock:
             self.stats.reads += 1
             found = {key: item for key in set(keys) if (item := self._live(key)) is not None}
-        return {k: Versioned(k, i.version, codec.decode(i.body)) for k, i in found.items()}
+        return {k: Versioned(k, i.version, doc_bytes.decode(i.body)) for k, i in found.items()}
 
     def seen_update(self, update_id: int) -> bool:
         with self._lock:
@@ -74,7 +74,7 @@ class MemoryStore:
         check_writes(writes)
         if not writes and update_id is None:
             return {}
-        bodies = {w.key: codec.encode(w.doc) for w in writes if isinstance(w, Put)}
+        bodies = {w.key: doc_bytes.encode(w.doc) for w in writes if isinstance(w, Put)}
         if self.before_commit is not None:
             self.before_commit(writes, update_id)
         with self._lock:

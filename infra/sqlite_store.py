@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from infra import codec
+from infra import doc_bytes
 from infra.ports import (
     UPDATE_MARKER_TTL_SECONDS,
     Clock,
@@ -69,7 +69,7 @@ class SqliteStore:
             )
             .fetchone()
         )
-        return None if row is None else Versioned(key, row[0], codec.decode(row[1]))
+        return None if row is None else Versioned(key, row[0], doc_bytes.decode(row[1]))
 
     def get_many(self, keys: Sequence[str]) -> dict[str, Versioned]:
         self._count_read()
@@ -85,7 +85,7 @@ class SqliteStore:
                     (*chunk, now),
                 )
                 for key, version, body in rows:
-                    found[key] = Versioned(key, version, codec.decode(body))
+                    found[key] = Versioned(key, version, doc_bytes.decode(body))
         return found
 
     def keys(self, prefix: str) -> list[str]:
@@ -115,7 +115,7 @@ class SqliteStore:
         check_writes(writes)
         if not writes and update_id is None:
             return {}
-        bodies = {w.key: codec.encode(w.doc) for w in writes if isinstance(w, Put)}
+        bodies = {w.key: doc_bytes.encode(w.doc) for w in writes if isinstance(w, Put)}
         with self._lock:
             self.stats.writes += 1
         with self._transaction() as conn:

@@ -1,6 +1,6 @@
 """Decision prompts: the pending decision of one seat as a text and rows of (label, payload)
 buttons. The buttons are the legal actions (``apply`` re-checks); multi-step choices walk
-through navigation payloads (see :mod:`handlers.codec`)."""
+through navigation payloads (see :mod:`handlers.action_payloads`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Action
-from handlers import codec, fmt
-from handlers.cards import association_label, drink_label, occupation_label
+from handlers import action_payloads, fmt
+from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
 from handlers.prompts import fight, trade, turn
 from handlers.prompts.answer import answer_line
@@ -98,7 +98,7 @@ def render_answered(
     return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 
-def render_info(lang: str, info: codec.Info) -> str:
+def render_info(lang: str, info: action_payloads.Info) -> str:
     """A card's name and text for an alert: the catalogs keep every one within INFO_MAX
     UTF-16 units (Telegram's limit), so it is never cut."""
     if info.kind == "item":

@@ -7,7 +7,7 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import ALL_ITEMS, OCCUPATIONS
 from handlers import fmt
-from handlers.cards import card_label, occupation_label
+from handlers.card_labels import card_label, occupation_label
 from handlers.i18n import t
 
 _ITEMS = frozenset(ALL_ITEMS)

@@ -8,8 +8,8 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import ALL_ITEMS
-from handlers import codec, fmt
-from handlers.cards import (
+from handlers import action_payloads, fmt
+from handlers.card_labels import (
     ASSOCIATION_ICONS,
     DRINK_ICON,
     ITEM_ICONS,
@@ -107,7 +107,7 @@ def ask(view: dict[str, Any], legal: list[Action], lang: str) -> Ask | None:
 
 
 def act(a: Action) -> str:
-    return codec.encode_action(a)
+    return action_payloads.encode_action(a)
 
 
 def grid(buttons: list[Button], per_row: int) -> Rows:
@@ -143,7 +143,7 @@ def card_buttons(
         assert a.card is not None
         shown = card_label(ask_.lang, a.card)
         buttons.append((label(shown) if label else shown, payload(a)))
-        page.info.append(codec.info_item(item_kind(a.card)))
+        page.info.append(action_payloads.info_item(item_kind(a.card)))
     page.rows += grid(buttons, 2)
 
 
@@ -151,13 +151,13 @@ def info_row(lang: str, payloads: list[str]) -> Rows:
     """Small "ℹ️ <icon>" buttons that explain the cards of a page in an alert."""
     buttons: list[Button] = []
     for payload in dict.fromkeys(payloads):
-        info = codec.parse_payload(payload)
-        assert isinstance(info, codec.Info)
+        info = action_payloads.parse_payload(payload)
+        assert isinstance(info, action_payloads.Info)
         buttons.append((t(lang, "game.btn.info", icon=_icon(info)), payload))
     return grid(buttons, MAX_PER_ROW)
 
 
-def _icon(info: codec.Info) -> str:
+def _icon(info: action_payloads.Info) -> str:
     if info.kind == "item":
         return ITEM_ICONS.get(info.id, SECRET_BAG_ICON)
     if info.kind == "occupation":

@@ -7,8 +7,8 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import ASSOCIATIONS, GOAL_KIND
-from handlers import codec, fmt
-from handlers.cards import association_label, card_label, drink_label
+from handlers import action_payloads, fmt
+from handlers.card_labels import association_label, card_label, drink_label
 from handlers.prompts.base import Ask, Button, Page, act, grid
 
 _KIND = {"cl": "claim", "fo": "claim_other"}
@@ -71,17 +71,17 @@ def _select(a: Ask, head: str, kind: str, mask: int) -> Page:
         if s == a.seat:
             continue
         key = "game.btn.toggle_on" if mask & (1 << s) else "game.btn.toggle_off"
-        buttons.append((a.t(key, name=a.label(s)), codec.nav(head, mask ^ (1 << s))))
+        buttons.append((a.t(key, name=a.label(s)), action_payloads.nav(head, mask ^ (1 << s))))
     page.rows = grid(buttons, 2)
-    page.rows.append([(a.t("game.btn.continue"), codec.nav(head, mask, "ok"))])
+    page.rows.append([(a.t("game.btn.continue"), action_payloads.nav(head, mask, "ok"))])
     page.info = _info(a, side)
-    page.back = codec.nav()
+    page.back = action_payloads.nav()
     return page
 
 
 def _info(a: Ask, side: str) -> list[str]:
-    out = [codec.info_association(side), codec.info_item(GOAL_KIND[side])]
-    return [*out, codec.INFO_DRINK] if a.me["drink"] else out
+    out = [action_payloads.info_association(side), action_payloads.info_item(GOAL_KIND[side])]
+    return [*out, action_payloads.INFO_DRINK] if a.me["drink"] else out
 
 
 def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
@@ -108,10 +108,10 @@ def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
     confirm = "game.btn.confirm_claim" if kind == "claim" else "game.btn.confirm_fortune"
     page.rows = [
         [(a.t(confirm), act(action))],
-        [(a.t("game.btn.change_allies"), codec.nav(head, mask))],
+        [(a.t("game.btn.change_allies"), action_payloads.nav(head, mask))],
     ]
     page.info = _info(a, side)
-    page.back = codec.nav()
+    page.back = action_payloads.nav()
     return page
 
 
@@ -180,6 +180,6 @@ def _solo(a: Ask) -> Page:
         ]
     )
     page.rows = [[(a.t("game.btn.confirm_solo"), act(a.of("solo")[0]))]]
-    page.info.append(codec.info_item("coat_of_arms"))
-    page.back = codec.nav()
+    page.info.append(action_payloads.info_item("coat_of_arms"))
+    page.back = action_payloads.nav()
     return page

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.cards import DOCTOR, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
-from handlers import codec, fmt
-from handlers.cards import card_label, item_kind, occupation_label
+from handlers import action_payloads, fmt
+from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.i18n import t
 from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
 
@@ -77,7 +77,7 @@ def _window(a: Ask, occ: str, body: str, **params: object) -> Page:
     page = Page([a.t("game.window.title", label=occupation_label(a.lang, occ))])
     page.lines += fight_lines(a.table, a.lang)
     page.add(a.t(body, label=occupation_label(a.lang, occ), **params))
-    page.info.append(codec.info_occupation(occ))
+    page.info.append(action_payloads.info_occupation(occ))
     return page
 
 
@@ -151,7 +151,9 @@ def boost_page(a: Ask, path: list[str]) -> Page:
         buttons.append((label, act(x)))
         is_occ = card in OCCUPATIONS
         page.info.append(
-            codec.info_occupation(card) if is_occ else codec.info_item(item_kind(card))
+            action_payloads.info_occupation(card)
+            if is_occ
+            else action_payloads.info_item(item_kind(card))
         )
     page.rows = grid(buttons, 2)
     page.rows.append([(a.t("game.btn.done"), act(a.of("pass")[0]))])

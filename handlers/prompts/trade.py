@@ -4,8 +4,8 @@ association cards, and gifts over the hand limit."""
 from __future__ import annotations
 
 from engine.cards import BAGS, UNREFUSABLE_ITEMS
-from handlers import codec, fmt
-from handlers.cards import card_label, item_kind, occupation_label
+from handlers import action_payloads, fmt
+from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.prompts.base import Ask, Page, act, card_buttons, grid
 
 
@@ -25,7 +25,7 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
     if offered in BAGS and not a.table["bags_are_goals"]:
         page.add(a.t("game.answer_trade.no_bag"))
     page.add(a.hand())
-    page.info.append(codec.info_item(item_kind(offered)))
+    page.info.append(action_payloads.info_item(item_kind(offered)))
     card_buttons(a, page, a.of("accept"), label=lambda card: a.t("game.btn.accept_give", card=card))
     refuse = a.of("refuse")
     if refuse:
@@ -38,7 +38,7 @@ def smuggle_page(a: Ask, path: list[str]) -> Page:
     page = Page([a.t("game.smuggle.title")])
     for card, partner in a.p.data["fire"]:
         page.add(a.t("game.smuggle.body", card=card_label(a.lang, card), name=a.name(partner)))
-        page.info.append(codec.info_item(item_kind(card)))
+        page.info.append(action_payloads.info_item(item_kind(card)))
     page.rows = [
         [(a.t("game.btn.smuggle_use"), act(a.of("use")[0]))],
         [(a.t("game.btn.smuggle_skip"), act(a.of("skip")[0]))],
@@ -60,7 +60,7 @@ def sextant_dir_page(a: Ask, path: list[str]) -> Page:
         to = (a.seat + step) % a.seats
         buttons.append((a.t(f"game.btn.dir_{x.choice}", name=a.label(to)), act(x)))
     page.rows = grid(buttons, 1)
-    page.info.append(codec.info_item("sextant"))
+    page.info.append(action_payloads.info_item("sextant"))
     return page
 
 
@@ -90,7 +90,7 @@ def tome_page(a: Ask, path: list[str]) -> Page:
         [(a.t("game.btn.tome_swap", name=a.label(partner)), act(a.of("swap")[0]))],
         [(a.t("game.btn.keep_occupation"), act(a.of("skip")[0]))],
     ]
-    page.info += [codec.info_item("tome"), codec.info_occupation(mine)]
+    page.info += [action_payloads.info_item("tome"), action_payloads.info_occupation(mine)]
     return page
 
 
@@ -111,7 +111,7 @@ def coat_page(a: Ask, path: list[str]) -> Page:
     buttons = [(occupation_label(a.lang, x.card or ""), act(x)) for x in takes]
     page.rows = grid(buttons, 2)
     page.rows.append([(a.t("game.btn.keep_occupation"), act(a.of("skip")[0]))])
-    page.info += [codec.info_occupation(o) for o in [mine, *offered]]
+    page.info += [action_payloads.info_occupation(o) for o in [mine, *offered]]
     return page
 
 
@@ -136,15 +136,17 @@ def gift_page(a: Ask, path: list[str]) -> Page:
     if card is None:
         page.add(a.t("game.gift.pick_card"), a.hand())
         one_per_card = {x.card: x for x in gifts}.values()  # the recipient comes next
-        card_buttons(a, page, one_per_card, lambda x: codec.nav(codec.code(x.card or "")))
+        card_buttons(
+            a, page, one_per_card, lambda x: action_payloads.nav(action_payloads.code(x.card or ""))
+        )
         return page
     page.add(a.t("game.gift.pick_player", card=card_label(a.lang, card)))
     buttons = [
         (a.label(x.target), act(x)) for x in gifts if x.card == card and x.target is not None
     ]
     page.rows = grid(buttons, 2)
-    page.info.append(codec.info_item(item_kind(card)))
-    page.back = codec.nav()
+    page.info.append(action_payloads.info_item(item_kind(card)))
+    page.back = action_payloads.nav()
     return page
 
 
@@ -152,7 +154,7 @@ def _card(path: list[str], allowed: set[str | None]) -> str | None:
     if len(path) != 1:
         return None
     try:
-        card = codec.word(path[0])
-    except codec.BadPayload:
+        card = action_payloads.word(path[0])
+    except action_payloads.BadPayload:
         return None
     return card if card in allowed else None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.cards import CLAIRVOYANT, DIPLOMAT
-from handlers import codec, fmt
-from handlers.cards import card_label, item_kind, occupation_label
+from handlers import action_payloads, fmt
+from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.prompts import claim
 from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
 
@@ -39,24 +39,24 @@ def _root(a: Ask) -> Page:
     if "end" in kinds:
         buttons.append((a.t("game.btn.end"), act(kinds["end"])))
     if "trade" in kinds:
-        buttons.append((a.t("game.btn.trade"), codec.nav("tr")))
+        buttons.append((a.t("game.btn.trade"), action_payloads.nav("tr")))
     if "attack" in kinds:
-        buttons.append((a.t("game.btn.attack"), codec.nav("at")))
+        buttons.append((a.t("game.btn.attack"), action_payloads.nav("at")))
     if "claim" in kinds:
-        buttons.append((a.t("game.btn.claim"), codec.nav("cl", 0)))
+        buttons.append((a.t("game.btn.claim"), action_payloads.nav("cl", 0)))
     if "claim_other" in kinds:
-        buttons.append((a.t("game.btn.fortune"), codec.nav("fo", 0)))
+        buttons.append((a.t("game.btn.fortune"), action_payloads.nav("fo", 0)))
     if "solo" in kinds:
-        buttons.append((a.t("game.btn.solo"), codec.nav("so")))
+        buttons.append((a.t("game.btn.solo"), action_payloads.nav("so")))
     if "diplomat" in kinds:
         label = a.t("game.btn.more", label=occupation_label(a.lang, DIPLOMAT))
-        buttons.append((label, codec.nav("dp")))
+        buttons.append((label, action_payloads.nav("dp")))
     if "clairvoyant" in kinds:
         buttons.append((occupation_label(a.lang, CLAIRVOYANT), act(kinds["clairvoyant"])))
     page.rows = grid(buttons, 2)
-    page.info = [codec.info_item(item_kind(c)) for c in a.me["items"]]
+    page.info = [action_payloads.info_item(item_kind(c)) for c in a.me["items"]]
     if "diplomat" in kinds or "clairvoyant" in kinds:
-        page.info.append(codec.info_occupation(a.me["occupation"]))
+        page.info.append(action_payloads.info_occupation(a.me["occupation"]))
     return page
 
 
@@ -74,11 +74,11 @@ def _trade(a: Ask, rest: list[str]) -> Page:
         target = int(rest[0])
         page = Page([a.t("game.trade.title"), a.t("game.trade.pick_card", name=a.name(target))])
         card_buttons(a, page, [x for x in a.of("trade") if x.target == target])
-        page.back = codec.nav("tr")
+        page.back = action_payloads.nav("tr")
         return page
     page = Page([a.t("game.trade.title"), a.t("game.trade.pick_target"), a.hand()])
-    page.rows = _player_buttons(a, targets, {s: codec.nav("tr", s) for s in targets})
-    page.back = codec.nav()
+    page.rows = _player_buttons(a, targets, {s: action_payloads.nav("tr", s) for s in targets})
+    page.back = action_payloads.nav()
     return page
 
 
@@ -86,7 +86,7 @@ def _attack(a: Ask) -> Page:
     page = Page([a.t("game.attack.title"), a.t("game.attack.pick_target")])
     attacks = {x.target: act(x) for x in a.of("attack") if x.target is not None}
     page.rows = _player_buttons(a, sorted(attacks), attacks)
-    page.back = codec.nav()
+    page.back = action_payloads.nav()
     return page
 
 
@@ -95,7 +95,7 @@ def _diplomat(a: Ask, rest: list[str]) -> Page:
     demands = a.of("diplomat")
     targets = sorted({x.target for x in demands if x.target is not None})
     page = Page([a.t("game.diplomat.title", label=label)])
-    page.info.append(codec.info_occupation(DIPLOMAT))
+    page.info.append(action_payloads.info_occupation(DIPLOMAT))
     if rest and rest[0].isdigit() and int(rest[0]) in targets:
         target = int(rest[0])
         page.add(a.t("game.diplomat.pick_item", name=a.name(target)))
@@ -103,13 +103,13 @@ def _diplomat(a: Ask, rest: list[str]) -> Page:
         for x in demands:
             if x.target == target and x.card is not None:
                 buttons.append((fmt.item_name(a.lang, x.card), act(x)))
-                page.info.append(codec.info_item(x.card))
+                page.info.append(action_payloads.info_item(x.card))
         page.rows = grid(buttons, 2)
-        page.back = codec.nav("dp")
+        page.back = action_payloads.nav("dp")
         return page
     page.add(a.t("game.diplomat.pick_target"))
-    page.rows = _player_buttons(a, targets, {s: codec.nav("dp", s) for s in targets})
-    page.back = codec.nav()
+    page.rows = _player_buttons(a, targets, {s: action_payloads.nav("dp", s) for s in targets})
+    page.back = action_payloads.nav()
     return page
 
 
@@ -122,7 +122,7 @@ def diplomat_give_page(a: Ask, path: list[str]) -> Page:
             a.t("game.diplomat_give.body", name=a.name(target), card=card_label(a.lang, receive)),
         ]
     )
-    page.info.append(codec.info_item(item_kind(receive)))
+    page.info.append(action_payloads.info_item(item_kind(receive)))
     card_buttons(a, page, a.legal)
     return page
 
@@ -136,7 +136,7 @@ def clairvoyant_page(a: Ask, path: list[str]) -> Page:
             a.t("game.clairvoyant.pile", cards=_numbered(a, top_first)),
         ]
     )
-    page.info = [codec.info_item(item_kind(c)) for c in top_first]
+    page.info = [action_payloads.info_item(item_kind(c)) for c in top_first]
     first = _first_choice(path, orders)
     if first is None:
         page.add(a.t("game.clairvoyant.pick_first"))
@@ -145,14 +145,15 @@ def clairvoyant_page(a: Ask, path: list[str]) -> Page:
             return page
         firsts = _distinct(orders, 0)
         buttons = [
-            (card_label(a.lang, o.cards[0]), codec.nav(codec.code(o.cards[0]))) for o in firsts
+            (card_label(a.lang, o.cards[0]), action_payloads.nav(action_payloads.code(o.cards[0])))
+            for o in firsts
         ]
         page.rows = grid(buttons, 2)
         return page
     page.add(a.t("game.clairvoyant.pick_second", card=card_label(a.lang, first)))
     seconds = _distinct([o for o in orders if o.cards[0] == first], 1)
     page.rows = grid([(card_label(a.lang, o.cards[1]), act(o)) for o in seconds], 2)
-    page.back = codec.nav()
+    page.back = action_payloads.nav()
     return page
 
 
@@ -160,8 +161,8 @@ def _first_choice(path: list[str], orders: list[Action]) -> str | None:
     if len(path) != 1:
         return None
     try:
-        card = codec.word(path[0])
-    except codec.BadPayload:
+        card = action_payloads.word(path[0])
+    except action_payloads.BadPayload:
         return None
     return card if any(len(o.cards) == 2 and o.cards[0] == card for o in orders) else None
 

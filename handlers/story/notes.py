@@ -7,7 +7,7 @@ import html
 from typing import Any
 
 from handlers import fmt
-from handlers.cards import (
+from handlers.card_labels import (
     association_label,
     card_label,
     card_text,

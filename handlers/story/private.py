@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.actions import Event
 from handlers import fmt
-from handlers.cards import association_label, card_label, drink_label, occupation_label
+from handlers.card_labels import association_label, card_label, drink_label, occupation_label
 from handlers.i18n import t
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from engine.actions import Event
 from engine.cards import DIPLOMAT, DOCTOR, DUELIST, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
 from handlers import fmt
-from handlers.cards import association_label, drink_label, occupation_label
+from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
 from handlers.story.table import final_lines
 

@@ -7,7 +7,7 @@ import html
 from typing import Any
 
 from handlers import fmt
-from handlers.cards import association_label, occupation_label, public_card_label
+from handlers.card_labels import association_label, occupation_label, public_card_label
 from handlers.i18n import t
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from handlers import fmt
-from handlers.cards import (
+from handlers.card_labels import (
     DRINK_ICON,
     association_label,
     drink_label,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from infra import codec
+from infra import doc_bytes
 from infra.dynamo_store import DynamoStore, marker_key
 from infra.fakes import FakeClock
 from infra.memory_store import MemoryStore
@@ -271,21 +271,21 @@ def test_stats_count_requests(store: DocumentStore) -> None:
 def test_codec_keeps_small_documents_plain_and_compresses_large_ones() -> None:
     small = {"a": 1}
     large = {"log": ["the coach rolls on"] * 500}
-    assert codec.encode(small) == b'J{"a":1}'
-    packed = codec.encode(large)
+    assert doc_bytes.encode(small) == b'J{"a":1}'
+    packed = doc_bytes.encode(large)
     assert packed[:1] == b"Z"
     assert len(packed) < len(json.dumps(large, separators=(",", ":"))) // 50
-    assert codec.decode(codec.encode(small)) == small
-    assert codec.decode(packed) == large
+    assert doc_bytes.decode(doc_bytes.encode(small)) == small
+    assert doc_bytes.decode(packed) == large
 
 
 def test_codec_rejects_what_it_did_not_write() -> None:
     with pytest.raises(ValueError):
-        codec.decode(b"?{}")
+        doc_bytes.decode(b"?{}")
     with pytest.raises(ValueError):
-        codec.decode(b"J[1,2]")
+        doc_bytes.decode(b"J[1,2]")
     with pytest.raises(ValueError):
-        codec.encode({"x": float("nan")})
+        doc_bytes.encode({"x": float("nan")})
 
 
 # --- store-specific behaviour ----------------------------------------------------------------
@@ -298,7 +298,7 @@ def test_dynamo_items_have_the_documented_shape(game_table: str, dynamodb: Dynam
 
     item = dynamodb.get_item(TableName=game_table, Key={"pk": {"S": "GAME#1"}})["Item"]
     assert item["version"] == {"N": "1"}
-    assert codec.decode(item["body"]["B"]) == game()
+    assert doc_bytes.decode(item["body"]["B"]) == game()
     assert int(item["ttl"]["N"]) == int(clock.now()) + 3600
     marker = dynamodb.get_item(TableName=game_table, Key={"pk": {"S": marker_key(123)}})["Item"]
     assert int(marker["ttl"]["N"]) >= clock.now() + 24 * 3600
@@ -375,7 +375,7 @@ def test_memory_store_hooks_inject_conflicts_and_crashes() -> None:
     stored = store.get("GAME#1")
     assert stored is not None and stored.doc == {"n": "mine"}
     assert store.seen_update(1)
-    assert store.stored_size("GAME#1") == len(codec.encode({"n": "mine"}))
+    assert store.stored_size("GAME#1") == len(doc_bytes.encode({"n": "mine"}))
 
 
 def test_sqlite_store_is_shared_between_processes(tmp_path: Path) -> None:

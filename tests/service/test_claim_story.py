@@ -9,8 +9,8 @@ import pytest
 import engine
 from engine import Action
 from engine.cards import BROTHERHOOD, KEYS, ORDER
-from handlers import codec, fmt
-from handlers.cards import association_label, drink_label
+from handlers import action_payloads, fmt
+from handlers.card_labels import association_label, drink_label
 from handlers.i18n import LANGUAGES, t
 from tests.service.table import Table
 
@@ -49,7 +49,7 @@ def _claim(
     table.arrange(arrange)
     decision = table.state().pending.id  # type: ignore[union-attr]
     named = (ally, enemy) if name_enemy else (ally,)
-    payload = codec.encode_action(Action("claim", declarer, decision, seats=named))
+    payload = action_payloads.encode_action(Action("claim", declarer, decision, seats=named))
     message_id, _ = table.prompt(declarer)
     table.press(table.uids[declarer], message_id, f"{table.gid}:{decision}:{payload}")
     st = table.state()

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine import Action
-from handlers import codec, lobby
+from handlers import action_payloads, lobby
 from handlers.i18n import LANGUAGES, t
 from infra.ports import Put
 from tests.service.table import GROUP, Table
@@ -43,13 +43,13 @@ def test_a_boost_prompt_closed_by_the_poison_mixer_says_so(lang: str) -> None:
     )
     attack = Action("attack", attacker, table.state().pending.id, target=defender)  # type: ignore[union-attr]
     table.press_payload(attacker, "~at")
-    table.press_payload(attacker, codec.encode_action(attack))
+    table.press_payload(attacker, action_payloads.encode_action(attack))
     while (aw := engine.awaiting(table.state())) is not None and aw.kind != "boost":
         table.wait_until_due()
     attacker_prompt, _ = table.prompt(attacker)
     decision = table.state().pending.id  # type: ignore[union-attr]
     played = Action("play", mixer, decision, card="poison_mixer", choice="defender")
-    table.press_payload(mixer, codec.encode_action(played))
+    table.press_payload(mixer, action_payloads.encode_action(played))
     text = _closed_text(table, attacker, attacker_prompt)
     name = table.state().players[mixer].name
     assert t(lang, "prompt.closed.mixer", name=f"<b>{name}</b>", label="")[:6] in text

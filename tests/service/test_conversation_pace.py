@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import engine
 from engine import Action
-from handlers import codec
+from handlers import action_payloads
 from infra.memory_messenger import MemoryMessenger
 from infra.ports import Rows, Sent
 from tests.service.table import GROUP, Table
@@ -41,7 +41,7 @@ def table(n: int = 4) -> tuple[Table, Log]:
 
 
 def press_action(t: Table, seat: int, action: Action) -> None:
-    t.press_payload(seat, codec.encode_action(action))
+    t.press_payload(seat, action_payloads.encode_action(action))
 
 
 def test_one_status_message_edited_in_place_and_story_lines_only_once() -> None:
@@ -172,7 +172,7 @@ def test_a_trade_offer_arrives_once_with_buttons_that_say_what_they_do() -> None
     t.arrange(lambda st: (t.give(st, b, "dagger"), t.give(st, a, "gloves")))
     offered = "gloves"
     decision = t.state().pending.id  # type: ignore[union-attr]
-    trade = codec.encode_action(Action("trade", a, decision, target=b, card=offered))
+    trade = action_payloads.encode_action(Action("trade", a, decision, target=b, card=offered))
     t.press(t.uids[a], t.prompt(a)[0], f"{t.gid}:{decision}:{trade}")
     assert t.state().pending.kind == "trade_answer"  # type: ignore[union-attr]
     to_b = [x for x in log.log if x[1] == t.uids[b] and x[0] == "send"]

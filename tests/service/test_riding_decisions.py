@@ -8,8 +8,8 @@ from __future__ import annotations
 import engine
 from engine import Action
 from engine.cards import PRIEST
-from handlers import codec
-from handlers.cards import occupation_label
+from handlers import action_payloads
+from handlers.card_labels import occupation_label
 from handlers.i18n import t
 from tests.service.table import Table
 
@@ -23,7 +23,8 @@ def _attack(table: Table, priest: int | None = None) -> tuple[int, int, int]:
     decision = table.state().pending.id  # type: ignore[union-attr]
     table.press_payload(attacker, "~at")
     table.press_payload(
-        attacker, codec.encode_action(Action("attack", attacker, decision, target=defender))
+        attacker,
+        action_payloads.encode_action(Action("attack", attacker, decision, target=defender)),
     )
     return attacker, defender, first
 

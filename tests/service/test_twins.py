@@ -13,7 +13,7 @@ from engine import Action, State
 from engine.cards import BAGS, GOAL_KIND, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
 from engine.fight import rider
 from engine.rng import Rng
-from handlers import codec
+from handlers import action_payloads
 from handlers.i18n import t
 from tests.e2e.harness import BOT
 from tests.service.twins import (
@@ -31,7 +31,7 @@ PLAIN = ("thug", "bodyguard", "grand_master")  # nothing to offer outside the bo
 
 
 def payload(kind: str, **kw: object) -> str:
-    return codec.encode_action(Action(kind, 0, 0, **kw))  # type: ignore[arg-type]
+    return action_payloads.encode_action(Action(kind, 0, 0, **kw))  # type: ignore[arg-type]
 
 
 def find_seed(test: Callable[[State], bool]) -> int:

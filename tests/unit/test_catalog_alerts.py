@@ -8,7 +8,7 @@ import string
 import pytest
 
 from engine.cards import ASSOCIATIONS, BAG_NAME, ITEM_KINDS, OCCUPATIONS
-from handlers import codec, prompts
+from handlers import action_payloads, prompts
 from handlers.i18n import LANGUAGES, catalog, t
 from tests.fakes.bot_api import utf16_len
 
@@ -27,14 +27,14 @@ TOAST_KEYS = (
 SENTENCE_END = (".", "!", "?", "。", "！", "？", ")", "）", "”", "“", "»", "«")
 
 
-def every_info() -> list[codec.Info]:
-    payloads = [codec.info_item(kind) for kind in (*ITEM_KINDS, BAG_NAME)]
-    payloads += [codec.info_occupation(o) for o in OCCUPATIONS]
-    payloads += [codec.info_association(a) for a in ASSOCIATIONS]
-    payloads.append(codec.INFO_DRINK)
-    parsed = [codec.parse_payload(p) for p in payloads]
-    assert all(isinstance(p, codec.Info) for p in parsed)
-    return [p for p in parsed if isinstance(p, codec.Info)]
+def every_info() -> list[action_payloads.Info]:
+    payloads = [action_payloads.info_item(kind) for kind in (*ITEM_KINDS, BAG_NAME)]
+    payloads += [action_payloads.info_occupation(o) for o in OCCUPATIONS]
+    payloads += [action_payloads.info_association(a) for a in ASSOCIATIONS]
+    payloads.append(action_payloads.INFO_DRINK)
+    parsed = [action_payloads.parse_payload(p) for p in payloads]
+    assert all(isinstance(p, action_payloads.Info) for p in parsed)
+    return [p for p in parsed if isinstance(p, action_payloads.Info)]
 
 
 def test_the_limit_is_the_one_the_prompts_use() -> None:
@@ -55,7 +55,7 @@ def test_every_card_alert_fits_whole_in_200_utf16_units(lang: str) -> None:
 
 def test_the_secret_bag_key_alert_is_under_the_limit_in_english() -> None:
     """The alert that made the tap show nothing (201 units) before."""
-    alert = prompts.render_info("en", codec.Info("item", "bag_key"))
+    alert = prompts.render_info("en", action_payloads.Info("item", "bag_key"))
     assert utf16_len(alert) <= ALERT_LIMIT
     assert alert.endswith("Key for good.")
 

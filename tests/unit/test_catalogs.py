@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from handlers import cards, i18n
-from handlers.cards import (
+from handlers import card_labels, i18n
+from handlers.card_labels import (
     ASSOCIATION_ICONS,
     DRINK_ICON,
     ITEM_ICONS,
@@ -112,10 +112,10 @@ def test_icons_are_one_per_card_kind_and_distinct() -> None:
 
 def test_the_card_ids_match_the_engine() -> None:
     engine_cards = pytest.importorskip("engine.cards")
-    assert set(engine_cards.ITEM_KINDS) == set(cards.ITEM_KINDS)
-    assert set(engine_cards.OCCUPATIONS) == set(cards.OCCUPATIONS)
-    assert set(engine_cards.ASSOCIATIONS) == set(cards.ASSOCIATIONS)
-    assert {item_kind(card) for card in engine_cards.ALL_ITEMS} == set(cards.ITEM_KINDS)
+    assert set(engine_cards.ITEM_KINDS) == set(card_labels.ITEM_KINDS)
+    assert set(engine_cards.OCCUPATIONS) == set(card_labels.OCCUPATIONS)
+    assert set(engine_cards.ASSOCIATIONS) == set(card_labels.ASSOCIATIONS)
+    assert {item_kind(card) for card in engine_cards.ALL_ITEMS} == set(card_labels.ITEM_KINDS)
 
 
 def rules_name_table() -> list[tuple[str, str, str]]:
@@ -192,10 +192,10 @@ def test_labels() -> None:
     assert card_label("de", "bag_goblet") == "👜 Geheimer Koffer (Kelch)"
     assert public_card_label("en", "bag_goblet") == "👜 Secret Bag"
     assert public_card_label("de", "dagger") == "🗡️ Dolch"
-    assert cards.occupation_label("de", "grand_master") == "🥋 Großmeister"
-    assert cards.association_label("zh-Hans", "order") == "👁️ 宣秘修道同盟"
-    assert cards.drink_label("en") == "🍷 Drink of Power"
-    assert cards.card_text("en", "key3") == t("en", "item.key.text")
+    assert card_labels.occupation_label("de", "grand_master") == "🥋 Großmeister"
+    assert card_labels.association_label("zh-Hans", "order") == "👁️ 宣秘修道同盟"
+    assert card_labels.drink_label("en") == "🍷 Drink of Power"
+    assert card_labels.card_text("en", "key3") == t("en", "item.key.text")
 
 
 def test_item_kind_strips_the_number_only_from_known_cards() -> None:

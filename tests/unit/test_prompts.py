@@ -12,8 +12,8 @@ import engine
 from engine import Action, State
 from engine.api import validate
 from engine.cards import ALL_ITEMS, item_kind
-from handlers import codec, prompts
-from handlers.codec import Act, Info, Nav
+from handlers import action_payloads, prompts
+from handlers.action_payloads import Act, Info, Nav
 from handlers.i18n import LANGUAGES
 from handlers.prompts.base import MAX_BUTTONS, MAX_PER_ROW
 from tests.fakes.bot_api import MAX_CALLBACK_ANSWER, MAX_TEXT, parse_telegram_html, utf16_len
@@ -70,9 +70,9 @@ def walk(st: State, seat: int, lang: str) -> tuple[set[tuple[object, ...]], list
         assert len(buttons) <= MAX_BUTTONS
         for label, payload in buttons:
             assert label.strip()
-            assert len(payload.encode()) <= codec.MAX_PAYLOAD
+            assert len(payload.encode()) <= action_payloads.MAX_PAYLOAD
             assert len((PREFIX + payload).encode()) <= 64
-            parsed = codec.parse_payload(payload)
+            parsed = action_payloads.parse_payload(payload)
             if isinstance(parsed, Nav):
                 if _few_allies(parsed.path):
                     queue.append(payload)
@@ -81,7 +81,7 @@ def walk(st: State, seat: int, lang: str) -> tuple[set[tuple[object, ...]], list
                 assert 0 < len(alert) <= MAX_CALLBACK_ANSWER
             else:
                 assert isinstance(parsed, Act)
-                action = codec.decode_action(parsed.payload, seat, p.id)
+                action = action_payloads.decode_action(parsed.payload, seat, p.id)
                 validate(st, action)
                 if action.kind in CLAIMS:
                     claims.append(action)
@@ -170,7 +170,7 @@ def test_claim_multi_select_carries_the_chosen_allies() -> None:
         confirm = render(st, seat, "en", f"~cl.{mask}.ok")
         acts = [pl for row in confirm.rows for _, pl in row if not pl.startswith(("~", "?"))]
         assert len(acts) == 1
-        action = codec.decode_action(acts[0], seat, p.id)
+        action = action_payloads.decode_action(acts[0], seat, p.id)
         assert action == Action("claim", seat, p.id, seats=(others[0], others[3]))
         validate(st, action)
         return

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import engine
 from engine import Action
 from engine.cards import ASSOCIATIONS, BAG_NAME, ITEM_KINDS, OCCUPATIONS
-from handlers import codec
-from handlers.codec import Act, BadPayload, Info, Nav
+from handlers import action_payloads
+from handlers.action_payloads import Act, BadPayload, Info, Nav
 from tests.unit import playouts
 
 SEEDS = range(12)
@@ -35,11 +35,11 @@ def test_every_legal_action_round_trips(seed: int) -> None:
         for seat in aw.seats:
             for a in engine.legal_actions(st, seat):
                 for action in _claim_variants(st, a) if a.kind in ("claim", "claim_other") else [a]:
-                    payload = codec.encode_action(action)
-                    assert 0 < len(payload.encode()) <= codec.MAX_PAYLOAD, payload
-                    assert isinstance(codec.parse_payload(payload), Act)
+                    payload = action_payloads.encode_action(action)
+                    assert 0 < len(payload.encode()) <= action_payloads.MAX_PAYLOAD, payload
+                    assert isinstance(action_payloads.parse_payload(payload), Act)
                     decision = 123456  # the decision and seat come from the press, not the payload
-                    back = codec.decode_action(payload, seat, decision)
+                    back = action_payloads.decode_action(payload, seat, decision)
                     assert back == Action(**{**_fields(action), "decision": decision})
                     kinds.add(action.kind)
     assert {"pass", "trade", "attack", "support", "play"} <= kinds
@@ -66,27 +66,31 @@ def test_the_longest_payloads_fit() -> None:
         Action("gift", 0, 1, card="broken_mirror", target=9),
     ]
     for a in longest:
-        payload = codec.encode_action(a)
-        assert len(payload.encode()) <= codec.MAX_PAYLOAD
+        payload = action_payloads.encode_action(a)
+        assert len(payload.encode()) <= action_payloads.MAX_PAYLOAD
         # with the service's "<game id ≤ 10>:<decision ≤ 6 digits>:" prefix, within Telegram's 64
         assert len(f"{'g' * 10}:{'9' * 6}:{payload}".encode()) <= 64
-        assert codec.decode_action(payload, 0, 1) == a
+        assert action_payloads.decode_action(payload, 0, 1) == a
 
 
 def test_info_payloads_name_every_card() -> None:
     for kind in (*ITEM_KINDS, BAG_NAME):
-        assert codec.parse_payload(codec.info_item(kind)) == Info("item", kind)
+        assert action_payloads.parse_payload(action_payloads.info_item(kind)) == Info("item", kind)
     for occ in OCCUPATIONS:
-        assert codec.parse_payload(codec.info_occupation(occ)) == Info("occupation", occ)
+        assert action_payloads.parse_payload(action_payloads.info_occupation(occ)) == Info(
+            "occupation", occ
+        )
     for assoc in ASSOCIATIONS:
-        assert codec.parse_payload(codec.info_association(assoc)) == Info("association", assoc)
-    assert codec.parse_payload(codec.INFO_DRINK) == Info("drink", "drink")
+        assert action_payloads.parse_payload(action_payloads.info_association(assoc)) == Info(
+            "association", assoc
+        )
+    assert action_payloads.parse_payload(action_payloads.INFO_DRINK) == Info("drink", "drink")
 
 
 def test_navigation_payloads_keep_their_path() -> None:
-    assert codec.parse_payload("~") == Nav("")
-    assert codec.parse_payload(codec.nav("cl", 1023, "ok")) == Nav("cl.1023.ok")
-    assert codec.parse_payload(codec.nav("tr", 3)) == Nav("tr.3")
+    assert action_payloads.parse_payload("~") == Nav("")
+    assert action_payloads.parse_payload(action_payloads.nav("cl", 1023, "ok")) == Nav("cl.1023.ok")
+    assert action_payloads.parse_payload(action_payloads.nav("tr", 3)) == Nav("tr.3")
 
 
 @pytest.mark.parametrize(
@@ -115,29 +119,31 @@ def test_navigation_payloads_keep_their_path() -> None:
 )
 def test_garbage_is_a_bad_payload(payload: str) -> None:
     with pytest.raises(BadPayload):
-        codec.parse_payload(payload)
+        action_payloads.parse_payload(payload)
 
 
 def test_navigation_and_info_do_not_decode_to_actions() -> None:
     for payload in ("~", "~tr.3", "?i.k", "?d"):
         with pytest.raises(BadPayload):
-            codec.decode_action(payload, 0, 1)
+            action_payloads.decode_action(payload, 0, 1)
 
 
 def test_actions_without_buttons_are_not_encoded() -> None:
     with pytest.raises(ValueError):
-        codec.encode_action(Action(engine.TIMEOUT, None, 1))
+        action_payloads.encode_action(Action(engine.TIMEOUT, None, 1))
     with pytest.raises(ValueError):
-        codec.encode_action(Action("play", 0, 1, card="no_such_card"))
+        action_payloads.encode_action(Action("play", 0, 1, card="no_such_card"))
 
 
-_ALPHABET = "".join(sorted(set("~?.,tchsn0123456789" + "".join(codec._KIND_OF) + "kgbdDPpa")))
+_ALPHABET = "".join(
+    sorted(set("~?.,tchsn0123456789" + "".join(action_payloads._KIND_OF) + "kgbdDPpa"))
+)
 _GRAMMARISH = st.lists(
     st.sampled_from(
         [
-            *codec._KIND_OF,
+            *action_payloads._KIND_OF,
             *(f".{tag}" for tag in "tchsn"),
-            *codec._WORD,
+            *action_payloads._WORD,
             ".",
             ",",
             "~",
@@ -153,14 +159,14 @@ _GRAMMARISH = st.lists(
 
 def _check(payload: str) -> None:
     try:
-        parsed = codec.parse_payload(payload)
+        parsed = action_payloads.parse_payload(payload)
     except BadPayload:
         return
     assert isinstance(parsed, Act | Nav | Info)
     if isinstance(parsed, Act):
-        action = codec.decode_action(parsed.payload, 3, 7)
+        action = action_payloads.decode_action(parsed.payload, 3, 7)
         assert (action.seat, action.decision) == (3, 7)
-        assert codec.decode_action(codec.encode_action(action), 3, 7) == action
+        assert action_payloads.decode_action(action_payloads.encode_action(action), 3, 7) == action
 
 
 @settings(max_examples=600, deadline=None)
@@ -176,7 +182,7 @@ def test_payload_like_text_parses_or_is_a_bad_payload(payload: str) -> None:
 
 
 def test_codes_are_unique_and_short() -> None:
-    assert len(set(codec._KIND_OF)) == len(codec._KIND_OF)
-    for word, short in itertools.chain(codec._VOCAB.items()):
-        assert codec.word(codec.code(word)) == word
+    assert len(set(action_payloads._KIND_OF)) == len(action_payloads._KIND_OF)
+    for word, short in itertools.chain(action_payloads._VOCAB.items()):
+        assert action_payloads.word(action_payloads.code(word)) == word
         assert 1 <= len(short) <= 2 and short.isalnum()
