@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
-from engine import TIMEOUT, Action, Event, State
+from engine import TIMEOUT, Action, DecisionKind, Event, EventKind, State
 from engine.rng import Rng, seed_state
 from handlers.group_settings import GroupSettings
 from handlers.pipeline import Txn
@@ -133,7 +133,7 @@ class GameRunner:
         dec = self.doc["dec"]
         d = self.settings.deadlines
         window = max(d.window, d.window_min) * self.scale
-        if aw.kind == "boost":
+        if aw.kind == DecisionKind.BOOST:
             # The same length for everyone, whoever could play and whoever passed; a card played
             # gives the table a window's time to answer it.
             at = dec["opened"] + max(d.boost, d.window_min) * self.scale
@@ -153,7 +153,7 @@ class GameRunner:
         before = REMIND_BEFORE_SECONDS * self.scale
         if deadline - self.doc["dec"]["opened"] < 2 * before:
             return None
-        if aw.kind == "turn" and self.mention_in_group(aw.seats[0]):
+        if aw.kind == DecisionKind.TURN and self.mention_in_group(aw.seats[0]):
             return deadline - before
         if not any(self.asks(s) for s in aw.seats):
             return None
@@ -185,7 +185,7 @@ class GameRunner:
         self.events += events
         self.txn.changed = True
         dec = self.doc.get("dec")
-        if dec and any(e.kind == "played" for e in events):
+        if dec and any(e.kind == EventKind.PLAYED for e in events):
             dec["played"] = self.txn.now
         self._track_decision()
 
@@ -270,7 +270,7 @@ class GameRunner:
     def _remind(self, aw: engine.Awaiting) -> None:
         self.doc["dec"]["reminded"] = True
         self.reminders += [(seat, aw.kind) for seat in aw.seats if self.asks(seat)]
-        if aw.kind == "turn" and self.mention_in_group(aw.seats[0]):
+        if aw.kind == DecisionKind.TURN and self.mention_in_group(aw.seats[0]):
             self.mention = aw.seats[0]
         self._track_decision()
 

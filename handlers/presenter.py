@@ -17,7 +17,7 @@ import html
 from typing import Any
 
 import engine
-from engine import Event, State
+from engine import Event, EventKind, State
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from handlers import callback_data, fmt, prompts, story
 from handlers.card_labels import occupation_label
@@ -78,10 +78,10 @@ class Presenter:
             mine = [
                 e
                 for e in engine.events_for(self.events, seat)
-                if not (e.kind == "offered" and self.asks(seat))
+                if not (e.kind == EventKind.OFFERED and self.asks(seat))
             ]
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
-            refused = [e for e in self.events if e.kind == "trade_refused" and e.to is None]
+            refused = [e for e in self.events if e.kind == EventKind.TRADE_REFUSED and e.to is None]
             for e in refused:
                 if e.data["seat"] == seat:
                     told = t(
@@ -128,12 +128,12 @@ class Presenter:
             e
             for e in engine.public_events(self.events)
             if e.kind != "turn"
-            and not (e.kind == "deadline" and e.data.get("window"))
-            and not (e.kind == "away" and self.settings.ai_takeover)
+            and not (e.kind == EventKind.DEADLINE and e.data.get("window"))
+            and not (e.kind == EventKind.AWAY and self.settings.ai_takeover)
         ]
         lines = [story.public_text(told, table, lang)]
         for e in self.events:
-            if e.kind == "away" and e.to is None and self.settings.ai_takeover:
+            if e.kind == EventKind.AWAY and e.to is None and self.settings.ai_takeover:
                 name = fmt.name(table, e.data["seat"])
                 lines.append(t(lang, "bot.ai_stands_in", name=name))
         return fmt.lines(*lines) or None
@@ -235,18 +235,18 @@ class Presenter:
             if reason is not None:
                 break
             d = e.data
-            if e.kind == "played" and d["card"] == POISON_MIXER:
+            if e.kind == EventKind.PLAYED and d["card"] == POISON_MIXER:
                 reason = t(
                     lang,
                     "prompt.closed.mixer",
                     name=fmt.name(table, d["seat"]),
                     label=occupation_label(lang, POISON_MIXER),
                 )
-            elif e.kind == "priest_stopped":
+            elif e.kind == EventKind.PRIEST_STOPPED:
                 reason = t(lang, "prompt.closed.priest", label=occupation_label(lang, PRIEST))
-            elif e.kind == "doctor_cancelled":
+            elif e.kind == EventKind.DOCTOR_CANCELLED:
                 reason = t(lang, "prompt.closed.doctor", label=occupation_label(lang, DOCTOR))
-            elif e.kind == "game_over":
+            elif e.kind == EventKind.GAME_OVER:
                 reason = t(lang, "prompt.closed.game_over")
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
