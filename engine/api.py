@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Importing the mechanics registers their decision kinds and frame steps.
-from engine import fight, handlimit, looks, trade, turn  # noqa: F401
 from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTurn, Stale
-from engine.core import KINDS, Ctx, advance
+from engine.core import Ctx
 from engine.fight import rider
+from engine.mechanics import KINDS, advance
 from engine.rng import Rng
 from engine.setup import new_game as _setup
 from engine.state import State

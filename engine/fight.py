@@ -16,7 +16,8 @@ from engine.cards import (
     PRIEST,
     THUG,
 )
-from engine.core import Ctx, Kind, kind, occupation_ready, random_legal, step, use_occupation
+from engine.core import Ctx, Kind, Step, occupation_ready, random_of, use_occupation
+from engine.kinds import DecisionKind
 from engine.looks import look_at_association
 from engine.rng import Rng
 from engine.state import Json, Pending, State
@@ -27,7 +28,6 @@ NEUTRAL = "neutral"
 SIDES = (ATTACKER, DEFENDER)
 
 
-@step("fight")
 def step_fight(ctx: Ctx, f: Json) -> None:
     st = ctx.state
     a, d = f["a"], f["d"]
@@ -441,33 +441,27 @@ def _default_in_window(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     return _default_pass(st, p, seat, rng)
 
 
-kind(
-    "priest",
-    Kind(
+KINDS = {
+    DecisionKind.PRIEST: Kind(
         _legal_use_or_pass,
         _occupation_window(True, _priest_stops),
         _default_in_window,
         _finish_ridden_window,
     ),
-)
-kind("priest_tribute", Kind(_legal_give, _handle_tribute, random_legal))
-kind("support", Kind(_legal_support, _handle_support, _default_support))
-kind(
-    "hypnotist",
-    Kind(
+    DecisionKind.PRIEST_TRIBUTE: Kind(_legal_give, _handle_tribute, random_of(_legal_give)),
+    DecisionKind.SUPPORT: Kind(_legal_support, _handle_support, _default_support),
+    DecisionKind.HYPNOTIST: Kind(
         _legal_hypnotist, _occupation_window(False, _hypnotist_voids), _default_pass, _finish_window
     ),
-)
-kind("boost", Kind(_legal_boost, _handle_boost, _default_pass, _finish_window))
-kind(
-    "doctor",
-    Kind(
+    DecisionKind.BOOST: Kind(_legal_boost, _handle_boost, _default_pass, _finish_window),
+    DecisionKind.DOCTOR: Kind(
         _legal_use_or_pass,
         _occupation_window(True, _doctor_cancels),
         _default_in_window,
         _finish_ridden_window,
     ),
-)
-kind("reward", Kind(_legal_reward, _handle_reward, _default_reward))
-kind("reward_take", Kind(_legal_take, _handle_take, random_legal))
-kind("giveback", Kind(_legal_give, _handle_giveback, random_legal))
+    DecisionKind.REWARD: Kind(_legal_reward, _handle_reward, _default_reward),
+    DecisionKind.REWARD_TAKE: Kind(_legal_take, _handle_take, random_of(_legal_take)),
+    DecisionKind.GIVEBACK: Kind(_legal_give, _handle_giveback, random_of(_legal_give)),
+}
+STEPS: dict[str, Step] = {"fight": step_fight}

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.actions import Event
 from engine.cards import ALL_ITEMS, ASSOCIATIONS, OCCUPATIONS, association_split, hand_limit
-from engine.core import KINDS
+from engine.mechanics import KINDS
 from engine.state import Json, State
 from engine.views import public_view, view
 

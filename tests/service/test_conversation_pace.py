@@ -11,7 +11,7 @@ from engine import Action
 from handlers import action_payloads
 from infra.memory_messenger import MemoryMessenger
 from infra.ports import Rows, Sent
-from tests.service.table import GROUP, Table
+from tests.service.service_game import GROUP, ServiceGame
 
 
 @dataclass
@@ -33,14 +33,14 @@ class Log(MemoryMessenger):
         return [x for x in self.log if x[1] == GROUP]
 
 
-def table(n: int = 4) -> tuple[Table, Log]:
+def table(n: int = 4) -> tuple[ServiceGame, Log]:
     log = Log()
-    t = Table(n=n, messenger=log)
+    t = ServiceGame(n=n, messenger=log)
     t.start()
     return t, log
 
 
-def press_action(t: Table, seat: int, action: Action) -> None:
+def press_action(t: ServiceGame, seat: int, action: Action) -> None:
     t.press_payload(seat, action_payloads.encode_action(action))
 
 

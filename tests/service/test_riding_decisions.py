@@ -11,10 +11,10 @@ from engine.cards import PRIEST
 from handlers import action_payloads
 from handlers.card_labels import occupation_label
 from handlers.i18n import t
-from tests.service.table import Table
+from tests.service.service_game import ServiceGame
 
 
-def _attack(table: Table, priest: int | None = None) -> tuple[int, int, int]:
+def _attack(table: ServiceGame, priest: int | None = None) -> tuple[int, int, int]:
     attacker = table.state().turn
     defender = (attacker + 1) % table.n
     first = (attacker + 2) % table.n  # the first supporter
@@ -30,7 +30,7 @@ def _attack(table: Table, priest: int | None = None) -> tuple[int, int, int]:
 
 
 def test_R_A3_the_first_support_is_told_only_when_the_priest_window_closes() -> None:
-    table = Table(n=4)
+    table = ServiceGame(n=4)
     table.start()
     attacker, _, first = _attack(table, priest=(table.state().turn + 3) % 4)
     assert table.state().pending.kind == "priest"  # type: ignore[union-attr]
@@ -49,7 +49,7 @@ def test_R_A3_the_first_support_is_told_only_when_the_priest_window_closes() -> 
 
 
 def test_R_A2_a_priest_stopping_the_fight_drops_the_early_support_and_says_why() -> None:
-    table = Table(n=4)
+    table = ServiceGame(n=4)
     table.start()
     attacker, _, first = _attack(table, priest=(table.state().turn + 3) % 4)
     first_prompt, _ = table.prompt(first)
@@ -60,7 +60,7 @@ def test_R_A2_a_priest_stopping_the_fight_drops_the_early_support_and_says_why()
 
 
 def test_R_A9_a_reward_not_chosen_in_the_doctor_window_goes_on_in_the_same_prompt() -> None:
-    table = Table(n=4)
+    table = ServiceGame(n=4)
     table.start()
     attacker = table.state().turn
     doctor = (attacker + 3) % 4

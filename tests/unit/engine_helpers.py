@@ -14,8 +14,9 @@ from typing import Any
 import engine
 from engine import TIMEOUT, Action, Event, State
 from engine.cards import ALL_ITEMS, BROTHERHOOD, OCCUPATIONS, ORDER
-from engine.core import Ctx, advance
+from engine.core import Ctx
 from engine.fight import rider
+from engine.mechanics import advance
 
 ORD = ORDER
 BRO = BROTHERHOOD

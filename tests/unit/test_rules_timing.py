@@ -319,7 +319,7 @@ DEFAULT_TESTED = {
 
 
 def test_R_D2_every_decision_kind_has_a_tested_default() -> None:
-    from engine.core import KINDS
+    from engine.mechanics import KINDS
 
     assert set(KINDS) == set(DEFAULT_TESTED)
     windows = {"priest", "hypnotist", "boost", "doctor", "smuggle"}
