@@ -127,15 +127,19 @@ def save_settings(
     )
     if done is None or not saved:
         return None
-    new = saved[0]
     gid = done.doc.get("game")  # the chat record as committed
     if gid:
+        _show_in_lobby(rooms, gid, saved[0])
+    return saved[0]
 
-        def lobby_change(work: UnitOfWork) -> None:
-            game = work.game
-            if game.phase == LOBBY:
-                game.settings = new.model_dump()
-                refresh_lobby(rooms.bot_username, work.txn, game)
 
-        unit_of_work.run(rooms.pipeline, game_key(gid), lobby_change, None)
-    return new
+def _show_in_lobby(rooms: Rooms, gid: str, new: GroupSettings) -> None:
+    """An open lobby shows (and its game will use) the group's new settings."""
+
+    def change(work: UnitOfWork) -> None:
+        game = work.game
+        if game.phase == LOBBY:
+            game.settings = new.model_dump()
+            refresh_lobby(rooms.bot_username, work.txn, game)
+
+    unit_of_work.run(rooms.pipeline, game_key(gid), change, None)
