@@ -15,7 +15,7 @@ from handlers.i18n import negotiate, t
 from handlers.messenger import Rows
 from handlers.pipeline import FLUSH, game_key
 from handlers.presenter import Presenter
-from handlers.refusals import Illegal, NotInGame, Stale
+from handlers.refusals import Illegal, NotInGame, Refusal, Stale
 from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, MemberLeft
 from infra.ports import TimerRequest
@@ -36,22 +36,13 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
     def change(work: UnitOfWork) -> None:
         nonlocal outcome
         txn = work.txn
-        if work.game.phase != PLAYING:
-            txn.toast = refusals.toast(lang, Stale())
-            return
-        table = GameRunner(work, rooms.scale)
-        seat = table.seat_of(press.user.id)
-        if seat is None:
-            txn.toast = refusals.toast(lang, NotInGame())
+        navigates = isinstance(parsed, action_payloads.Nav)
+        try:
+            table, seat = _presser(rooms, work, press, decision, navigates)
+        except Refusal as refused:
+            txn.toast = refusals.toast(lang, refused)
             return
         st = table.state
-        if st.pending is None or st.pending.id != decision or seat not in st.pending.actors:
-            txn.toast = refusals.toast(lang, Stale())
-            return
-        navigates = isinstance(parsed, action_payloads.Nav)
-        if not _on_own_prompt(work.game, seat, decision, press, navigates):
-            txn.toast = refusals.toast(lang, Stale())
-            return
         plang = table.lang_of(seat)
         table.reachable_again(press.user.id)
         if isinstance(parsed, action_payloads.Info):
@@ -83,6 +74,24 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
     elif menu:
         rooms.messenger.edit(press.chat_id, press.message_id, *menu[0])
     return outcome
+
+
+def _presser(
+    rooms: Rooms, work: UnitOfWork, press: ButtonPress, decision: int, navigates: bool
+) -> tuple[GameRunner, int]:
+    """The running game and the pressing player's seat, if the press is theirs to make now."""
+    if work.game.phase != PLAYING:
+        raise Stale
+    table = GameRunner(work, rooms.scale)
+    seat = table.seat_of(press.user.id)
+    if seat is None:
+        raise NotInGame
+    p = table.state.pending
+    if p is None or p.id != decision or seat not in p.actors:
+        raise Stale
+    if not _on_own_prompt(work.game, seat, decision, press, navigates):
+        raise Stale
+    return table, seat
 
 
 def _on_own_prompt(
