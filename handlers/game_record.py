@@ -9,7 +9,6 @@ document did not have is not added while it is empty.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,8 +84,8 @@ class GameRecord:
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> GameRecord:
-        """A record that shares nothing with ``doc``."""
-        doc = copy.deepcopy(doc)
+        """The record of a document handed over to it (they share values: a store returns a
+        fresh document per read, and copying a game's costs more than the rest of a command)."""
         known = {f for f in cls.__dataclass_fields__ if f not in ("extra", "stored_keys")}
         return cls(
             gid=doc["gid"],
@@ -110,22 +109,23 @@ class GameRecord:
         )
 
     def to_doc(self) -> dict[str, Any]:
-        """The stored document's keys the record holds (not the pipeline's)."""
+        """The stored document's keys the record holds (not the pipeline's). It shares the
+        record's values: the record is not changed once it was written."""
         doc: dict[str, Any] = {
-            **copy.deepcopy(self.extra),
+            **self.extra,
             "gid": self.gid,
             "chat": self.chat,
             "phase": self.phase,
             "creator": self.creator,
             "players": [p.to_doc() for p in self.players],
-            "settings": copy.deepcopy(self.settings),
+            "settings": self.settings,
             "touched": self.touched,
-            "engine": copy.deepcopy(self.engine),
+            "engine": self.engine,
         }
         for key in _OPTIONAL:
             value = getattr(self, key)
             if key in self.stored_keys or value not in (None, [], {}):
-                doc[key] = copy.deepcopy(value)
+                doc[key] = value
         return doc
 
     # -- reading -------------------------------------------------------------------------------

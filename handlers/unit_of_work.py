@@ -10,7 +10,7 @@ that only reads (it has nothing to commit).
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -70,8 +70,8 @@ class RecordReader:
     ) -> R:
         if ident not in records:
             doc, version = self._load(key)
-            loaded_doc = None if doc is None else kind.from_doc(doc).to_doc()
-            records[ident] = (kind.from_doc(doc), copy.deepcopy(loaded_doc), version)
+            loaded_doc = None if doc is None else _copy(kind.from_doc(doc).to_doc())
+            records[ident] = (kind.from_doc(doc), loaded_doc, version)
         return records[ident][0]
 
 
@@ -84,7 +84,8 @@ class UnitOfWork(RecordReader):
         super().__init__(store)
         self.txn = txn
         self._game: GameRecord | None = None
-        self._game_loaded: dict[str, Any] = {}
+        self._game_loaded = ""  # the game's document as loaded but its engine state, serialised
+        self._engine_loaded: dict[str, Any] | None = None  # the state as loaded (never changed)
         self._state: State | None = None
 
     # -- the command's own game document ---------------------------------------------------
@@ -93,7 +94,8 @@ class UnitOfWork(RecordReader):
         """The game whose document the transaction holds."""
         if self._game is None:
             self._game = GameRecord.from_doc(self.txn.doc)
-            self._game_loaded = self._game.to_doc()
+            self._game_loaded = _serialised(self._game.to_doc(), but="engine")
+            self._engine_loaded = self._game.engine
         return self._game
 
     @property
@@ -133,10 +135,9 @@ class UnitOfWork(RecordReader):
             self._game.engine = self._state.to_dict()
         if self._game is not None:
             doc = self._game.to_doc()
-            if doc != self._game_loaded:
-                for gone in set(self._game_loaded) - set(doc):
-                    txn.doc.pop(gone, None)
-                txn.doc.update(doc)
+            engine_changed = doc["engine"] != self._engine_loaded  # compared as dicts: fast
+            if engine_changed or _serialised(doc, but="engine") != self._game_loaded:
+                txn.doc.update(doc)  # a record never drops a key it loaded
                 txn.changed = True
         for chat_id, (chat, before, version) in self._chats.items():
             self._put(chat_key(chat_id), chat.to_doc(), before, version)
@@ -154,6 +155,16 @@ class UnitOfWork(RecordReader):
             self.txn.changed = True
         else:
             self.txn.put(key, doc, version)
+
+
+def _serialised(doc: dict[str, Any], but: str = "") -> str:
+    """A document (but one key) as stored, to compare with what it becomes: changes in place
+    show, and it is many times faster than a deep copy."""
+    return json.dumps({k: v for k, v in doc.items() if k != but}, sort_keys=True)
+
+
+def _copy(doc: dict[str, Any]) -> dict[str, Any]:
+    return dict(json.loads(json.dumps(doc)))
 
 
 def type_default(key: str) -> dict[str, Any]:

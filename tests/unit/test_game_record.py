@@ -62,12 +62,14 @@ def test_documents_stored_before_the_record_load_and_are_written_back_unchanged(
     assert all(isinstance(p, Player) for p in record.players)
 
 
-def test_a_record_shares_nothing_with_the_document_it_was_read_from() -> None:
-    doc = OLD_DOCS["playing"]
-    record = GameRecord.from_doc(doc)
-    record.players[0].name = "changed"
-    record.prompts.clear()
-    assert doc == OLD_DOCS["playing"] and doc["players"][0]["name"] != "changed"
+def test_commit_finds_changes_made_in_place_deep_inside_the_record() -> None:
+    doc = copy.deepcopy(OLD_DOCS["playing"])
+    txn = Txn(doc, version=3, now=0.0, key=game_key(doc["gid"]))
+    work = UnitOfWork(MemoryStore(clock=FakeClock()), txn)
+    (prompt,) = work.game.prompts.values()
+    prompt["closed"] = not prompt.get("closed")
+    work.commit()
+    assert txn.changed
 
 
 @pytest.mark.parametrize("phase", sorted(OLD_DOCS))
