@@ -1,10 +1,11 @@
 """A small Bot API client on urllib3, for the gateway (``infra.telegram_gateway``).
 
 A cold Lambda imports this instead of python-telegram-bot (about 280 ms of imports, most of
-them for types the gateway never looks at): urllib3 is already loaded by botocore. Requests are
-JSON bodies, answers the raw ``result``; Telegram's refusals become the exceptions below, sorted
-the way python-telegram-bot sorts them (``retry_after`` and ``migrate_to_chat_id`` first, then
-by HTTP status). Each request's timeout fits the invocation's remaining time.
+them for types the gateway never looks at): urllib3 comes with the Lambda runtime, and
+``infra.aws_json`` sends on it too. Requests are JSON bodies, answers the raw ``result``;
+Telegram's refusals become the exceptions below, sorted the way python-telegram-bot sorts them
+(``retry_after`` and ``migrate_to_chat_id`` first, then by HTTP status). Each request's timeout
+fits the invocation's remaining time.
 
 python-telegram-bot stays for what it does better: long polling, ``setWebhook`` and the local
 table.
