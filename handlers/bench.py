@@ -27,11 +27,9 @@ IMPORT_SNIPPET = (
     "print((time.perf_counter()-t)*1000, (time.process_time()-c)*1000)"
 )
 # What the first update does besides importing, before its first request: the clients for the
-# three AWS services it calls (runtime._build's store and timers, the secrets read) and the
-# connection pool they share.
+# three AWS services it calls (runtime._build's store and timers, the secrets read).
 FIRST_UPDATE_SETUP = (
-    "from infra import aws_json; aws_json.DynamoDB(); aws_json.Sqs(); aws_json.SecretsManager(); "
-    "import urllib3; urllib3.PoolManager()"
+    "from infra import aws_json; aws_json.DynamoDB(); aws_json.Sqs(); aws_json.SecretsManager()"
 )
 # Credentials and region as Lambda sets them, so the clients never look further.
 LAMBDA_ENVIRONMENT = {

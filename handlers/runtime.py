@@ -45,7 +45,7 @@ FIRST_UPDATE_IMPORTS = (
     "infra.timers",
     "infra.timed",
     "infra.aws_json",
-    "urllib3",
+    "infra.http_pool",
 )
 
 _lock = threading.Lock()

@@ -5,7 +5,7 @@ client (it loads the service model and the endpoint rules): more than the rest o
 update together. The Lambda path makes five calls (DynamoDB GetItem, BatchGetItem,
 TransactWriteItems; SQS SendMessage; Secrets Manager GetSecretValue), all POSTs of a JSON body
 named by an ``X-Amz-Target`` header, so it signs them itself (Signature Version 4) and sends
-them on urllib3, which the runtime provides and ``infra.bot_api`` already uses.
+them on kept-alive ``http.client`` connections (``infra.http_pool``, as ``infra.bot_api`` does).
 
 What botocore would do, kept: credentials from the environment (as Lambda provides them), else
 botocore's own chain (imported only then, e.g. an operator's profile); the region from
@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 from urllib.parse import quote, urlsplit
+
+from infra.http_pool import HttpPool
 
 CONNECT_TIMEOUT_SECONDS = 3.0  # a Lambda waiting a minute on a stuck connection holds an update
 READ_TIMEOUT_SECONDS = 10.0
@@ -301,29 +303,25 @@ SECRETS_MANAGER = Protocol(
 Transport = Callable[[str, dict[str, str], bytes], tuple[int, Mapping[str, str], bytes]]
 
 _pool_lock = threading.Lock()
-_pool: Any = None
+_pool: HttpPool | None = None
 
 
-def urllib3_transport(url: str, headers: dict[str, str], body: bytes) -> tuple[int, Any, bytes]:
+def http_transport(url: str, headers: dict[str, str], body: bytes) -> tuple[int, Any, bytes]:
     """POST on one connection pool per process (kept by warm containers; thread-safe)."""
     global _pool
-    import urllib3
-
     with _pool_lock:
         if _pool is None:
-            _pool = urllib3.PoolManager(num_pools=4, maxsize=10, retries=False)
+            _pool = HttpPool(max_idle=10)
     try:
-        answer = _pool.request(
-            "POST",
+        return _pool.post(
             url,
-            body=body,
-            headers=headers,
-            timeout=urllib3.Timeout(connect=CONNECT_TIMEOUT_SECONDS, read=READ_TIMEOUT_SECONDS),
-            redirect=False,
+            body,
+            headers,
+            connect_timeout=CONNECT_TIMEOUT_SECONDS,
+            read_timeout=READ_TIMEOUT_SECONDS,
         )
-    except urllib3.exceptions.HTTPError as error:
-        raise AwsError("POST", UNREACHABLE, type(error).__name__) from error
-    return answer.status, answer.headers, answer.data
+    except OSError as error:  # TimeoutError included
+        raise AwsError("POST", UNREACHABLE, str(error) or type(error).__name__) from error
 
 
 class JsonClient:
@@ -336,7 +334,7 @@ class JsonClient:
         region: str | None = None,
         endpoint: str | None = None,
         credentials: Callable[[], Credentials] | None = None,
-        transport: Transport = urllib3_transport,
+        transport: Transport = http_transport,
         max_attempts: int = MAX_ATTEMPTS,
         sleep: Callable[[float], None] = time.sleep,
         environ: Mapping[str, str] = os.environ,

@@ -14,8 +14,8 @@ from handlers.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
 from handlers.runtime import FIRST_UPDATE_IMPORTS
 
 ROOT = Path(__file__).resolve().parents[2]
-# The Lambda Python runtime's SDK. botocore only for credentials off Lambda (infra.aws_json).
-RUNTIME_PROVIDED = {"botocore", "boto3", "urllib3"}
+# The Lambda Python runtime's SDK: botocore only for credentials off Lambda (infra.aws_json).
+RUNTIME_PROVIDED = {"botocore", "boto3"}
 
 
 def locked_distributions() -> set[str]:
@@ -38,7 +38,7 @@ def test_third_party_imports_are_locked_or_provided_by_the_runtime() -> None:
 
 def test_the_first_update_loads_no_telegram_library() -> None:
     """python-telegram-bot and httpx cost a cold start about 280 ms of imports (issue 12):
-    the Lambda path talks to the Bot API through infra.bot_api on the runtime's urllib3, runs the
+    the Lambda path talks to the Bot API through infra.bot_api on http.client, runs the
     gateway without asyncio and imports the AI only when an AI plays."""
     probe = "import sys; import {}; print(sorted(sys.modules))"
     out = subprocess.run(
@@ -48,8 +48,9 @@ def test_the_first_update_loads_no_telegram_library() -> None:
         check=True,
     )
     loaded = set(ast.literal_eval(out.stdout))
-    assert "urllib3" in loaded  # the probe sees third-party imports
-    assert loaded & {"telegram", "httpx", "httpcore", "anyio", "asyncio", "engine.ai"} == set()
+    assert "http.client" in loaded  # the probe sees what the modules import
+    unwanted = {"telegram", "httpx", "httpcore", "anyio", "asyncio", "engine.ai", "urllib3"}
+    assert loaded & unwanted == set()
 
 
 def test_the_first_update_talks_to_aws_without_botocore() -> None:
@@ -69,7 +70,7 @@ def test_the_first_update_talks_to_aws_without_botocore() -> None:
         env={**os.environ, **LAMBDA_ENVIRONMENT},
     )
     loaded = set(ast.literal_eval(out.stdout))
-    assert {"infra.aws_json", "infra.dynamo_store", "urllib3"} <= loaded
+    assert {"infra.aws_json", "infra.dynamo_store", "infra.http_pool"} <= loaded
     assert {m for m in loaded if m.split(".")[0] in ("botocore", "boto3", "s3transfer")} == set()
 
 
