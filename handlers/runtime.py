@@ -44,6 +44,7 @@ FIRST_UPDATE_IMPORTS = (
     "infra.dynamo_store",
     "infra.timers",
     "infra.timed",
+    "infra.rate_limit",
     "infra.aws_json",
     "infra.http_pool",
 )

@@ -9,7 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from deploy.package import DEV_ONLY, ENTRY_POINTS, closure, copy_package, module_path
+from deploy.package import (
+    DEV_ONLY,
+    ENTRY_POINTS,
+    FIRST_PARTY,
+    closure,
+    copy_package,
+    module_path,
+)
 from handlers.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
 from handlers.runtime import FIRST_UPDATE_IMPORTS
 
@@ -72,6 +79,38 @@ def test_the_first_update_talks_to_aws_without_botocore() -> None:
     loaded = set(ast.literal_eval(out.stdout))
     assert {"infra.aws_json", "infra.dynamo_store", "infra.http_pool"} <= loaded
     assert {m for m in loaded if m.split(".")[0] in ("botocore", "boto3", "s3transfer")} == set()
+
+
+def test_the_first_update_imports_cover_a_whole_game() -> None:
+    """The bench's first-update figure counts all a cold container imports: what the service
+    is built from (runtime._build's own imports) and whatever a whole game's updates and timers
+    import on the way (with in-memory fakes, which are left out)."""
+    build = next(
+        node
+        for node in ast.walk(ast.parse((ROOT / "handlers" / "runtime.py").read_text()))
+        if isinstance(node, ast.FunctionDef) and node.name == "_build"
+    )
+    built_from = set()
+    for node in ast.walk(build):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            named = (f"{node.module}.{alias.name}" for alias in node.names)
+            built_from |= {node.module, *(m for m in named if module_path(m))}
+    assert "infra.timed" in built_from  # ``from infra import timed`` counts
+    assert built_from - {"infra"} <= set(FIRST_UPDATE_IMPORTS)
+    probe = (
+        "import sys; import {}; before = set(sys.modules); "
+        "from handlers import bench; bench.play(4, 1); "
+        "print(sorted(set(sys.modules) - before))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe.format(", ".join(FIRST_UPDATE_IMPORTS))],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    harness = {"handlers.bench", "infra.fakes", "infra.memory_store", "infra.memory_messenger"}
+    first_party = {m for m in ast.literal_eval(out.stdout) if m.split(".")[0] in FIRST_PARTY}
+    assert first_party - harness == set()
 
 
 def test_closure_follows_lazy_imports_inside_functions() -> None:
