@@ -356,7 +356,7 @@ class _Handler(BaseHTTPRequestHandler):
 @pytest.fixture
 def throttling_server() -> Iterator[ThrottlingServer]:
     server = ThrottlingServer(throttles=2)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield server
     server.shutdown()

@@ -55,7 +55,7 @@ class _Echo(BaseHTTPRequestHandler):
 @pytest.fixture
 def server() -> Iterator[EchoServer]:
     server = EchoServer()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     yield server
     server.shutdown()
     server.server_close()
