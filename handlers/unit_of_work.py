@@ -147,7 +147,7 @@ class UnitOfWork(RecordReader):
     def _put(
         self, key: str, doc: dict[str, Any], before: dict[str, Any] | None, version: int | None
     ) -> None:
-        if doc == before or (before is None and doc == type_default(key)):
+        if doc == before or (before is None and doc == _missing_doc(key)):
             return
         if key == self.txn.key:
             self.txn.doc.clear()
@@ -167,7 +167,7 @@ def _copy(doc: dict[str, Any]) -> dict[str, Any]:
     return dict(json.loads(json.dumps(doc)))
 
 
-def type_default(key: str) -> dict[str, Any]:
+def _missing_doc(key: str) -> dict[str, Any]:
     """A missing record's document: not written until something is set."""
     record = ChatRecord() if key.startswith("CHAT#") else UserRecord()
     return record.to_doc()
