@@ -162,7 +162,7 @@ def timer(rooms: Rooms, req: TimerRequest) -> None:
         if req.decision == FLUSH:
             return  # loading the game is enough: the pipeline resends what is overdue
         if work.game.phase == LOBBY:
-            lobby.expire_if_due(rooms, work)
+            lobby.expire_if_due(work)
             return
         if work.game.phase != PLAYING:
             return

@@ -259,7 +259,7 @@ def add_ai_passengers(game: GameRecord, settings: GroupSettings, seed: int) -> N
 
 
 # -- ending without a result -----------------------------------------------------------------
-def expire_if_due(rooms: Rooms, work: UnitOfWork) -> None:
+def expire_if_due(work: UnitOfWork) -> None:
     game = work.game
     settings = game.group_settings
     if work.txn.now < game.touched + settings.lobby_minutes * 60:
