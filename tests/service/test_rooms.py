@@ -312,3 +312,21 @@ def test_a_settings_press_checks_who_manages_in_the_unit_that_saves_it() -> None
     g.press(CREATOR, "en", menu.message_id, button(menu, ":smuggling"))
     assert g.answer() == (t("en", "settings.only_admin"), True)
     assert settings_of(g).smuggling is before
+
+
+def test_a_player_in_another_groups_open_game_is_refused_until_they_leave_it() -> None:
+    g = lobby_group()
+    first_lobby = g.last()
+    g.join(PLAYER)
+    other_group = GROUP - 1
+    g.say(ADMIN, "en", "/newgame", chat=other_group)
+    other = g.store.get(chat_key(other_group))
+    assert other is not None
+    other_gid = other.doc["game"]
+    g.say(PLAYER, "en", f"/start {other_gid}", chat=PLAYER)
+    assert g.last(PLAYER).text == t("en", "lobby.in_other_game")
+    assert g.game(other_gid)["players"] == []
+    g.press(PLAYER, "en", first_lobby.message_id, button(first_lobby, ":leave"))
+    g.say(PLAYER, "en", f"/start {other_gid}", chat=PLAYER)
+    assert g.last(PLAYER).text == t("en", "lobby.joined")
+    assert [p["uid"] for p in g.game(other_gid)["players"]] == [PLAYER]
