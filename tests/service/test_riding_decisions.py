@@ -1,9 +1,12 @@
-"""Issue 9 (pace), R-A3/R-A9 decisions in docs/rules.md: the first supporter is asked during the
+"""Issue 9 (pace), R-A3/R-A9 decisions in docs/rules.md: every supporter is asked during the
 Priest window and the winner's reward during the Doctor window. Nobody sees the early answer
 before the window closes — not the group, not the window's holder; a Priest or Doctor who uses
 the window drops it, and the asked player's prompt says why."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import engine
 from engine import Action
@@ -11,6 +14,7 @@ from engine.cards import PRIEST
 from handlers import action_payloads
 from handlers.card_labels import occupation_label
 from handlers.i18n import t
+from infra.ports import Put
 from tests.service.table import Table
 
 
@@ -144,21 +148,48 @@ def test_R_A3_each_supporters_deadline_counts_from_its_own_turn_default_neutral(
     assert sides == {str(first): "attacker", str(second): "neutral", str(third): "neutral"}
 
 
+def _set_doc(table: Table, change: Callable[[dict[str, Any]], None]) -> None:
+    got = table.store.get(f"GAME#{table.gid}")
+    assert got is not None
+    change(got.doc)
+    table.store.commit([Put(got.key, got.doc, got.version)])
+
+
+def _away(table: Table, seat: int, *, ai: bool) -> None:
+    table.arrange(lambda st: setattr(st.players[seat], "away", True))
+    _set_doc(table, lambda doc: doc["settings"].update(ai_takeover=ai))
+
+
 def test_R_D2_an_away_supporter_defaults_when_its_turn_comes_not_before() -> None:
     table = Table(n=5)
     table.start()
     attacker = table.state().turn
     third = (attacker + 4) % 5
-
-    def away(st: engine.State) -> None:
-        st.players[third].away = True
-
-    table.arrange(away)
+    _away(table, third, ai=False)
     _attack(table)
     first, second, _ = _supporters(table, attacker)
     assert table.state().frames[-1]["held"] == {}, "nothing declared for it ahead"
     table.wait_until_due()
     table.press_payload(second, "su.hd")  # ahead: kept
+    assert table.state().frames[-1]["held"] == {str(second): "defender"}
     table.press_payload(first, "su.ha")  # the second is told, the away third defaults at once
     sides = engine.public_view(table.state())["fight"]["supports"]
     assert sides == {str(first): "attacker", str(second): "defender", str(third): "neutral"}
+
+
+def test_R_A3_an_ai_supporter_holding_the_priest_answers_the_window_and_declares_in_turn() -> None:
+    table = Table(n=5)
+    table.start()
+    attacker = table.state().turn
+    first, second, _ = _supporters(table, attacker)
+    table.arrange(lambda st: table.give(st, second, "priest"))
+    _away(table, second, ai=True)  # an AI stands in
+    _attack(table)
+    st = table.state()
+    f = st.frames[-1]
+    assert st.pending is not None and st.pending.kind == "priest"  # this deal: the AI lets it be
+    assert second in f["passed"] and f["held"] == {}, "the window answered, no support yet"
+    table.wait_until_due()
+    assert table.state().pending.kind == "support"  # type: ignore[union-attr]
+    table.press_payload(first, "su.ha")  # now the AI's turn: it declares at once
+    assert str(second) in engine.public_view(table.state())["fight"]["supports"]
