@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 import engine
 from engine import Action
 from engine.cards import PRIEST
-from handlers import action_payloads
+from handlers import action_payloads, lobby
 from handlers.card_labels import occupation_label
 from handlers.i18n import t
 from infra.ports import Put
@@ -96,6 +98,10 @@ def _supporters(table: Table, attacker: int) -> list[int]:
     return [(attacker + i) % table.n for i in range(2, table.n)]
 
 
+def _defender(table: Table) -> int:
+    return (table.state().turn + 1) % table.n
+
+
 def _prompt_text(table: Table, seat: int, message_id: int) -> str:
     return table.messenger.messages[(table.uids[seat], message_id)].text
 
@@ -103,7 +109,7 @@ def _prompt_text(table: Table, seat: int, message_id: int) -> str:
 def test_R_A3_every_supporter_is_prompted_at_once_and_the_group_hears_them_in_order() -> None:
     table = Table(n=5)
     table.start()
-    attacker, _, _ = _attack(table)
+    attacker, _, _ = _attack(table, priest=_defender(table))  # no supporter holds it
     first, second, third = _supporters(table, attacker)
     assert table.state().pending.kind == "priest"  # type: ignore[union-attr]
     prompts = {s: table.prompt(s)[0] for s in (first, second, third)}  # all asked at once
@@ -133,7 +139,7 @@ def test_R_A3_every_supporter_is_prompted_at_once_and_the_group_hears_them_in_or
 def test_R_A3_each_supporters_deadline_counts_from_its_own_turn_default_neutral() -> None:
     table = Table(n=5)
     table.start()
-    attacker, _, _ = _attack(table)
+    attacker, _, _ = _attack(table, priest=_defender(table))  # no supporter holds it
     first, second, third = _supporters(table, attacker)
     seconds = table.doc()["settings"]["deadlines"]["support"]
     table.wait_until_due()  # the window closes
@@ -166,7 +172,7 @@ def test_R_D2_an_away_supporter_defaults_when_its_turn_comes_not_before() -> Non
     attacker = table.state().turn
     third = (attacker + 4) % 5
     _away(table, third, ai=False)
-    _attack(table)
+    _attack(table, priest=(attacker + 1) % 5)  # the defender
     first, second, _ = _supporters(table, attacker)
     assert table.state().frames[-1]["held"] == {}, "nothing declared for it ahead"
     table.wait_until_due()
@@ -177,7 +183,10 @@ def test_R_D2_an_away_supporter_defaults_when_its_turn_comes_not_before() -> Non
     assert sides == {str(first): "attacker", str(second): "defender", str(third): "neutral"}
 
 
-def test_R_A3_an_ai_supporter_holding_the_priest_answers_the_window_and_declares_in_turn() -> None:
+def test_R_A3_an_ai_supporter_holding_the_priest_answers_the_window_and_declares_in_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(lobby, "new_game_id", lambda: "aiPriest")  # a deal where it lets it be
     table = Table(n=5)
     table.start()
     attacker = table.state().turn
