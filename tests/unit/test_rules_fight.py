@@ -35,7 +35,7 @@ def test_R_A2_priest_window_comes_before_any_support() -> None:
     g.act(0, "attack", target=1)
     assert g.kind == "priest" and g.pending.window and g.holders == [3]
     assert not g.of("support")
-    # issue 9: the first supporter is asked meanwhile; told only when the window closes
+    # issue 9: every supporter is asked meanwhile; told only when the window closes
     assert g.legal_kinds(2) == {"support"}
     g.act(2, "support", choice=A)
     assert not g.of("support") and g.kind == "priest"
