@@ -257,7 +257,16 @@ class Presenter:
                     f"game.answer.support.{d['side']}",
                     name=fmt.name(table, about) if about is not None else "",
                 )
-                reason = t(lang, "prompt.closed.support_told", what=what)
+                told = t(lang, "prompt.closed.support_told", what=what)
+                if "attacker" in fight and "defender" in fight:
+                    header = t(
+                        lang,
+                        "game.fight.header",
+                        attacker=fmt.name(table, fight["attacker"]),
+                        defender=fmt.name(table, fight["defender"]),
+                    )
+                    told = fmt.lines(header, told)
+                reason = told
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
     def cancel(self) -> None:

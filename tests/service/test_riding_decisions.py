@@ -129,7 +129,10 @@ def test_R_A3_every_supporter_is_prompted_at_once_and_the_group_hears_them_in_or
     story = table.group_texts()[-1]
     at = [story.index(f"{name}</b>") for name in names]
     assert at == sorted(at), story
-    assert _prompt_text(table, third, prompts[third]).endswith("📣 Told to the table now.")
+    closed = _prompt_text(table, third, prompts[third])
+    assert closed.endswith("📣 Told to the table now.")
+    attacker_name = table.state().players[attacker].name
+    assert f"⚔️ <b>{attacker_name}</b> attacks" in closed, "the closed prompt names its fight"
     fight = engine.public_view(table.state())["fight"]
     told = {str(first): "neutral", str(second): "defender", str(third): "attacker"}
     assert fight["supports"] == told
