@@ -124,7 +124,15 @@ class GameRunner:
         st = self.state
         rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
         ai = ai_for(self.settings.ai_level)
-        return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
+        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
+        own, p = view["decision"], st.pending
+        if p is not None and p.window and own and own["data"].get("turn") not in (None, seat):
+            # A supporter holding the Priest, asked before its turn (R-A3): the window's question
+            # now, its support when its turn comes.
+            data = {k: own["data"][k] for k in ("attacker", "defender")}
+            view = {**view, "decision": {**own, "kind": p.kind, "data": data}}
+            legal = [a for a in legal if a.kind in ("use", "pass")]
+        return ai.choose(view, legal, rng)
 
     # -- deadlines -------------------------------------------------------------------------
     def deadline_at(self) -> float | None:
@@ -182,8 +190,15 @@ class GameRunner:
             self.game.dec = None
             self.game.due = None
             return
-        if not self.game.dec or self.game.dec["id"] != p.id:
+        aw = engine.awaiting(self.state)
+        part = aw.part if aw is not None else 0
+        dec = self.game.dec
+        if not dec or dec["id"] != p.id or dec.get("part", 0) != part:
+            # a new decision, or the next supporter's turn in the same one (R-A3): its deadline
+            # and reminder count from now
             self.game.dec = {"id": p.id, "opened": self.now}
+            if part:
+                self.game.dec["part"] = part
         due = self.due_at()
         deadline = self.deadline_at()
         self.game.due = None if due is None else {"dec": p.id, "at": due, "deadline": deadline}
@@ -194,9 +209,9 @@ class GameRunner:
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, action: Action, stand_in: bool = False) -> None:
-        p = self.state.pending
-        if action.kind == TIMEOUT and action.seat is None and p is not None and not p.window:
-            self.ran_out.update(p.actors)
+        aw = engine.awaiting(self.state)
+        if action.kind == TIMEOUT and action.seat is None and aw is not None and not aw.window:
+            self.ran_out.update(aw.seats)
         self.state, events = engine.apply(self.state, action, inplace=True, stand_in=stand_in)
         self.events += events
         dec = self.game.dec

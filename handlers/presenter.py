@@ -249,6 +249,25 @@ class Presenter:
                 reason = t(lang, "prompt.closed.doctor", label=occupation_label(lang, DOCTOR))
             elif e.kind == EventKind.GAME_OVER:
                 reason = t(lang, "prompt.closed.game_over")
+            elif e.kind == EventKind.SUPPORT and d["seat"] == seat:
+                # declared ahead of its turn, told now that every earlier one was (R-A3)
+                fight = table["fight"] or {}
+                about = fight.get("attacker") if d["side"] == "attacker" else fight.get("defender")
+                what = t(
+                    lang,
+                    f"game.answer.support.{d['side']}",
+                    name=fmt.name(table, about) if about is not None else "",
+                )
+                told = t(lang, "prompt.closed.support_told", what=what)
+                if "attacker" in fight and "defender" in fight:
+                    header = t(
+                        lang,
+                        "game.fight.header",
+                        attacker=fmt.name(table, fight["attacker"]),
+                        defender=fmt.name(table, fight["defender"]),
+                    )
+                    told = fmt.lines(header, told)
+                reason = told
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
     def cancel(self) -> None:
@@ -305,7 +324,9 @@ class Presenter:
         st = self.state
         view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
         pr = prompts.render_prompt(view, legal, lang, nav)
-        due = self.deadline_at() if deadline else None
+        aw = engine.awaiting(st)
+        ahead = aw is not None and seat in aw.ahead  # R-A3: no deadline before its turn
+        due = self.deadline_at() if deadline and not ahead else None
         if due is None:
             return pr
         until = t(lang, "game.status.until", time=fmt.clock(due))
@@ -347,8 +368,9 @@ class Presenter:
 
 
 def _prompt_version(st: State) -> str:
-    """Prompts of the boost window change as cards are played, and a decision asked during a
-    window goes on under its own deadline once the window closes: re-render them then."""
-    fight = engine.current_fight(st)
+    """Prompts of the boost window change as cards are played, support prompts as declarations
+    are told (R-A3), and a decision asked during a window goes on under its own deadline once
+    the window closes: re-render them then."""
+    fight = engine.current_fight(st) or {}
     kind = st.pending.kind if st.pending is not None else ""
-    return f"{kind}:{len(fight.get('played', [])) if fight else 0}"
+    return f"{kind}:{len(fight.get('played', []))}:{len(fight.get('sup', {}))}"

@@ -68,7 +68,7 @@ def test_one_status_message_edited_in_place_and_story_lines_only_once() -> None:
 def test_a_window_pass_changes_nothing_the_group_sees_R_D1() -> None:
     t, log = table()
     attacker = t.state().turn
-    priest = (attacker + 3) % t.n  # not the first supporter, who is asked its own question
+    priest = (attacker + 3) % t.n  # a later supporter: "Not now" sits in its support prompt
     t.arrange(lambda st: t.give(st, priest, "priest"))
     t.attack()
     assert t.state().pending.kind == "priest"  # type: ignore[union-attr]
