@@ -22,7 +22,7 @@ from engine.api import (
 )
 from engine.kinds import DecisionKind, EventKind
 from engine.setup import DEFAULT_OPTIONS, SetupError
-from engine.state import Pending, Player, State
+from engine.state import Pending, Player, State, upgrade_stored_state
 from engine.views import current_fight, events_for, public_events, public_view, view
 
 __all__ = [
@@ -53,5 +53,6 @@ __all__ = [
     "public_events",
     "public_view",
     "timeout_action",
+    "upgrade_stored_state",
     "view",
 ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTurn, Stale
 from engine.core import Ctx
 from engine.fight import awaited, riders, support_turn
+from engine.frames import fight_on_top
 from engine.mechanics import KINDS, advance
 from engine.rng import Rng
 from engine.setup import new_game as _setup
@@ -60,7 +61,7 @@ def awaiting(st: State) -> Awaiting | None:
         return None
     seats = awaited(st)
     ahead = tuple(s for s in p.actors if s not in seats)
-    part = st.frames[-1]["si"] if support_turn(st) is not None else 0
+    part = fight_on_top(st.frames)["supports_told"] if support_turn(st) is not None else 0
     return Awaiting(
         p.id, p.kind, tuple(seats), p.deadline, p.window, p.window and not seats, ahead, part
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.actions import Action, Event
 from engine.cards import BAGS, GOAL_KIND, hand_limit, item_kind
+from engine.frames import Frame
 from engine.kinds import DecisionKind, EventKind
 from engine.rng import Rng
 from engine.state import Json, Pending, State
@@ -130,7 +131,7 @@ class Kind:
     finish: Callable[[Ctx, Pending], None] | None = None  # windows: what closing does
 
 
-Step = Callable[[Ctx, Json], None]  # runs the top frame of its type until a decision or its end
+Step = Callable[[Ctx, Frame], None]  # runs the top frame of its kind until a decision or its end
 Default = Callable[[State, Pending, int, Rng], Action]
 
 

@@ -17,6 +17,7 @@ from engine.cards import (
     THUG,
 )
 from engine.core import Ctx, Kind, Step, occupation_ready, random_of, use_occupation
+from engine.frames import FightFrame, Frame, fight_on_top
 from engine.kinds import DecisionKind
 from engine.looks import look_at_association
 from engine.rng import Rng
@@ -28,16 +29,19 @@ NEUTRAL = "neutral"
 SIDES = (ATTACKER, DEFENDER)
 
 
-def step_fight(ctx: Ctx, f: Json) -> None:
+def step_fight(ctx: Ctx, f: Frame) -> None:
+    assert f["kind"] == "fight"
     st = ctx.state
-    a, d = f["a"], f["d"]
+    a, d = f["attacker"], f["defender"]
     stage = f["stage"]
     if stage == "priest":
         others = [s for s in range(st.n) if s != a]
         holders = [s for s in others if occupation_ready(st, s, PRIEST)]
         order = _support_order(st, a, d)
-        f.update(stage="support", sup={}, order=order, si=0, held={}, passed=[])
-        f.update(hyp=None, played=[])
+        f["stage"] = "support"
+        f["supports"], f["support_order"], f["supports_told"] = {}, order, 0
+        f["held_supports"], f["priest_passed"] = {}, []
+        f["hypnotized"], f["played"] = None, []
         if not publicly_unusable(st, PRIEST, others):
             ride = _ride("support", "support", order, attacker=a, defender=d)
             _open_window(ctx, "priest", holders, ride, attacker=a, defender=d)
@@ -46,8 +50,9 @@ def step_fight(ctx: Ctx, f: Json) -> None:
         if len(st.players[a].items) >= 2:
             ctx.open("priest_tribute", [a], "choice", priest=f["priest"])
     elif stage == "support":
-        if f["si"] < len(f["order"]):
-            ctx.open("support", f["order"][f["si"] :], "support", attacker=a, defender=d)
+        if f["supports_told"] < len(f["support_order"]):
+            rest = f["support_order"][f["supports_told"] :]
+            ctx.open("support", rest, "support", attacker=a, defender=d)
         else:
             f["stage"] = "hypnotist"
     elif stage == "hypnotist":
@@ -56,8 +61,8 @@ def step_fight(ctx: Ctx, f: Json) -> None:
         if not publicly_unusable(st, HYPNOTIST, [a]):
             ctx.open("hypnotist", actors, "window", window=True, attacker=a, defender=d)
     elif stage == "boost":
-        f.update(stage="result", duel=None, mixer=None)
-        actors = [s for s in range(st.n) if s != f["hyp"]]
+        f["stage"], f["duelist"], f["mixer_side"] = "result", None, None
+        actors = [s for s in range(st.n) if s != f["hypnotized"]]
         ctx.open("boost", actors, "boost", window=True, attacker=a, defender=d)
     elif stage == "result":
         _result(ctx, f)
@@ -74,7 +79,7 @@ def step_fight(ctx: Ctx, f: Json) -> None:
             _open_window(ctx, "doctor", holders, ride, attacker=a, defender=d)
     elif stage == "reward":
         f["stage"] = "end"
-        early = f.pop("early", None)
+        early = f.pop("early_reward", None)
         if f["cancelled"]:
             return
         if f["winner"] is None:
@@ -126,15 +131,16 @@ def support_turn(st: State) -> int | None:
     p = st.pending
     if p is None or not (p.kind == "support" or p.data.get("ride", {}).get("kind") == "support"):
         return None
-    f = st.frames[-1]
-    return int(f["order"][f["si"]]) if f["si"] < len(f["order"]) else None
+    f = fight_on_top(st.frames)
+    order, told = f["support_order"], f["supports_told"]
+    return int(order[told]) if told < len(order) else None
 
 
 def held_support(st: State, seat: int) -> str | None:
     """The declaration ``seat`` made ahead of its turn, not told yet (their own view only)."""
     if support_turn(st) is None:
         return None
-    held: dict[str, str] = st.frames[-1].get("held", {})
+    held = fight_on_top(st.frames).get("held_supports", {})
     return held.get(str(seat))
 
 
@@ -148,11 +154,11 @@ def awaited(st: State) -> list[int]:
     turn = support_turn(st)
     if turn is None:
         return list(p.actors)
-    f = st.frames[-1]
-    held = f.get("held", {})
+    f = fight_on_top(st.frames)
+    held = f.get("held_supports", {})
     if not p.window:
         return [turn]
-    ride, passed = set(riders(p)), f.get("passed", [])
+    ride, passed = set(riders(p)), f.get("priest_passed", [])
     return [
         s
         for s in p.actors
@@ -183,10 +189,12 @@ def _support_order(st: State, a: int, d: int) -> list[int]:
     return [s for s in ((a + i) % st.n for i in range(1, st.n)) if s != d]
 
 
-def strengths(st: State, f: Json) -> tuple[int, int]:
+def strengths(st: State, f: FightFrame) -> tuple[int, int]:
     """R-A6 for the fight being resolved."""
     face_up = [p.occupation if p.occ_up else None for p in st.players]
-    return fight_strengths(f["a"], f["d"], f["sup"], f["hyp"], f["played"], face_up)
+    return fight_strengths(
+        f["attacker"], f["defender"], f["supports"], f["hypnotized"], f["played"], face_up
+    )
 
 
 def fight_strengths(
@@ -227,12 +235,13 @@ def fight_strengths(
     return att, dfn
 
 
-def _result(ctx: Ctx, f: Json) -> None:
+def _result(ctx: Ctx, f: FightFrame) -> None:
     st = ctx.state
-    a, d = f["a"], f["d"]
+    a, d = f["attacker"], f["defender"]
     att, dfn = strengths(st, f)
-    if f["mixer"] is not None:
-        winner = a if f["mixer"] == ATTACKER else d
+    winner: int | None
+    if f["mixer_side"] is not None:
+        winner = a if f["mixer_side"] == ATTACKER else d
         how = "poison_mixer"
     elif att != dfn:
         winner = a if att > dfn else d
@@ -254,7 +263,7 @@ def _legal_use_or_pass(st: State, p: Pending, seat: int) -> list[Action]:
     if not holds_window(st, p, seat):
         return own
     # a supporter holding the Priest may also say "not now" to it, keeping its support open
-    passed = st.frames[-1].get("passed", [])
+    passed = fight_on_top(st.frames).get("priest_passed", [])
     if ride["kind"] == "support" and seat not in passed:
         return own + use_pass
     return own + use_pass[:1]
@@ -266,41 +275,43 @@ def _window_pass(p: Pending, seat: int) -> None:
 
 
 def _occupation_window(
-    once: bool, effect: Callable[[Ctx, Json, Action], None]
+    once: bool, effect: Callable[[Ctx, FightFrame, Action], None]
 ) -> Callable[[Ctx, Pending, Action], None]:
     """Priest, Hypnotist, Doctor: a pass only leaves the window; a use reveals the occupation,
     closes the window and has its ``effect`` on the fight."""
 
     def handle(ctx: Ctx, p: Pending, a: Action) -> None:
         assert a.seat is not None
-        f = ctx.state.frames[-1]
+        f = fight_on_top(ctx.state.frames)
         supporter = a.seat in riders(p) and p.data["ride"]["kind"] == "support"
         if a.kind == "pass":
             if supporter:
-                f.setdefault("passed", []).append(a.seat)  # not now for the Priest; still asked
+                # not now for the Priest; still asked its support
+                f.setdefault("priest_passed", []).append(a.seat)
             else:
                 _window_pass(p, a.seat)
             return
         if supporter and a.kind == "support":  # kept, and open to change, till it is told
             assert a.choice is not None
-            f.setdefault("held", {})[str(a.seat)] = a.choice
+            f.setdefault("held_supports", {})[str(a.seat)] = a.choice
             return
         if a.seat in riders(p) and a.kind != "use":  # the reward, kept till the close
-            f["early"] = a.kind
+            f["early_reward"] = a.kind
             _window_pass(p, a.seat)
             return
         ctx.close()
-        f.pop("early", None)
-        if "held" in f:
-            f["held"] = {}
+        f.pop("early_reward", None)
+        if "held_supports" in f:
+            f["held_supports"] = {}
         use_occupation(ctx, a.seat, once=once)
-        effect(ctx, ctx.state.frames[-1], a)
+        effect(ctx, f, a)
 
     return handle
 
 
-def _priest_stops(ctx: Ctx, f: Json, a: Action) -> None:
-    ctx.public("priest_stopped", seat=a.seat, attacker=f["a"])
+def _priest_stops(ctx: Ctx, f: FightFrame, a: Action) -> None:
+    assert a.seat is not None
+    ctx.public("priest_stopped", seat=a.seat, attacker=f["attacker"])
     f["stage"] = "priest_tribute"
     f["priest"] = a.seat
 
@@ -314,9 +325,9 @@ def _finish_ridden_window(ctx: Ctx, p: Pending) -> None:
     supports are told in order as far as they were declared, the rest asked on; a reward not
     chosen yet becomes the winner's own question."""
     ctx.close()
-    f = ctx.state.frames[-1]
+    f = fight_on_top(ctx.state.frames)
     ride = p.data.get("ride")
-    if ride is None or (ride["kind"] == "reward" and "early" in f):
+    if ride is None or (ride["kind"] == "reward" and "early_reward" in f):
         return
     p.kind, p.window, p.deadline = ride["kind"], False, ride["deadline"]
     p.actors, p.done, p.data = ride_seats(ride), [], dict(ride["data"])
@@ -349,26 +360,26 @@ def _legal_support(st: State, p: Pending, seat: int) -> list[Action]:
 def _handle_support(ctx: Ctx, p: Pending, a: Action) -> None:
     """The seat whose turn it is declares, told at once with every declaration after it that was
     made ahead of its turn; a declaration ahead of its turn is kept (and may be changed)."""
-    f = ctx.state.frames[-1]
+    f = fight_on_top(ctx.state.frames)
     assert a.seat is not None and a.choice is not None
-    f.setdefault("held", {})[str(a.seat)] = a.choice
-    if a.seat == f["order"][f["si"]]:
+    f.setdefault("held_supports", {})[str(a.seat)] = a.choice
+    if a.seat == f["support_order"][f["supports_told"]]:
         _tell_supports(ctx, p, f)
 
 
-def _tell_supports(ctx: Ctx, p: Pending, f: Json) -> None:
+def _tell_supports(ctx: Ctx, p: Pending, f: FightFrame) -> None:
     """R-A3: tell, in order, every declaration whose earlier ones are all told; when all are,
     support is over."""
-    held = f.setdefault("held", {})
-    order = f["order"]
-    while f["si"] < len(order) and str(order[f["si"]]) in held:
-        seat = order[f["si"]]
+    held = f.setdefault("held_supports", {})
+    order = f["support_order"]
+    while f["supports_told"] < len(order) and str(order[f["supports_told"]]) in held:
+        seat = order[f["supports_told"]]
         side = held.pop(str(seat))
-        f["sup"][str(seat)] = side
-        f["si"] += 1
+        f["supports"][str(seat)] = side
+        f["supports_told"] += 1
         p.actors.remove(seat)
         ctx.public("support", seat=seat, side=side)
-    if f["si"] >= len(order):
+    if f["supports_told"] >= len(order):
         ctx.close()
         f["stage"] = "hypnotist"
 
@@ -379,22 +390,23 @@ def _default_support(st: State, p: Pending, seat: int, rng: Rng) -> Action:
 
 # -- Hypnotist (R-A4) --------------------------------------------------------------------------
 def _legal_hypnotist(st: State, p: Pending, seat: int) -> list[Action]:
-    f = st.frames[-1]
-    return [
-        Action("hypnotize", seat, p.id, target=t) for t in range(st.n) if t not in (f["a"], f["d"])
-    ] + [Action("pass", seat, p.id)]
+    f = fight_on_top(st.frames)
+    fighters = (f["attacker"], f["defender"])
+    return [Action("hypnotize", seat, p.id, target=t) for t in range(st.n) if t not in fighters] + [
+        Action("pass", seat, p.id)
+    ]
 
 
-def _hypnotist_voids(ctx: Ctx, f: Json, a: Action) -> None:
-    f["hyp"] = a.target
+def _hypnotist_voids(ctx: Ctx, f: FightFrame, a: Action) -> None:
+    f["hypnotized"] = a.target
     ctx.public("hypnotized", seat=a.seat, target=a.target)
 
 
 # -- Boost window (R-A5, R-A6, §6) -------------------------------------------------------------
 def _legal_boost(st: State, p: Pending, seat: int) -> list[Action]:
-    f = st.frames[-1]
-    a, d = f["a"], f["d"]
-    side = None if f.get("duel") is not None else f["sup"].get(str(seat))
+    f = fight_on_top(st.frames)
+    a, d = f["attacker"], f["defender"]
+    side = None if f.get("duelist") is not None else f["supports"].get(str(seat))
     used = {c for s, c, _ in f["played"] if s == seat}
     acts = [Action("pass", seat, p.id)]
     for card in st.players[seat].items:
@@ -416,7 +428,7 @@ def _legal_boost(st: State, p: Pending, seat: int) -> list[Action]:
         or (occ == BODYGUARD and side in SIDES)
     ):
         acts.append(Action("play", seat, p.id, card=occ))
-    if occupation_ready(st, seat, DUELIST) and seat in (a, d) and f.get("duel") is None:
+    if occupation_ready(st, seat, DUELIST) and seat in (a, d) and f.get("duelist") is None:
         acts.append(Action("play", seat, p.id, card=DUELIST))
     if occupation_ready(st, seat, POISON_MIXER) and seat not in (a, d):
         acts += [Action("play", seat, p.id, card=POISON_MIXER, choice=c) for c in SIDES]
@@ -431,7 +443,7 @@ def _handle_boost(ctx: Ctx, p: Pending, a: Action) -> None:
         _window_pass(p, seat)
         return
     st = ctx.state
-    f = st.frames[-1]
+    f = fight_on_top(st.frames)
     card = a.card
     assert card is not None
     f["played"].append([seat, card, a.choice])
@@ -441,18 +453,18 @@ def _handle_boost(ctx: Ctx, p: Pending, a: Action) -> None:
         use_occupation(ctx, seat, once=True)
     ctx.public("played", seat=seat, card=card, choice=a.choice)
     if card == DUELIST:
-        f["duel"] = seat
+        f["duelist"] = seat
     if card == POISON_MIXER:
-        f["mixer"] = a.choice
+        f["mixer_side"] = a.choice
         ctx.close()  # Decision: the Poison Mixer closes the boost window
         return
     # What was played may change others' minds: everyone is asked again.
-    p.actors = [s for s in range(st.n) if s != f["hyp"]]
+    p.actors = [s for s in range(st.n) if s != f["hypnotized"]]
     p.done = []
 
 
 # -- Doctor (R-A8) -----------------------------------------------------------------------------
-def _doctor_cancels(ctx: Ctx, f: Json, a: Action) -> None:
+def _doctor_cancels(ctx: Ctx, f: FightFrame, a: Action) -> None:
     f["cancelled"] = True
     ctx.public("doctor_cancelled", seat=a.seat)
 

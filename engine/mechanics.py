@@ -41,4 +41,4 @@ def advance(ctx: Ctx) -> None:
         if open_gift_if_needed(ctx):
             return
         frame = st.frames[-1]
-        STEPS[frame["t"]](ctx, frame)
+        STEPS[frame["kind"]](ctx, frame)

@@ -125,7 +125,7 @@ def new_game(
         removed=removed,
         turn=first,
         first=first,
-        frames=[{"t": "turn", "seat": first, "stage": "start"}],
+        frames=[{"kind": "turn", "seat": first, "stage": "start"}],
     )
     events = [
         Event(

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import ASSOCIATIONS, BROTHERHOOD, ORDER
+from engine.frames import Frame, migrate, stored_before_typed
 
 Json = dict[str, Any]
 
@@ -114,7 +115,7 @@ class State:
     turn_no: int = 0  # turns started so far; the "when" of every note
     step: int = 0  # actions applied so far
     next_id: int = 1  # id of the next pending decision
-    frames: list[Json] = field(default_factory=list)  # what is being resolved, innermost last
+    frames: list[Frame] = field(default_factory=list)  # what is being resolved, innermost last
     pending: Pending | None = None
     result: Json | None = None  # set when the game is over
     # The public record of what was done to whom (R-V1), for players who reason over the game so
@@ -171,7 +172,7 @@ class State:
             turn_no=d["turn_no"],
             step=d["step"],
             next_id=d["next_id"],
-            frames=_copy_json(d["frames"]),
+            frames=[migrate(_copy_json(f)) for f in d["frames"]],
             pending=Pending.from_dict(d["pending"]) if d["pending"] else None,
             result=_copy_json(d["result"]),
             history=[dict(h) for h in d.get("history", [])],
@@ -179,6 +180,15 @@ class State:
 
     def clone(self) -> State:
         return State.from_dict(self.to_dict())
+
+
+def upgrade_stored_state(d: Json) -> Json:
+    """A stored state as this code stores it: ``d`` itself, or a copy when it holds frames of an
+    older shape (migrated as ``State.from_dict`` does), so that a reader comparing what it stores
+    with what it loaded does not take the migration for a change."""
+    if not any(stored_before_typed(f) for f in d.get("frames", [])):
+        return d
+    return {**d, "frames": [migrate(_copy_json(f)) for f in d["frames"]]}
 
 
 def _copy_json(value: Any) -> Any:
@@ -193,4 +203,12 @@ def other_association(assoc: str) -> str:
     return BROTHERHOOD if assoc == ORDER else ORDER
 
 
-__all__ = ["ASSOCIATIONS", "Json", "Pending", "Player", "State", "other_association"]
+__all__ = [
+    "ASSOCIATIONS",
+    "Json",
+    "Pending",
+    "Player",
+    "State",
+    "other_association",
+    "upgrade_stored_state",
+]

@@ -7,37 +7,40 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import BAG_NAME, BAGS, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
 from engine.core import Ctx, Kind, Step, bags_are_goals, random_of
+from engine.frames import Frame, TradeFrame, trade_on_top
 from engine.kinds import DecisionKind
 from engine.looks import look_at_association
 from engine.rng import Rng
-from engine.state import Json, Pending, State
+from engine.state import Pending, State
 
 
-def step_trade(ctx: Ctx, f: Json) -> None:
+def step_trade(ctx: Ctx, f: Frame) -> None:
+    assert f["kind"] == "trade"
     st = ctx.state
     stage = f["stage"]
     if stage == "offer":
-        b = f["b"]
-        ctx.private((b,), "offered", seat=f["a"], target=b, card=f["ca"])
-        ctx.note(b, "saw_item", about=f["a"], card=f["ca"], how="offer")
-        ctx.open("trade_answer", [b], "trade", seat=f["a"], card=f["ca"])
+        a, b, card = f["trader"], f["partner"], f["trader_card"]
+        ctx.private((b,), "offered", seat=a, target=b, card=card)
+        ctx.note(b, "saw_item", about=a, card=card, how="offer")
+        ctx.open("trade_answer", [b], "trade", seat=a, card=card)
         f["stage"] = "swap"
     elif stage == "swap":
         _swap(ctx, f)
     elif stage == "smuggle":
         _announce(ctx, f)
     elif stage == "resolve":
-        if f["i"] < len(f["fire"]):
-            giver, card, partner = f["fire"][f["i"]]
-            f["i"] += 1
+        if f["effects_done"] < len(f["effects"]):
+            giver, card, partner = f["effects"][f["effects_done"]]
+            f["effects_done"] += 1
             resolve_effect(ctx, giver, card, partner)
         else:
             st.frames.pop()
 
 
-def _swap(ctx: Ctx, f: Json) -> None:
+def _swap(ctx: Ctx, f: TradeFrame) -> None:
     st = ctx.state
-    a, b, ca, cb = f["a"], f["b"], f["ca"], f["cb"]
+    a, b, ca, cb = f["trader"], f["partner"], f["trader_card"], f["partner_card"]
+    assert cb is not None  # answered (or forced) before the swap
     ctx.move_item(ca, a, b)
     ctx.move_item(cb, b, a)
     ctx.public("trade_done", seat=a, target=b, forced=f["forced"])
@@ -54,8 +57,8 @@ def _swap(ctx: Ctx, f: Json) -> None:
             fire.append([a, ca, b])
         if has_trade_effect(st, cb):
             fire.append([b, cb, a])
-    f["fire"] = fire
-    f["i"] = 0
+    f["effects"] = fire
+    f["effects_done"] = 0
     f["stage"] = "smuggle"
     if st.options["smuggling"]:
         # R-T9 with R-D1: every trade has the window, so skipping an effect is indistinguishable
@@ -73,12 +76,14 @@ def has_trade_effect(st: State, card: str) -> bool:
     return kind_ in TRADE_EFFECT_ITEMS
 
 
-def _announce(ctx: Ctx, f: Json) -> None:
+def _announce(ctx: Ctx, f: TradeFrame) -> None:
     """R-T5: each receiver names the item whose effect fires; the givers resolve them in order."""
-    if f["fire"]:
+    if f["effects"]:
         ctx.public(
             "effects",
-            items=[{"giver": g, "receiver": r, "item": _public_name(c)} for g, c, r in f["fire"]],
+            items=[
+                {"giver": g, "receiver": r, "item": _public_name(c)} for g, c, r in f["effects"]
+            ],
         )
     f["stage"] = "resolve"
 
@@ -130,14 +135,14 @@ def _legal_answer(st: State, p: Pending, seat: int) -> list[Action]:
 
 def _handle_answer(ctx: Ctx, p: Pending, a: Action) -> None:
     st = ctx.state
-    f = st.frames[-1]
+    f = trade_on_top(st.frames)
     ctx.close()
     if a.kind == "refuse":
-        ctx.public("trade_refused", seat=f["a"], target=f["b"])
+        ctx.public("trade_refused", seat=f["trader"], target=f["partner"])
         st.frames.pop()
         return
-    f["cb"] = a.card
-    ctx.public("trade_accepted", seat=f["a"], target=f["b"])
+    f["partner_card"] = a.card
+    ctx.public("trade_accepted", seat=f["trader"], target=f["partner"])
 
 
 def _default_answer(st: State, p: Pending, seat: int, rng: Rng) -> Action:
@@ -160,8 +165,8 @@ def _handle_smuggle(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 def _finish_smuggle(ctx: Ctx, p: Pending) -> None:
-    f = ctx.state.frames[-1]
-    f["fire"] = [e for e in f["fire"] if e[0] not in p.data["skip"]]
+    f = trade_on_top(ctx.state.frames)
+    f["effects"] = [e for e in f["effects"] if e[0] not in p.data["skip"]]
     ctx.close()
 
 

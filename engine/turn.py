@@ -27,14 +27,16 @@ from engine.core import (
     random_of,
     use_occupation,
 )
+from engine.frames import Frame, TurnFrame, turn_on_top
 from engine.kinds import DecisionKind
 from engine.rng import Rng
-from engine.state import Json, Pending, State
+from engine.state import Pending, State
 
 GOAL_BAG = {"key": "bag_key", "goblet": "bag_goblet"}
 
 
-def step_turn(ctx: Ctx, f: Json) -> None:
+def step_turn(ctx: Ctx, f: Frame) -> None:
+    assert f["kind"] == "turn"
     st = ctx.state
     stage = f["stage"]
     if stage == "start":
@@ -57,7 +59,7 @@ def step_turn(ctx: Ctx, f: Json) -> None:
             f["stage"] = "end"
     elif f["stage"] == "end":
         st.frames.pop()
-        st.frames.append({"t": "turn", "seat": (f["seat"] + 1) % st.n, "stage": "start"})
+        st.frames.append({"kind": "turn", "seat": (f["seat"] + 1) % st.n, "stage": "start"})
 
 
 def free_uses(st: State, seat: int) -> list[str]:
@@ -122,7 +124,7 @@ def _legal_turn(st: State, p: Pending, seat: int) -> list[Action]:
 def _handle_turn(ctx: Ctx, p: Pending, a: Action) -> None:
     st = ctx.state
     seat = p.actors[0]
-    f = st.frames[-1]
+    f = turn_on_top(st.frames)
     ctx.close()
     if a.kind in ("pass", "end"):
         if a.kind == "pass":
@@ -134,11 +136,11 @@ def _handle_turn(ctx: Ctx, p: Pending, a: Action) -> None:
         ctx.public("trade_offered", seat=seat, target=a.target)
         st.frames.append(
             {
-                "t": "trade",
-                "a": seat,
-                "b": a.target,
-                "ca": a.card,
-                "cb": None,
+                "kind": "trade",
+                "trader": seat,
+                "partner": a.target,
+                "trader_card": a.card,
+                "partner_card": None,
                 "forced": False,
                 "stage": "offer",
             }
@@ -147,7 +149,9 @@ def _handle_turn(ctx: Ctx, p: Pending, a: Action) -> None:
         assert a.target is not None
         f["stage"] = "after"
         ctx.public("attack", seat=seat, target=a.target)
-        st.frames.append({"t": "fight", "a": seat, "d": a.target, "stage": "priest"})
+        st.frames.append(
+            {"kind": "fight", "attacker": seat, "defender": a.target, "stage": "priest"}
+        )
     elif a.kind == "claim":
         victory.claim(ctx, seat, list(a.seats))
     elif a.kind == "claim_other":
@@ -163,7 +167,7 @@ def _handle_turn(ctx: Ctx, p: Pending, a: Action) -> None:
         ctx.open("clairvoyant", [seat], "choice")
 
 
-def _diplomat(ctx: Ctx, seat: int, a: Action, f: Json) -> None:
+def _diplomat(ctx: Ctx, seat: int, a: Action, f: TurnFrame) -> None:
     st = ctx.state
     assert a.target is not None and a.card is not None
     use_occupation(ctx, seat, once=True)
@@ -196,13 +200,14 @@ def _legal_diplomat_give(st: State, p: Pending, seat: int) -> list[Action]:
 def _handle_diplomat_give(ctx: Ctx, p: Pending, a: Action) -> None:
     ctx.close()
     seat = p.actors[0]
+    assert a.card is not None
     ctx.state.frames.append(
         {
-            "t": "trade",
-            "a": seat,
-            "b": p.data["target"],
-            "ca": a.card,
-            "cb": p.data["receive"],
+            "kind": "trade",
+            "trader": seat,
+            "partner": p.data["target"],
+            "trader_card": a.card,
+            "partner_card": p.data["receive"],
             "forced": True,
             "stage": "swap",
         }

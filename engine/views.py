@@ -8,6 +8,7 @@ from engine.actions import Event
 from engine.cards import ASSOCIATIONS, hand_limit
 from engine.core import goal_count
 from engine.fight import awaited, held_support, ride_seats, strengths, support_turn
+from engine.frames import FightFrame, fight_on_top, innermost_fight, innermost_trade
 from engine.state import Json, State
 
 # Decision data that may be shown to the whole table for non-window decisions.
@@ -44,10 +45,10 @@ def _public_player(st: State, seat: int) -> Json:
     return out
 
 
-def current_fight(st: State) -> Json | None:
+def current_fight(st: State) -> FightFrame | None:
     """The frame of the fight being resolved (the innermost), if any: the one place that finds it.
     Everything outside the engine reads the fight from a view (``view(...)["fight"]``)."""
-    return next((fr for fr in reversed(st.frames) if fr["t"] == "fight"), None)
+    return innermost_fight(st.frames)
 
 
 def _fight(st: State) -> Json | None:
@@ -57,24 +58,24 @@ def _fight(st: State) -> Json | None:
     if f is None:
         return None
     out: Json = {
-        "attacker": f["a"],
-        "defender": f["d"],
-        "supports": dict(f.get("sup", {})),
-        "hypnotized": f.get("hyp"),
+        "attacker": f["attacker"],
+        "defender": f["defender"],
+        "supports": dict(f.get("supports", {})),
+        "hypnotized": f.get("hypnotized"),
         "played": [[s, c, x] for s, c, x in f.get("played", [])],
         "strength": None,
         "decided": "winner" in f,
         "winner": f.get("winner"),
         "how": None,
     }
-    if "sup" in f:
+    if "supports" in f:
         att, dfn = strengths(st, f)
         out["strength"] = [att, dfn]
         if "winner" in f:
             if f["winner"] is None:
                 out["how"] = "tie"
             else:
-                out["how"] = "mixer" if f.get("mixer") else "ring" if att == dfn else "win"
+                out["how"] = "mixer" if f.get("mixer_side") else "ring" if att == dfn else "win"
     return out
 
 
@@ -119,13 +120,16 @@ def view(st: State, seat: int) -> Json:
         turn = support_turn(st)
         if mine["kind"] == "support" and turn is not None:
             # R-A3: whose turn it is (public), and this seat's own declaration kept till told
-            f = st.frames[-1]
+            f = fight_on_top(st.frames)
+            order = f["support_order"]
             mine["data"]["turn"] = turn
-            mine["data"]["before"] = list(f["order"][f["si"] : f["order"].index(seat)])
+            mine["data"]["before"] = list(order[f["supports_told"] : order.index(seat)])
             mine["data"]["declared"] = held_support(st, seat)
         if p.kind == "smuggle":
             # R-T9: only the items this seat gave; who else may skip stays hidden
-            fire = next(f for f in reversed(st.frames) if f["t"] == "trade")["fire"]
+            trade = innermost_trade(st.frames)
+            assert trade is not None
+            fire = trade["effects"]
             mine["data"] = {"fire": [[c, partner] for g, c, partner in fire if g == seat]}
         if p.kind == "sextant_pass":
             mine["data"] = {"direction": p.data["direction"]}

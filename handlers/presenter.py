@@ -371,6 +371,8 @@ def _prompt_version(st: State) -> str:
     """Prompts of the boost window change as cards are played, support prompts as declarations
     are told (R-A3), and a decision asked during a window goes on under its own deadline once
     the window closes: re-render them then."""
-    fight = engine.current_fight(st) or {}
+    fight = engine.current_fight(st)
+    played = len(fight.get("played", [])) if fight else 0
+    supports = len(fight.get("supports", {})) if fight else 0
     kind = st.pending.kind if st.pending is not None else ""
-    return f"{kind}:{len(fight.get('played', []))}:{len(fight.get('sup', {}))}"
+    return f"{kind}:{played}:{supports}"

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from engine import State
+from engine import State, upgrade_stored_state
 from handlers.game_record import GameRecord
 from handlers.i18n import negotiate
 from handlers.pipeline import Pipeline, Txn, chat_key, game_key, user_key
@@ -95,6 +95,8 @@ class UnitOfWork(RecordReader):
         if self._game is None:
             self._game = GameRecord.from_doc(self.txn.doc)
             self._game_loaded = _serialised(self._game.to_doc(), but="engine")
+            if self._game.engine is not None:  # an older shape is migrated, not taken for a change
+                self._game.engine = upgrade_stored_state(self._game.engine)
             self._engine_loaded = self._game.engine
         return self._game
 

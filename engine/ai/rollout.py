@@ -13,6 +13,7 @@ from engine.actions import Action
 from engine.api import apply, awaiting, default_action, legal_actions, timeout_action
 from engine.cards import GOAL_KIND, item_kind
 from engine.core import goal_count
+from engine.frames import fight_on_top
 from engine.rng import Rng
 from engine.state import Player, State, other_association
 from engine.victory import is_real_minority
@@ -78,12 +79,12 @@ def choose(st: State, seat: int, kind: str, rng: Rng) -> Action:
     if kind == "turn":
         return _turn(st, seat, p.id, bool(p.data.get("acted")), rng)
     if kind == "support":
-        f = st.frames[-1]
+        f = fight_on_top(st.frames)
         mine = me.association
         side = "neutral"
-        if st.players[f["a"]].association == mine:
+        if st.players[f["attacker"]].association == mine:
             side = "attacker"
-        elif st.players[f["d"]].association == mine:
+        elif st.players[f["defender"]].association == mine:
             side = "defender"
         return Action("support", seat, p.id, choice=side)
     if kind == "trade_answer":

@@ -82,7 +82,7 @@ def sample(m: Mind, rng: Rng) -> State:
         first=t.seat,
         turn_no=turn_no,
         next_id=decision_id + 1,
-        frames=[{"t": "turn", "seat": t.seat, "stage": "act"}],
+        frames=[{"kind": "turn", "seat": t.seat, "stage": "act"}],
         pending=Pending(decision_id, "turn", [t.seat], "turn", data={"acted": False}),
     )
 

@@ -18,8 +18,8 @@ def test_simultaneous_presses_in_one_window_are_each_applied_once(tmp_path: Path
     table.start()
     table.attack()
     fight = table.state().frames[-1]
-    a, d = fight["a"], fight["d"]
-    knives, whip, mixer = fight["order"][:3]  # supporters, from the attacker's left
+    a, d = fight["attacker"], fight["defender"]
+    knives, whip, mixer = fight["support_order"][:3]  # supporters, from the attacker's left
     sides = {knives: ".ha", whip: ".hd"}
 
     def able(st: engine.State) -> None:

@@ -177,10 +177,10 @@ def test_R_D2_an_away_supporter_defaults_when_its_turn_comes_not_before() -> Non
     _away(table, third, ai=False)
     _attack(table, priest=(attacker + 1) % 5)  # the defender
     first, second, _ = _supporters(table, attacker)
-    assert table.state().frames[-1]["held"] == {}, "nothing declared for it ahead"
+    assert table.state().frames[-1]["held_supports"] == {}, "nothing declared for it ahead"
     table.wait_until_due()
     table.press_payload(second, "su.hd")  # ahead: kept
-    assert table.state().frames[-1]["held"] == {str(second): "defender"}
+    assert table.state().frames[-1]["held_supports"] == {str(second): "defender"}
     table.press_payload(first, "su.ha")  # the second is told, the away third defaults at once
     sides = engine.public_view(table.state())["fight"]["supports"]
     assert sides == {str(first): "attacker", str(second): "defender", str(third): "neutral"}
@@ -200,7 +200,9 @@ def test_R_A3_an_ai_supporter_holding_the_priest_answers_the_window_and_declares
     st = table.state()
     f = st.frames[-1]
     assert st.pending is not None and st.pending.kind == "priest"  # this deal: the AI lets it be
-    assert second in f["passed"] and f["held"] == {}, "the window answered, no support yet"
+    assert second in f["priest_passed"] and f["held_supports"] == {}, (
+        "the window answered, no support yet"
+    )
     table.wait_until_due()
     assert table.state().pending.kind == "support"  # type: ignore[union-attr]
     table.press_payload(first, "su.ha")  # now the AI's turn: it declares at once

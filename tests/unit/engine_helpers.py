@@ -110,7 +110,7 @@ def table(
 
     st.turn = turn
     st.turn_no = 0  # the turn opened below is the game's first
-    st.frames = [{"t": "turn", "seat": turn, "stage": "start"}]
+    st.frames = [{"kind": "turn", "seat": turn, "stage": "start"}]
     st.pending = None
     st.result = None
     ctx = Ctx(st)

@@ -261,7 +261,7 @@ def secrets_of(st: State, seat: int) -> set[str]:
     """What ``seat`` may not see in the table: hidden cards of the others."""
     played = set()
     for f in st.frames:
-        if f["t"] == "fight":
+        if f["kind"] == "fight":
             played |= {c for _, c, _ in f.get("played", [])}
     hidden: set[str] = set()
     for other, p in enumerate(st.players):

@@ -184,7 +184,7 @@ def test_R_A3_the_priest_stopping_the_fight_drops_every_declaration() -> None:
     g.act(2, "support", choice=A).act(4, "support", choice=D)
     g.act(1, "use")
     assert g.of("priest_stopped") and not g.of("support")
-    assert g.st.frames[-1].get("held", {}) == {}
+    assert g.st.frames[-1].get("held_supports", {}) == {}
 
 
 def test_R_A3_a_timeout_defaults_only_the_turn_to_neutral_and_tells_what_follows() -> None:
