@@ -7,7 +7,7 @@ import sys
 
 HEADER = """\
 # The Lambda package's dependencies, locked for the template's runtime: CPython 3.12 on arm64
-# (manylinux2014_aarch64). botocore and urllib3 are not here: the runtime provides them.
+# (manylinux2014_aarch64). None today; botocore (off Lambda only) comes with the runtime.
 # Regenerate after changing requirements.txt: make lock
 """
 

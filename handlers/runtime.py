@@ -1,7 +1,7 @@
 """Wiring: the same CoachRideBot over AWS adapters (Lambda) or local ones (one process).
 
-This module stays cheap to import: the service and botocore are imported when the first update
-that needs them arrives (python-telegram-bot never is: Lambda talks to the Bot API through
+This module stays cheap to import: the service and the AWS client are imported when the first
+update that needs them arrives (python-telegram-bot never is: Lambda talks to the Bot API through
 ``infra.bot_api``), so a request without the secret header costs
 nothing and the logging is in place before anything can log a secret.
 """
@@ -33,7 +33,8 @@ def bot_username(messenger: TelegramMessenger) -> str:
 
 
 # What a cold container imports before it answers its first update (handlers.bench measures
-# it): the webhook module, then what _build and the first DynamoDB client need.
+# it, with the AWS clients' creation): the webhook module, then what _build and the AWS calls
+# need. No botocore: infra.aws_json signs the calls itself.
 FIRST_UPDATE_IMPORTS = (
     "handlers.webhook",
     "handlers.runtime",
@@ -43,9 +44,9 @@ FIRST_UPDATE_IMPORTS = (
     "infra.dynamo_store",
     "infra.timers",
     "infra.timed",
-    "botocore.session",
-    "botocore.config",
-    "botocore.client",
+    "infra.rate_limit",
+    "infra.aws_json",
+    "infra.http_pool",
 )
 
 _lock = threading.Lock()

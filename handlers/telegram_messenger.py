@@ -80,5 +80,5 @@ class TelegramMessenger:
 
 def make_bot(token: str, base_url: str, transport: Transport | None = None) -> BotApi:
     """``base_url`` is the Bot API root plus ``/bot``; the token follows. ``transport``: how
-    requests travel (urllib3 unless given, e.g. the fake Bot API's)."""
+    requests travel (infra.http_pool unless given, e.g. the fake Bot API's)."""
     return bot_api(token, base_url, transport)

@@ -1,8 +1,8 @@
-"""AWS clients from botocore, created once per process and only when first needed.
+"""botocore clients for the operator's tools (``register_webhook``); the Lambda path talks to
+AWS through ``infra.aws_json`` instead, without botocore's import and client-creation time.
 
-boto3 adds nothing the stores use, and importing it also imports s3transfer: about a third of
-boto3's import time, on every cold start. A botocore client reads the region, credentials and
-endpoint from the environment exactly as ``boto3.client`` does.
+A botocore client reads the region, credentials and endpoint from the environment exactly as
+``boto3.client`` does, without importing boto3 and s3transfer.
 """
 
 from __future__ import annotations

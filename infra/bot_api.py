@@ -1,10 +1,11 @@
-"""A small Bot API client on urllib3, for the gateway (``infra.telegram_gateway``).
+"""A small Bot API client on ``http.client``, for the gateway (``infra.telegram_gateway``).
 
 A cold Lambda imports this instead of python-telegram-bot (about 280 ms of imports, most of
-them for types the gateway never looks at): urllib3 is already loaded by botocore. Requests are
-JSON bodies, answers the raw ``result``; Telegram's refusals become the exceptions below, sorted
-the way python-telegram-bot sorts them (``retry_after`` and ``migrate_to_chat_id`` first, then
-by HTTP status). Each request's timeout fits the invocation's remaining time.
+them for types the gateway never looks at); requests travel on kept-alive connections
+(``infra.http_pool``), as ``infra.aws_json``'s do. Requests are JSON bodies, answers the raw
+``result``; Telegram's refusals become the exceptions below, sorted the way python-telegram-bot
+sorts them (``retry_after`` and ``migrate_to_chat_id`` first, then by HTTP status). Each
+request's timeout fits the invocation's remaining time.
 
 python-telegram-bot stays for what it does better: long polling, ``setWebhook`` and the local
 table.
@@ -16,6 +17,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from infra.http_pool import HttpPool
 from infra.ports import time_left
 
 REQUEST_SECONDS = 5.0  # connect + read of one request, at most
@@ -93,28 +95,21 @@ def error_for(status: int, body: bytes) -> TelegramError:
     return NetworkError(f"{description} ({status})")
 
 
-def urllib3_transport(url_prefix: str) -> Transport:
-    """POSTs to ``url_prefix + method`` over one pooled connection set, kept by warm
-    containers. ``url_prefix`` holds the token: it is never logged here."""
-    import urllib3
-
-    pool = urllib3.PoolManager(num_pools=2, maxsize=4, retries=False)
+def http_transport(url_prefix: str) -> Transport:
+    """POSTs to ``url_prefix + method`` over kept-alive connections, kept by warm containers.
+    ``url_prefix`` holds the token: it is never logged here."""
+    pool = HttpPool(max_idle=4)
 
     def post(method: str, params: dict[str, Any], timeout: float) -> tuple[int, bytes]:
-        try:
-            answer = pool.request(
-                "POST",
-                url_prefix + method,
-                body=json.dumps(params).encode(),
-                headers={"Content-Type": "application/json"},
-                timeout=urllib3.Timeout(total=timeout),
-                redirect=False,
-            )
-        except urllib3.exceptions.TimeoutError as error:
-            raise TimeoutError(type(error).__name__) from None
-        except urllib3.exceptions.HTTPError as error:
-            raise OSError(type(error).__name__) from None  # the message may hold the URL
-        return answer.status, answer.data
+        status, _, body = pool.post(
+            url_prefix + method,
+            json.dumps(params).encode(),
+            {"Content-Type": "application/json"},
+            connect_timeout=timeout,
+            read_timeout=timeout,
+            total=timeout,
+        )
+        return status, body
 
     return post
 
@@ -129,7 +124,7 @@ class BotApi:
     def __init__(self, url_prefix: str, transport: Transport | None = None) -> None:
         if not url_prefix.endswith("/"):
             url_prefix += "/"
-        self._transport = transport or urllib3_transport(url_prefix)
+        self._transport = transport or http_transport(url_prefix)
 
     async def call(self, method: str, **params: Any) -> Any:
         left = time_left() - MIN_REQUEST_SECONDS

@@ -11,9 +11,10 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from infra import doc_bytes
+from infra.aws_json import AwsError, DynamoDB
 from infra.ports import (
     UPDATE_MARKER_PREFIX,
     UPDATE_MARKER_TTL_SECONDS,
@@ -30,11 +31,6 @@ from infra.ports import (
 )
 from infra.timers import SystemClock
 
-if TYPE_CHECKING:
-    from botocore.exceptions import ClientError
-    from mypy_boto3_dynamodb.client import DynamoDBClient
-    from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef
-
 _BATCH_GET_LIMIT = 100
 # Reason codes after which the same transaction may simply be sent again ("None" = item was fine).
 _RETRYABLE = {"None", "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"}
@@ -50,7 +46,7 @@ class DynamoStore:
     def __init__(
         self,
         table_name: str,
-        client: DynamoDBClient | None = None,
+        client: DynamoDB | None = None,
         clock: Clock | None = None,
         max_attempts: int = 5,
         sleep: Callable[[float], None] = time.sleep,
@@ -64,13 +60,11 @@ class DynamoStore:
         self._lock = threading.Lock()  # guards lazy client creation and stats
 
     @property
-    def client(self) -> DynamoDBClient:
+    def client(self) -> DynamoDB:
         if self._client is None:
             with self._lock:
                 if self._client is None:
-                    from infra import aws  # heavy; only when the store is first used
-
-                    self._client = aws.client("dynamodb")
+                    self._client = DynamoDB()  # reads region, credentials, endpoint: first use
         return self._client
 
     def get(self, key: str) -> Versioned | None:
@@ -115,8 +109,6 @@ class DynamoStore:
     def commit(
         self, writes: Sequence[Put | Delete], update_id: int | None = None
     ) -> dict[str, int]:
-        from botocore.exceptions import ClientError
-
         check_writes(writes)
         if not writes and update_id is None:
             return {}
@@ -126,8 +118,10 @@ class DynamoStore:
             self._record(writes=1)
             try:
                 self.client.transact_write_items(TransactItems=items)
-            except ClientError as exc:
-                reasons = _cancellation_reasons(exc, len(items))
+            except AwsError as exc:
+                reasons = exc.cancellation_reasons
+                if reasons is not None and len(reasons) != len(items):
+                    reasons = None
                 if reasons is None:
                     raise
                 if update_id is not None and reasons[-1] == "ConditionalCheckFailed":
@@ -153,7 +147,7 @@ class DynamoStore:
         bodies: dict[str, bytes],
         update_id: int | None,
         now: float,
-    ) -> list[TransactWriteItemTypeDef]:
+    ) -> list[dict[str, Any]]:
         table = self.table_name
         items: list[dict[str, Any]] = []
         for write in writes:
@@ -178,7 +172,7 @@ class DynamoStore:
                 "ttl": {"N": str(expires_at(now, UPDATE_MARKER_TTL_SECONDS))},
             }
             items.append({"Put": {"TableName": table, "Item": marker, **_absent(now)}})
-        return cast("list[TransactWriteItemTypeDef]", items)
+        return items
 
     def _versioned(self, item: dict[str, Any] | None) -> Versioned | None:
         if item is None or not is_live(_ttl(item), self.clock.now()):
@@ -196,14 +190,6 @@ class DynamoStore:
 
     def _backoff(self, attempt: int) -> None:
         self._sleep(random.uniform(0, 0.02 * 2**attempt))
-
-
-def _cancellation_reasons(exc: ClientError, expected: int) -> list[str] | None:
-    """The per-item reason codes of a cancelled transaction, or None for any other error."""
-    if exc.response.get("Error", {}).get("Code") != "TransactionCanceledException":
-        return None
-    reasons = [r.get("Code", "None") for r in exc.response.get("CancellationReasons", [])]
-    return reasons if len(reasons) == expected else None
 
 
 def _ttl(item: dict[str, Any]) -> int | None:

@@ -20,7 +20,16 @@ import threading
 import traceback
 from typing import Any, TextIO
 
-QUIET_LOGGERS = ("httpx", "httpcore", "telegram", "botocore", "boto3", "urllib3", "asyncio")
+QUIET_LOGGERS = (
+    "httpx",
+    "httpcore",
+    "telegram",
+    "botocore",
+    "boto3",
+    "urllib3",
+    "infra.http_pool",
+    "asyncio",
+)
 REDACTED = "[redacted]"
 # Attributes every LogRecord has; anything else on a record came in through ``extra=``.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from infra.ports import Clock, TimerRequest, Timers
 
 if TYPE_CHECKING:
-    from mypy_boto3_sqs.client import SQSClient
+    from infra.aws_json import Sqs
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def requeue_if_early(timers: Timers, request: TimerRequest, now: float) -> bool:
 
 class SqsTimers:
     def __init__(
-        self, queue_url: str, client: SQSClient | None = None, clock: Clock | None = None
+        self, queue_url: str, client: Sqs | None = None, clock: Clock | None = None
     ) -> None:
         self.queue_url = queue_url
         self.clock: Clock = clock or SystemClock()
@@ -75,13 +75,13 @@ class SqsTimers:
         self._client_lock = threading.Lock()
 
     @property
-    def client(self) -> SQSClient:
+    def client(self) -> Sqs:
         if self._client is None:
             with self._client_lock:
                 if self._client is None:
-                    from infra import aws
+                    from infra import aws_json
 
-                    self._client = aws.client("sqs")
+                    self._client = aws_json.Sqs()
         return self._client
 
     def schedule(self, request: TimerRequest) -> None:

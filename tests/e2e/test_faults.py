@@ -17,6 +17,7 @@ from moto import mock_aws
 from infra.dynamo_store import DynamoStore
 from infra.rate_limit import SharedRateLimiter
 from tests.fakes.bot_api import Chaos, RateLimits
+from tests.fakes.moto_dynamodb import MockedDynamoDB
 from tests.integration.conftest import aws_env, create_game_table  # noqa: F401
 from tests.service.webhook_table import FUNCTION_TIMEOUT, BotTable
 
@@ -31,7 +32,10 @@ def dynamo_table(aws_env: None) -> Iterator[str]:  # noqa: F811
 def test_games_finish_and_every_message_arrives_once_on_bad_days(
     dynamo_table: str, n: int, seed: int
 ) -> None:
-    bot = BotTable(n, seed, store=lambda clock: DynamoStore(dynamo_table, clock=clock), twice=True)
+    client = MockedDynamoDB(boto3.client("dynamodb"))
+    bot = BotTable(
+        n, seed, store=lambda clock: DynamoStore(dynamo_table, client, clock=clock), twice=True
+    )
     bot.service.pipeline.limiter = SharedRateLimiter(bot.store.inner)
     bot.api.limits = RateLimits()
     chaos = Chaos(

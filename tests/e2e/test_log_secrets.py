@@ -154,7 +154,7 @@ def test_whole_games_log_no_token_secret_or_private_text(captured: io.StringIO) 
 
 
 def test_even_debug_lines_of_the_http_client_are_redacted(captured: io.StringIO) -> None:
-    for name in ("urllib3", "coachride"):
+    for name in ("infra.http_pool", "coachride"):
         logging.getLogger(name).setLevel(logging.DEBUG)
     logging.getLogger().setLevel(logging.DEBUG)
     play_through_lambda(3, seed=1, failures=1)

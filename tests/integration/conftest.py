@@ -1,19 +1,27 @@
-"""Fake AWS credentials and a moto-backed game table shared by the integration tests."""
+"""Fake AWS credentials and a moto-backed game table shared by the integration tests.
+
+The stores, timers and secrets talk to AWS over HTTP with their own signed client
+(``infra.aws_json``), which moto's in-process mock cannot intercept: they run against moto's
+server instead (one per test process, names unique per test), reached the standard way
+(``AWS_ENDPOINT_URL``). Tests set up and inspect through boto3 on the same server.
+"""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import boto3
 import pytest
-from moto import mock_aws
+from moto.server import ThreadedMotoServer
+
+from tests.fakes.moto_serial import OneRequestAtATime
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
 
 REGION = "eu-central-1"
-TABLE = "games"
 
 
 @pytest.fixture
@@ -35,8 +43,13 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
 
 
-def create_game_table(client: DynamoDBClient, name: str = TABLE) -> str:
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def create_game_table(client: DynamoDBClient, name: str | None = None) -> str:
     """The table template.yaml declares: on-demand, string key ``pk``, TTL on ``ttl``."""
+    name = name or unique("games")
     client.create_table(
         TableName=name,
         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
@@ -50,14 +63,29 @@ def create_game_table(client: DynamoDBClient, name: str = TABLE) -> str:
     return name
 
 
-@pytest.fixture
-def mocked_aws(aws_env: None) -> Iterator[None]:
-    with mock_aws():
-        yield
+@pytest.fixture(scope="session")
+def moto_endpoint() -> Iterator[str]:
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    wsgi = server._server
+    assert wsgi is not None
+    wsgi.app = OneRequestAtATime(wsgi.app)
+    host, port = server.get_host_and_port()
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.stop()
 
 
 @pytest.fixture
-def dynamodb(mocked_aws: None) -> DynamoDBClient:
+def moto_server(aws_env: None, moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """moto's server as every AWS service, for botocore and infra.aws_json alike."""
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
+    return moto_endpoint
+
+
+@pytest.fixture
+def dynamodb(moto_server: str) -> DynamoDBClient:
     return boto3.client("dynamodb")
 
 

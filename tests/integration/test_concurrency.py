@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import boto3
 import pytest
-from moto.server import ThreadedMotoServer
 
 from infra.dynamo_store import DynamoStore
 from infra.ports import DocumentStore, DuplicateUpdate, Put, VersionConflict
 from infra.sqlite_store import SqliteStore
-from tests.fakes.moto_serial import OneRequestAtATime
 
 from .conftest import create_game_table
 
@@ -90,22 +88,6 @@ def test_sqlite_applies_every_command_exactly_once(tmp_path: Path, shared: bool)
     assert sorted(applied) == expected_ids()
     assert version == THREADS * COMMANDS_PER_THREAD
     assert conflicts > 0, "the threads never raced; the test proves nothing"
-
-
-@pytest.fixture
-def moto_server(aws_env: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    wsgi = server._server
-    assert wsgi is not None
-    wsgi.app = OneRequestAtATime(wsgi.app)
-    host, port = server.get_host_and_port()
-    endpoint = f"http://{host}:{port}"
-    monkeypatch.setenv("AWS_ENDPOINT_URL", endpoint)
-    try:
-        yield endpoint
-    finally:
-        server.stop()
 
 
 def test_dynamodb_applies_every_command_exactly_once(moto_server: str) -> None:

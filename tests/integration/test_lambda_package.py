@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from deploy.package import DEV_ONLY, ENTRY_POINTS, closure, copy_package, module_path
+from deploy.package import (
+    DEV_ONLY,
+    ENTRY_POINTS,
+    FIRST_PARTY,
+    closure,
+    copy_package,
+    module_path,
+)
+from handlers.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
 from handlers.runtime import FIRST_UPDATE_IMPORTS
 
 ROOT = Path(__file__).resolve().parents[2]
-RUNTIME_PROVIDED = {"botocore", "boto3", "urllib3"}  # the Lambda Python runtime's SDK
+# The Lambda Python runtime's SDK: botocore only for credentials off Lambda (infra.aws_json).
+RUNTIME_PROVIDED = {"botocore", "boto3"}
 
 
 def locked_distributions() -> set[str]:
@@ -25,7 +35,7 @@ def test_entry_points_never_reach_test_or_operator_tooling() -> None:
     assert set(ENTRY_POINTS) <= modules
     assert modules & DEV_ONLY == set()
     assert all(module_path(m) is not None for m in DEV_ONLY)  # the list names real modules
-    assert {m for m in FIRST_UPDATE_IMPORTS if m.split(".")[0] != "botocore"} <= modules
+    assert {m for m in FIRST_UPDATE_IMPORTS if m.split(".")[0] not in RUNTIME_PROVIDED} <= modules
 
 
 def test_third_party_imports_are_locked_or_provided_by_the_runtime() -> None:
@@ -35,7 +45,7 @@ def test_third_party_imports_are_locked_or_provided_by_the_runtime() -> None:
 
 def test_the_first_update_loads_no_telegram_library() -> None:
     """python-telegram-bot and httpx cost a cold start about 280 ms of imports (issue 12):
-    the Lambda path talks to the Bot API through infra.bot_api on botocore's urllib3, runs the
+    the Lambda path talks to the Bot API through infra.bot_api on http.client, runs the
     gateway without asyncio and imports the AI only when an AI plays."""
     probe = "import sys; import {}; print(sorted(sys.modules))"
     out = subprocess.run(
@@ -45,8 +55,62 @@ def test_the_first_update_loads_no_telegram_library() -> None:
         check=True,
     )
     loaded = set(ast.literal_eval(out.stdout))
-    assert "urllib3" in loaded  # the probe sees third-party imports
-    assert loaded & {"telegram", "httpx", "httpcore", "anyio", "asyncio", "engine.ai"} == set()
+    assert "http.client" in loaded  # the probe sees what the modules import
+    unwanted = {"telegram", "httpx", "httpcore", "anyio", "asyncio", "engine.ai", "urllib3"}
+    assert loaded & unwanted == set()
+
+
+def test_the_first_update_talks_to_aws_without_botocore() -> None:
+    """botocore cost the first update ~200 ms of imports and ~130 ms to build its DynamoDB
+    client (issue 12): the Lambda path signs its AWS calls itself (infra.aws_json), and with
+    the credentials Lambda sets in the environment botocore is never imported."""
+    probe = "import sys; import {}; {}; print(sorted(sys.modules))"
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            probe.format(", ".join(FIRST_UPDATE_IMPORTS), FIRST_UPDATE_SETUP),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **LAMBDA_ENVIRONMENT},
+    )
+    loaded = set(ast.literal_eval(out.stdout))
+    assert {"infra.aws_json", "infra.dynamo_store", "infra.http_pool"} <= loaded
+    assert {m for m in loaded if m.split(".")[0] in ("botocore", "boto3", "s3transfer")} == set()
+
+
+def test_the_first_update_imports_cover_a_whole_game() -> None:
+    """The bench's first-update figure counts all a cold container imports: what the service
+    is built from (runtime._build's own imports) and whatever a whole game's updates and timers
+    import on the way (with in-memory fakes, which are left out)."""
+    build = next(
+        node
+        for node in ast.walk(ast.parse((ROOT / "handlers" / "runtime.py").read_text()))
+        if isinstance(node, ast.FunctionDef) and node.name == "_build"
+    )
+    built_from = set()
+    for node in ast.walk(build):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            named = (f"{node.module}.{alias.name}" for alias in node.names)
+            built_from |= {node.module, *(m for m in named if module_path(m))}
+    assert "infra.timed" in built_from  # ``from infra import timed`` counts
+    assert built_from - {"infra"} <= set(FIRST_UPDATE_IMPORTS)
+    probe = (
+        "import sys; import {}; before = set(sys.modules); "
+        "from handlers import bench; bench.play(4, 1); "
+        "print(sorted(set(sys.modules) - before))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe.format(", ".join(FIRST_UPDATE_IMPORTS))],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    harness = {"handlers.bench", "infra.fakes", "infra.memory_store", "infra.memory_messenger"}
+    first_party = {m for m in ast.literal_eval(out.stdout) if m.split(".")[0] in FIRST_PARTY}
+    assert first_party - harness == set()
 
 
 def test_closure_follows_lazy_imports_inside_functions() -> None:

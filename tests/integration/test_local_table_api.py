@@ -27,7 +27,7 @@ TOKEN = "1:test"
 def served(tmp_path: Path) -> Iterator[tuple[TableServer, TelegramGateway]]:
     server = TableServer(("127.0.0.1", 0), Table(str(tmp_path / "t.sqlite3")), TOKEN)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    api = BotApi(f"http://127.0.0.1:{server.port}/bot{TOKEN}/")  # over urllib3, as in Lambda
+    api = BotApi(f"http://127.0.0.1:{server.port}/bot{TOKEN}/")  # over http_pool, as in Lambda
     yield server, TelegramGateway(api, network_attempts=1)
     server.shutdown()
 

@@ -20,7 +20,6 @@ from tests.service.table import GROUP, Table
 from tests.service.webhook_table import BotTable
 
 from .conftest import create_game_table
-from .test_concurrency import moto_server  # noqa: F401 - the serialised moto server fixture
 
 
 def most_in_one_second(times: list[float]) -> int:
@@ -120,7 +119,7 @@ def test_a_sender_slower_than_its_slots_books_again_instead_of_bunching_up() -> 
     assert own.granted <= 40 + BOOK_AHEAD  # behind its slots, it books one at a time
 
 
-def test_concurrent_bookings_on_dynamodb_are_each_granted_once(moto_server: str) -> None:  # noqa: F811
+def test_concurrent_bookings_on_dynamodb_are_each_granted_once(moto_server: str) -> None:
     table = create_game_table(boto3.client("dynamodb"), name=f"rate-{uuid.uuid4().hex}")
     clock = FakeClock()
     got: list[float] = []

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from infra import doc_bytes
+from infra.aws_json import AwsError, DynamoDB
 from infra.dynamo_store import DynamoStore, marker_key
 from infra.fakes import FakeClock
 from infra.memory_store import MemoryStore
@@ -56,9 +57,8 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
         for handle in handles:
             handle.close()
     else:
-        table = request.getfixturevalue("game_table")
-        client = request.getfixturevalue("dynamodb")
-        yield Backend("dynamo", clock, lambda: DynamoStore(table, client=client, clock=clock))
+        table = request.getfixturevalue("game_table")  # on moto's server, via infra.aws_json
+        yield Backend("dynamo", clock, lambda: DynamoStore(table, clock=clock))
 
 
 @pytest.fixture
@@ -293,7 +293,7 @@ def test_codec_rejects_what_it_did_not_write() -> None:
 
 def test_dynamo_items_have_the_documented_shape(game_table: str, dynamodb: DynamoDBClient) -> None:
     clock = FakeClock()
-    store = DynamoStore(game_table, client=dynamodb, clock=clock)
+    store = DynamoStore(game_table, clock=clock)  # writes through infra.aws_json, read by boto3
     store.commit([Put("GAME#1", game(), None, ttl_seconds=3600)], update_id=123)
 
     item = dynamodb.get_item(TableName=game_table, Key={"pk": {"S": "GAME#1"}})["Item"]
@@ -307,42 +307,34 @@ def test_dynamo_items_have_the_documented_shape(game_table: str, dynamodb: Dynam
 
 
 def test_dynamo_client_comes_from_the_standard_environment(game_table: str) -> None:
-    store = DynamoStore(game_table)  # boto3 reads region and credentials from the environment
+    store = DynamoStore(game_table)  # region, credentials and endpoint from the environment
     store.commit([Put("GAME#1", game(), None)])
     assert store.get("GAME#1") is not None
 
 
-class _ContendedClient:
+class _ContendedClient(DynamoDB):
     """Answers the first ``conflicts`` transactions the way DynamoDB does when another
     transaction holds one of the items, then passes through."""
 
-    def __init__(self, client: DynamoDBClient, conflicts: int) -> None:
-        self._client = client
+    def __init__(self, conflicts: int) -> None:
+        super().__init__()
         self.conflicts = conflicts
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._client, name)
-
     def transact_write_items(self, **kwargs: Any) -> Any:
-        from botocore.exceptions import ClientError
-
         if self.conflicts > 0:
             self.conflicts -= 1
             reasons = [{"Code": "TransactionConflict"}] + [{"Code": "None"}] * (
                 len(kwargs["TransactItems"]) - 1
             )
-            response: Any = {
-                "Error": {"Code": "TransactionCanceledException", "Message": "cancelled"},
-                "CancellationReasons": reasons,
-            }
-            raise ClientError(response, "TransactWriteItems")
-        return self._client.transact_write_items(**kwargs)
+            details = {"CancellationReasons": reasons}
+            raise AwsError("TransactWriteItems", "TransactionCanceledException", "", 400, details)
+        return super().transact_write_items(**kwargs)
 
 
-def test_dynamo_retries_transaction_conflicts(game_table: str, dynamodb: DynamoDBClient) -> None:
-    client = _ContendedClient(dynamodb, conflicts=2)
+def test_dynamo_retries_transaction_conflicts(game_table: str) -> None:
+    client = _ContendedClient(conflicts=2)
     sleeps: list[float] = []
-    store = DynamoStore(game_table, client=client, sleep=sleeps.append)  # type: ignore[arg-type]
+    store = DynamoStore(game_table, client=client, sleep=sleeps.append)
 
     assert store.commit([Put("GAME#1", game(), None)], update_id=1) == {"GAME#1": 1}
     assert len(sleeps) == 2 and store.stats.extra["transaction_retries"] == 2

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 
+from infra.aws_json import Sqs
 from infra.fakes import FakeClock, FakeTimers
 from infra.ports import TimerRequest
 from infra.timers import (
@@ -20,19 +21,22 @@ from infra.timers import (
     sqs_delay,
 )
 
+from .conftest import unique
+
 if TYPE_CHECKING:
     from mypy_boto3_sqs.client import SQSClient
 
 
-class SentMessages:
+class SentMessages(Sqs):
     """Records the parameters of every SendMessage call; the call still goes to moto."""
 
-    def __init__(self, client: SQSClient) -> None:
+    def __init__(self) -> None:
+        super().__init__()
         self.params: list[dict[str, Any]] = []
-        client.meta.events.register("provide-client-params.sqs.SendMessage", self._record)
 
-    def _record(self, params: dict[str, Any], **_: Any) -> None:
+    def send_message(self, **params: Any) -> dict[str, Any]:
         self.params.append(dict(params))
+        return super().send_message(**params)
 
     @property
     def delays(self) -> list[int]:
@@ -40,13 +44,13 @@ class SentMessages:
 
 
 @pytest.fixture
-def sqs(mocked_aws: None) -> SQSClient:
+def sqs(moto_server: str) -> SQSClient:
     return boto3.client("sqs")
 
 
 @pytest.fixture
 def queue_url(sqs: SQSClient) -> str:
-    return sqs.create_queue(QueueName="timers")["QueueUrl"]
+    return sqs.create_queue(QueueName=unique("timers"))["QueueUrl"]
 
 
 def receive(sqs: SQSClient, queue_url: str) -> list[str]:
@@ -66,10 +70,10 @@ def test_delay_is_rounded_up_and_clamped() -> None:
 
 def test_due_timer_is_delivered_now_and_parses_back(sqs: SQSClient, queue_url: str) -> None:
     clock = FakeClock(time.time())
-    sent = SentMessages(sqs)
+    sent = SentMessages()
     request = TimerRequest("GAME#ab12", 17, clock.now() - 1)
 
-    SqsTimers(queue_url, client=sqs, clock=clock).schedule(request)
+    SqsTimers(queue_url, client=sent, clock=clock).schedule(request)
 
     assert sent.delays == [0]
     bodies = receive(sqs, queue_url)
@@ -81,8 +85,8 @@ def test_long_wait_is_capped_at_900_seconds_and_not_visible_yet(
     sqs: SQSClient, queue_url: str
 ) -> None:
     clock = FakeClock(time.time())
-    sent = SentMessages(sqs)
-    timers = SqsTimers(queue_url, client=sqs, clock=clock)
+    sent = SentMessages()
+    timers = SqsTimers(queue_url, client=sent, clock=clock)
 
     timers.schedule(TimerRequest("GAME#1", 1, clock.now() + 3600))
     timers.schedule(TimerRequest("GAME#1", 2, clock.now() + 20.5))
@@ -93,8 +97,8 @@ def test_long_wait_is_capped_at_900_seconds_and_not_visible_yet(
 
 def test_early_message_goes_round_again_until_due(sqs: SQSClient, queue_url: str) -> None:
     clock = FakeClock(time.time())
-    sent = SentMessages(sqs)
-    timers = SqsTimers(queue_url, client=sqs, clock=clock)
+    sent = SentMessages()
+    timers = SqsTimers(queue_url, client=sent, clock=clock)
     request = TimerRequest("GAME#1", 3, clock.now() + 2000)
     timers.schedule(request)
 
