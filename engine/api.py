@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Importing the mechanics registers their decision kinds and frame steps.
-from engine import fight, handlimit, looks, trade, turn  # noqa: F401
 from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTurn, Stale
-from engine.core import KINDS, Ctx, advance
-from engine.fight import rider
+from engine.core import Ctx
+from engine.fight import awaited, riders, support_turn
+from engine.mechanics import KINDS, advance
 from engine.rng import Rng
 from engine.setup import new_game as _setup
 from engine.state import State
@@ -27,8 +26,12 @@ SILENT_DEADLINES = frozenset({"trade_answer"})
 
 @dataclass(frozen=True, slots=True)
 class Awaiting:
-    """What the game waits for now. ``seats`` are those who may still act (private for windows);
-    when a window has nobody left to ask, ``closable`` is set and only its end is awaited."""
+    """What the game waits for now. ``seats`` are those it waits for (private for windows): their
+    deadline runs and their default is taken at it. ``ahead`` are asked too but not waited for:
+    supporters asked before their turn in the order (R-A3, issue 9), who may declare now (kept
+    and open to change until told) and are waited for when their turn comes. When a window has
+    nobody left to wait for, ``closable`` is set and only its end is awaited. ``part`` changes
+    when a new seat's turn starts inside the same decision (its deadline counts from then)."""
 
     decision: int
     kind: str
@@ -36,6 +39,8 @@ class Awaiting:
     deadline: str
     window: bool
     closable: bool
+    ahead: tuple[int, ...] = ()
+    part: int = 0
 
 
 def new_game(
@@ -53,7 +58,12 @@ def awaiting(st: State) -> Awaiting | None:
     p = st.pending
     if p is None or st.result is not None:
         return None
-    return Awaiting(p.id, p.kind, tuple(p.actors), p.deadline, p.window, p.window and not p.actors)
+    seats = awaited(st)
+    ahead = tuple(s for s in p.actors if s not in seats)
+    part = st.frames[-1]["si"] if support_turn(st) is not None else 0
+    return Awaiting(
+        p.id, p.kind, tuple(seats), p.deadline, p.window, p.window and not seats, ahead, part
+    )
 
 
 def legal_actions(st: State, seat: int) -> list[Action]:
@@ -107,8 +117,8 @@ def validate(st: State, action: Action) -> None:
     if action.decision != p.id:
         raise Stale(f"decision {action.decision} is no longer pending (now {p.id})")
     if action.kind == TIMEOUT:
-        if action.seat is not None and action.seat not in p.actors:
-            raise NotYourTurn(f"seat {action.seat} is not asked")
+        if action.seat is not None and action.seat not in awaited(st):
+            raise NotYourTurn(f"seat {action.seat} is not waited for")
         return
     if action.seat is None or action.seat not in p.actors:
         raise NotYourTurn(f"seat {action.seat} may not act on {p.kind}")
@@ -157,14 +167,14 @@ def _timeout(ctx: Ctx, seat: int | None) -> None:
     p = st.pending
     assert p is not None
     spec = KINDS[p.kind]
-    seats = [seat] if seat is not None else list(p.actors)
+    seats = [seat] if seat is not None else awaited(st)
     if seat is None and p.kind not in SILENT_DEADLINES:
         ctx.public("deadline", decision=p.id, decision_kind=p.kind, window=p.window)
-    riding = rider(p) if p.window and seat is None else None
+    riding = riders(p) if p.window and seat is None else []
     for s in seats:
         if st.pending is not p or s not in p.actors:
             break
-        if s == riding:
+        if s in riding:
             continue  # their own decision goes on after the window
         act = spec.default(st, p, s, ctx.rng)
         if not p.window:

@@ -1,8 +1,8 @@
 """The machinery every mechanic shares: the apply context, decisions, notes and the step loop.
 
-A mechanic module registers, per pending-decision kind, a ``Kind`` (legal actions for a seat, how
+A mechanic module describes, per pending-decision kind, a ``Kind`` (legal actions for a seat, how
 an action is handled, the default on timeout, and for windows how they close) and, per frame type,
-a step function. ``advance`` runs frame steps until a decision is pending or the game is over.
+a ``Step``, in its ``KINDS`` and ``STEPS`` tables; ``engine.mechanics`` puts them together.
 """
 
 from __future__ import annotations
@@ -130,29 +130,8 @@ class Kind:
     finish: Callable[[Ctx, Pending], None] | None = None  # windows: what closing does
 
 
-KINDS: dict[str, Kind] = {}  # every DecisionKind, registered by the module that handles it
-STEPS: dict[str, Callable[[Ctx, Json], None]] = {}
-
-
-def kind(name: DecisionKind | str, spec: Kind) -> None:
-    KINDS[DecisionKind(name).value] = spec
-
-
-def step(frame_type: str) -> Callable[[Callable[[Ctx, Json], None]], Callable[[Ctx, Json], None]]:
-    def register(fn: Callable[[Ctx, Json], None]) -> Callable[[Ctx, Json], None]:
-        STEPS[frame_type] = fn
-        return fn
-
-    return register
-
-
-def advance(ctx: Ctx) -> None:
-    st = ctx.state
-    while st.pending is None and st.result is None:
-        if open_gift_if_needed(ctx):
-            return
-        frame = st.frames[-1]
-        STEPS[frame["t"]](ctx, frame)
+Step = Callable[[Ctx, Json], None]  # runs the top frame of its type until a decision or its end
+Default = Callable[[State, Pending, int, Rng], Action]
 
 
 def open_gift_if_needed(ctx: Ctx) -> bool:
@@ -170,10 +149,14 @@ def open_gift_if_needed(ctx: Ctx) -> bool:
     return False
 
 
-def random_legal(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    """The §8 default "a random item" (or any random legal answer) for ``seat``."""
-    legal = KINDS[p.kind].legal(st, p, seat)
-    return legal[rng.below(len(legal))]
+def random_of(legal: Callable[[State, Pending, int], list[Action]]) -> Default:
+    """The §8 default "a random item" (or any random legal answer) for a seat."""
+
+    def default(st: State, p: Pending, seat: int, rng: Rng) -> Action:
+        options = legal(st, p, seat)
+        return options[rng.below(len(options))]
+
+    return default
 
 
 # -- shared rule helpers ---------------------------------------------------------------------

@@ -16,7 +16,8 @@ from engine.cards import (
     PRIEST,
     THUG,
 )
-from engine.core import Ctx, Kind, kind, occupation_ready, random_legal, step, use_occupation
+from engine.core import Ctx, Kind, Step, occupation_ready, random_of, use_occupation
+from engine.kinds import DecisionKind
 from engine.looks import look_at_association
 from engine.rng import Rng
 from engine.state import Json, Pending, State
@@ -27,7 +28,6 @@ NEUTRAL = "neutral"
 SIDES = (ATTACKER, DEFENDER)
 
 
-@step("fight")
 def step_fight(ctx: Ctx, f: Json) -> None:
     st = ctx.state
     a, d = f["a"], f["d"]
@@ -35,10 +35,11 @@ def step_fight(ctx: Ctx, f: Json) -> None:
     if stage == "priest":
         others = [s for s in range(st.n) if s != a]
         holders = [s for s in others if occupation_ready(st, s, PRIEST)]
-        f.update(stage="support", sup={}, order=_support_order(st, a, d), si=0, hyp=None, played=[])
+        order = _support_order(st, a, d)
+        f.update(stage="support", sup={}, order=order, si=0, held={}, passed=[])
+        f.update(hyp=None, played=[])
         if not publicly_unusable(st, PRIEST, others):
-            first = f["order"][0]
-            ride = _ride("support", "support", first, attacker=a, defender=d)
+            ride = _ride("support", "support", order, attacker=a, defender=d)
             _open_window(ctx, "priest", holders, ride, attacker=a, defender=d)
     elif stage == "priest_tribute":
         f["stage"] = "end"
@@ -46,14 +47,7 @@ def step_fight(ctx: Ctx, f: Json) -> None:
             ctx.open("priest_tribute", [a], "choice", priest=f["priest"])
     elif stage == "support":
         if f["si"] < len(f["order"]):
-            seat = f["order"][f["si"]]
-            f["si"] += 1
-            early = f.pop("early", None)
-            if early is not None:  # declared during the Priest window, told now
-                f["sup"][str(seat)] = early
-                ctx.public("support", seat=seat, side=early)
-            else:
-                ctx.open("support", [seat], "support", attacker=a, defender=d)
+            ctx.open("support", f["order"][f["si"] :], "support", attacker=a, defender=d)
         else:
             f["stage"] = "hypnotist"
     elif stage == "hypnotist":
@@ -76,7 +70,7 @@ def step_fight(ctx: Ctx, f: Json) -> None:
             winner = f["winner"]
             ride = None
             if winner is not None:
-                ride = _ride("reward", "choice", winner, loser=d if winner == a else a)
+                ride = _ride("reward", "choice", [winner], loser=d if winner == a else a)
             _open_window(ctx, "doctor", holders, ride, attacker=a, defender=d)
     elif stage == "reward":
         f["stage"] = "end"
@@ -97,28 +91,79 @@ def step_fight(ctx: Ctx, f: Json) -> None:
 
 
 # -- riding decisions (pace) ---------------------------------------------------------------
-# Decision (issue 9): the first supporter's declaration is asked during the Priest window, and
-# the winner's reward choice during the Doctor window. The window's holders never see it; it is
-# applied and told only once the window closes, and dropped if the Priest stops the fight or
-# the Doctor cancels it. Not answered by then, the same decision goes on as the rider's own
-# question under its own deadline (counted from when it was first asked).
-def _ride(kind: str, deadline: str, seat: int, **data: Any) -> Json:
-    return {"seat": seat, "kind": kind, "deadline": deadline, "data": data}
+# Decision (issue 9): every supporter is asked their declaration during the Priest window, and
+# the winner's reward choice during the Doctor window. The window's holders never see them; they
+# are applied and told only once the window closes, and dropped if the Priest stops the fight or
+# the Doctor cancels it. A support declared ahead of its turn in the order is kept from everyone
+# and may be changed until it is told: the moment every earlier one has been told (R-A3). Only
+# the seat whose turn it is has a deadline. A reward not chosen by the window's end goes on as
+# the winner's own question under its own deadline (counted from when it was first asked).
+def _ride(kind: str, deadline: str, seats: list[int], **data: Any) -> Json:
+    return {"seats": list(seats), "kind": kind, "deadline": deadline, "data": data}
 
 
 def _open_window(ctx: Ctx, kind_: str, holders: list[int], ride: Json | None, **data: Any) -> None:
     actors = list(holders)
     if ride is not None:
         data["ride"] = ride
-        if ride["seat"] not in actors:
-            actors.append(ride["seat"])
+        actors += [s for s in ride_seats(ride) if s not in actors]
     ctx.open(kind_, actors, "window", window=True, **data)
 
 
-def rider(p: Pending) -> int | None:
-    """The seat asked its own next decision inside window ``p``, if any."""
+def riders(p: Pending) -> list[int]:
+    """The seats asked their own next decision inside window ``p``."""
     ride = p.data.get("ride")
-    return None if ride is None else int(ride["seat"])
+    return [] if ride is None else ride_seats(ride)
+
+
+def ride_seats(ride: Json) -> list[int]:
+    """A ride's seats (a single "seat" in games stored before every supporter rode)."""
+    return [int(s) for s in ride.get("seats", [ride.get("seat")])]
+
+
+def support_turn(st: State) -> int | None:
+    """R-A3: the supporter whose turn it is in the order (public), while supports are asked."""
+    p = st.pending
+    if p is None or not (p.kind == "support" or p.data.get("ride", {}).get("kind") == "support"):
+        return None
+    f = st.frames[-1]
+    return int(f["order"][f["si"]]) if f["si"] < len(f["order"]) else None
+
+
+def held_support(st: State, seat: int) -> str | None:
+    """The declaration ``seat`` made ahead of its turn, not told yet (their own view only)."""
+    if support_turn(st) is None:
+        return None
+    held: dict[str, str] = st.frames[-1].get("held", {})
+    return held.get(str(seat))
+
+
+def awaited(st: State) -> list[int]:
+    """Those the pending decision waits for (their deadline runs, their default is taken at
+    it): every asked seat but the supporters asked ahead of their turn (R-A3, issue 9) and, in
+    the Priest window, those who already declared or passed."""
+    p = st.pending
+    if p is None:
+        return []
+    turn = support_turn(st)
+    if turn is None:
+        return list(p.actors)
+    f = st.frames[-1]
+    held = f.get("held", {})
+    if not p.window:
+        return [turn]
+    ride, passed = set(riders(p)), f.get("passed", [])
+    return [
+        s
+        for s in p.actors
+        if str(s) not in held
+        and (s not in ride or s == turn or (s not in passed and holds_window(st, p, s)))
+    ]
+
+
+def holds_window(st: State, p: Pending, seat: int) -> bool:
+    """The seat may use the occupation of window ``p`` (the Priest's or the Doctor's)."""
+    return occupation_ready(st, seat, PRIEST if p.kind == "priest" else DOCTOR)
 
 
 def publicly_unusable(st: State, occupation: str, seats: Iterable[int]) -> bool:
@@ -202,12 +247,17 @@ def _result(ctx: Ctx, f: Json) -> None:
 # -- Priest (R-A2) -----------------------------------------------------------------------------
 def _legal_use_or_pass(st: State, p: Pending, seat: int) -> list[Action]:
     use_pass = [Action("use", seat, p.id), Action("pass", seat, p.id)]
-    if seat != rider(p):
+    if seat not in riders(p):
         return use_pass
     ride = p.data["ride"]
     own = KINDS_RIDDEN[ride["kind"]](st, p, seat)
-    holds = occupation_ready(st, seat, PRIEST if p.kind == "priest" else DOCTOR)
-    return own + use_pass[:1] if holds else own
+    if not holds_window(st, p, seat):
+        return own
+    # a supporter holding the Priest may also say "not now" to it, keeping its support open
+    passed = st.frames[-1].get("passed", [])
+    if ride["kind"] == "support" and seat not in passed:
+        return own + use_pass
+    return own + use_pass[:1]
 
 
 def _window_pass(p: Pending, seat: int) -> None:
@@ -223,15 +273,26 @@ def _occupation_window(
 
     def handle(ctx: Ctx, p: Pending, a: Action) -> None:
         assert a.seat is not None
+        f = ctx.state.frames[-1]
+        supporter = a.seat in riders(p) and p.data["ride"]["kind"] == "support"
         if a.kind == "pass":
-            _window_pass(p, a.seat)
+            if supporter:
+                f.setdefault("passed", []).append(a.seat)  # not now for the Priest; still asked
+            else:
+                _window_pass(p, a.seat)
             return
-        if a.seat == rider(p) and a.kind != "use":  # its own decision, kept till the close
-            ctx.state.frames[-1]["early"] = a.choice if a.kind == "support" else a.kind
+        if supporter and a.kind == "support":  # kept, and open to change, till it is told
+            assert a.choice is not None
+            f.setdefault("held", {})[str(a.seat)] = a.choice
+            return
+        if a.seat in riders(p) and a.kind != "use":  # the reward, kept till the close
+            f["early"] = a.kind
             _window_pass(p, a.seat)
             return
         ctx.close()
-        ctx.state.frames[-1].pop("early", None)
+        f.pop("early", None)
+        if "held" in f:
+            f["held"] = {}
         use_occupation(ctx, a.seat, once=once)
         effect(ctx, ctx.state.frames[-1], a)
 
@@ -249,19 +310,19 @@ def _finish_window(ctx: Ctx, p: Pending) -> None:
 
 
 def _finish_ridden_window(ctx: Ctx, p: Pending) -> None:
-    """The window closes; a rider who has not answered yet keeps the same decision, now their
-    own question alone."""
+    """The window closes; its riders' decisions go on in the same decision (the same prompts):
+    supports are told in order as far as they were declared, the rest asked on; a reward not
+    chosen yet becomes the winner's own question."""
     ctx.close()
-    seat = rider(p)
     f = ctx.state.frames[-1]
-    if seat is None or "early" in f:
+    ride = p.data.get("ride")
+    if ride is None or (ride["kind"] == "reward" and "early" in f):
         return
-    ride = p.data["ride"]
     p.kind, p.window, p.deadline = ride["kind"], False, ride["deadline"]
-    p.actors, p.done, p.data = [seat], [], dict(ride["data"])
+    p.actors, p.done, p.data = ride_seats(ride), [], dict(ride["data"])
     ctx.state.pending = p
     if p.kind == "support":
-        f["si"] = 1  # the first supporter is being asked
+        _tell_supports(ctx, p, f)
     else:
         f["stage"] = "end"  # the reward is being chosen
 
@@ -286,10 +347,30 @@ def _legal_support(st: State, p: Pending, seat: int) -> list[Action]:
 
 
 def _handle_support(ctx: Ctx, p: Pending, a: Action) -> None:
-    ctx.close()
+    """The seat whose turn it is declares, told at once with every declaration after it that was
+    made ahead of its turn; a declaration ahead of its turn is kept (and may be changed)."""
     f = ctx.state.frames[-1]
-    f["sup"][str(a.seat)] = a.choice
-    ctx.public("support", seat=a.seat, side=a.choice)
+    assert a.seat is not None and a.choice is not None
+    f.setdefault("held", {})[str(a.seat)] = a.choice
+    if a.seat == f["order"][f["si"]]:
+        _tell_supports(ctx, p, f)
+
+
+def _tell_supports(ctx: Ctx, p: Pending, f: Json) -> None:
+    """R-A3: tell, in order, every declaration whose earlier ones are all told; when all are,
+    support is over."""
+    held = f.setdefault("held", {})
+    order = f["order"]
+    while f["si"] < len(order) and str(order[f["si"]]) in held:
+        seat = order[f["si"]]
+        side = held.pop(str(seat))
+        f["sup"][str(seat)] = side
+        f["si"] += 1
+        p.actors.remove(seat)
+        ctx.public("support", seat=seat, side=side)
+    if f["si"] >= len(order):
+        ctx.close()
+        f["stage"] = "hypnotist"
 
 
 def _default_support(st: State, p: Pending, seat: int, rng: Rng) -> Action:
@@ -433,41 +514,37 @@ KINDS_RIDDEN: dict[str, Callable[[State, Pending, int], list[Action]]] = {
 
 
 def _default_in_window(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    """A holder passes; the rider (deciding for an away player) takes its own question's
-    default, told when the window closes."""
-    if seat == rider(p):
-        default = _default_support if p.data["ride"]["kind"] == "support" else _default_reward
-        return default(st, p, seat, rng)
+    """A holder passes; a rider whose turn it is (deciding for an away player) takes its own
+    question's default, told when the window closes."""
+    if seat in riders(p):
+        if p.data["ride"]["kind"] == "reward":
+            return _default_reward(st, p, seat, rng)
+        if seat == support_turn(st) and held_support(st, seat) is None:
+            return _default_support(st, p, seat, rng)
     return _default_pass(st, p, seat, rng)
 
 
-kind(
-    "priest",
-    Kind(
+KINDS = {
+    DecisionKind.PRIEST: Kind(
         _legal_use_or_pass,
         _occupation_window(True, _priest_stops),
         _default_in_window,
         _finish_ridden_window,
     ),
-)
-kind("priest_tribute", Kind(_legal_give, _handle_tribute, random_legal))
-kind("support", Kind(_legal_support, _handle_support, _default_support))
-kind(
-    "hypnotist",
-    Kind(
+    DecisionKind.PRIEST_TRIBUTE: Kind(_legal_give, _handle_tribute, random_of(_legal_give)),
+    DecisionKind.SUPPORT: Kind(_legal_support, _handle_support, _default_support),
+    DecisionKind.HYPNOTIST: Kind(
         _legal_hypnotist, _occupation_window(False, _hypnotist_voids), _default_pass, _finish_window
     ),
-)
-kind("boost", Kind(_legal_boost, _handle_boost, _default_pass, _finish_window))
-kind(
-    "doctor",
-    Kind(
+    DecisionKind.BOOST: Kind(_legal_boost, _handle_boost, _default_pass, _finish_window),
+    DecisionKind.DOCTOR: Kind(
         _legal_use_or_pass,
         _occupation_window(True, _doctor_cancels),
         _default_in_window,
         _finish_ridden_window,
     ),
-)
-kind("reward", Kind(_legal_reward, _handle_reward, _default_reward))
-kind("reward_take", Kind(_legal_take, _handle_take, random_legal))
-kind("giveback", Kind(_legal_give, _handle_giveback, random_legal))
+    DecisionKind.REWARD: Kind(_legal_reward, _handle_reward, _default_reward),
+    DecisionKind.REWARD_TAKE: Kind(_legal_take, _handle_take, random_of(_legal_take)),
+    DecisionKind.GIVEBACK: Kind(_legal_give, _handle_giveback, random_of(_legal_give)),
+}
+STEPS: dict[str, Step] = {"fight": step_fight}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.core import Ctx, Kind, kind
+from engine.core import Ctx, Kind
+from engine.kinds import DecisionKind
 from engine.rng import Rng
 from engine.state import Pending, State
 
@@ -30,4 +31,4 @@ def _default(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     )
 
 
-kind("gift", Kind(_legal, _handle, _default))
+KINDS = {DecisionKind.GIFT: Kind(_legal, _handle, _default)}

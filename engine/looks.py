@@ -7,7 +7,8 @@ that card only (§7).
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.core import Ctx, Kind, kind
+from engine.core import Ctx, Kind
+from engine.kinds import DecisionKind
 from engine.rng import Rng
 from engine.state import Pending, State
 
@@ -52,4 +53,4 @@ def _default(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     return Action("look", seat, p.id, choice="0")
 
 
-kind("look_pos", Kind(_legal, _handle, _default))
+KINDS = {DecisionKind.LOOK_POS: Kind(_legal, _handle, _default)}

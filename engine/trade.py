@@ -6,13 +6,13 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import BAG_NAME, BAGS, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
-from engine.core import Ctx, Kind, bags_are_goals, kind, random_legal, step
+from engine.core import Ctx, Kind, Step, bags_are_goals, random_of
+from engine.kinds import DecisionKind
 from engine.looks import look_at_association
 from engine.rng import Rng
 from engine.state import Json, Pending, State
 
 
-@step("trade")
 def step_trade(ctx: Ctx, f: Json) -> None:
     st = ctx.state
     stage = f["stage"]
@@ -143,7 +143,7 @@ def _handle_answer(ctx: Ctx, p: Pending, a: Action) -> None:
 def _default_answer(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     if p.data["card"] not in UNREFUSABLE_ITEMS:
         return Action("refuse", seat, p.id)
-    return random_legal(st, p, seat, rng)
+    return random_of(_legal_answer)(st, p, seat, rng)
 
 
 # -- Smuggling window (R-T9) -----------------------------------------------------------------
@@ -263,9 +263,12 @@ def _handle_pass(ctx: Ctx, p: Pending, a: Action) -> None:
     ctx.public("sextant_passed", direction=p.data["direction"])
 
 
-kind("trade_answer", Kind(_legal_answer, _handle_answer, _default_answer))
-kind("smuggle", Kind(_legal_smuggle, _handle_smuggle, _default_smuggle, _finish_smuggle))
-kind("tome", Kind(_legal_tome, _handle_tome, _default_skip))
-kind("coat", Kind(_legal_coat, _handle_coat, _default_skip))
-kind("sextant_dir", Kind(_legal_direction, _handle_direction, _default_direction))
-kind("sextant_pass", Kind(_legal_pass, _handle_pass, random_legal))
+KINDS = {
+    DecisionKind.TRADE_ANSWER: Kind(_legal_answer, _handle_answer, _default_answer),
+    DecisionKind.SMUGGLE: Kind(_legal_smuggle, _handle_smuggle, _default_smuggle, _finish_smuggle),
+    DecisionKind.TOME: Kind(_legal_tome, _handle_tome, _default_skip),
+    DecisionKind.COAT: Kind(_legal_coat, _handle_coat, _default_skip),
+    DecisionKind.SEXTANT_DIR: Kind(_legal_direction, _handle_direction, _default_direction),
+    DecisionKind.SEXTANT_PASS: Kind(_legal_pass, _handle_pass, random_of(_legal_pass)),
+}
+STEPS: dict[str, Step] = {"trade": step_trade}

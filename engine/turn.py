@@ -21,20 +21,19 @@ from engine.cards import (
 from engine.core import (
     Ctx,
     Kind,
+    Step,
     bags_are_goals,
-    kind,
     occupation_ready,
-    random_legal,
-    step,
+    random_of,
     use_occupation,
 )
+from engine.kinds import DecisionKind
 from engine.rng import Rng
 from engine.state import Json, Pending, State
 
 GOAL_BAG = {"key": "bag_key", "goblet": "bag_goblet"}
 
 
-@step("turn")
 def step_turn(ctx: Ctx, f: Json) -> None:
     st = ctx.state
     stage = f["stage"]
@@ -235,6 +234,11 @@ def _default_clairvoyant(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     return Action("order", seat, p.id, cards=tuple(top_first[:2]))
 
 
-kind("turn", Kind(_legal_turn, _handle_turn, _default_turn))
-kind("diplomat_give", Kind(_legal_diplomat_give, _handle_diplomat_give, random_legal))
-kind("clairvoyant", Kind(_legal_clairvoyant, _handle_clairvoyant, _default_clairvoyant))
+KINDS = {
+    DecisionKind.TURN: Kind(_legal_turn, _handle_turn, _default_turn),
+    DecisionKind.DIPLOMAT_GIVE: Kind(
+        _legal_diplomat_give, _handle_diplomat_give, random_of(_legal_diplomat_give)
+    ),
+    DecisionKind.CLAIRVOYANT: Kind(_legal_clairvoyant, _handle_clairvoyant, _default_clairvoyant),
+}
+STEPS: dict[str, Step] = {"turn": step_turn}

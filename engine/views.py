@@ -7,7 +7,7 @@ from typing import Any
 from engine.actions import Event
 from engine.cards import ASSOCIATIONS, hand_limit
 from engine.core import goal_count
-from engine.fight import strengths
+from engine.fight import awaited, held_support, ride_seats, strengths, support_turn
 from engine.state import Json, State
 
 # Decision data that may be shown to the whole table for non-window decisions.
@@ -23,7 +23,7 @@ def public_pending(st: State) -> Json | None:
     if p.kind == "smuggle":
         out["kind"] = "trade_settling"
     if not p.window:
-        out["seats"] = list(p.actors)
+        out["seats"] = awaited(st)  # R-A3: supporters are waited for one by one, in order
         out["data"] = {k: v for k, v in p.data.items() if k in _PUBLIC_DATA}
     else:
         out["data"] = {k: v for k, v in p.data.items() if k in ("attacker", "defender")}
@@ -112,10 +112,17 @@ def view(st: State, seat: int) -> Json:
     if p is not None and seat in p.actors:
         mine = {"id": p.id, "kind": p.kind, "deadline": p.deadline, "data": dict(p.data)}
         ride = mine["data"].pop("ride", None)
-        if ride is not None and seat == ride["seat"]:
+        if ride is not None and seat in ride_seats(ride):
             # asked its own decision during a window (engine.fight): it sees only that one
             mine.update(kind=ride["kind"], deadline=ride["deadline"], data=dict(ride["data"]))
             mine["data"]["early"] = True  # asked while the window is open
+        turn = support_turn(st)
+        if mine["kind"] == "support" and turn is not None:
+            # R-A3: whose turn it is (public), and this seat's own declaration kept till told
+            f = st.frames[-1]
+            mine["data"]["turn"] = turn
+            mine["data"]["before"] = list(f["order"][f["si"] : f["order"].index(seat)])
+            mine["data"]["declared"] = held_support(st, seat)
         if p.kind == "smuggle":
             # R-T9: only the items this seat gave; who else may skip stays hidden
             fire = next(f for f in reversed(st.frames) if f["t"] == "trade")["fire"]

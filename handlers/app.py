@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from handlers import callback_data, game_room, language_menu, lobby, records, settings_menu
+from handlers import callback_data, game_room, language_menu, lobby, settings_menu, unit_of_work
 from handlers.callback_data import (
     BackButton,
     GameButton,
@@ -21,7 +21,6 @@ from handlers.callback_data import (
     SettingsButton,
 )
 from handlers.commands import BY_NAME, PRIVATE_COMMANDS
-from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.messenger import Messenger
 from handlers.pipeline import DEFAULT_BUDGET_SECONDS, Pipeline, RateLimiter, handling
@@ -131,12 +130,11 @@ class CoachRideBot:
     def _left(self, cmd: MemberLeft) -> str:
         return game_room.member_left(self, cmd)
 
-    # -- the chat's and the user's records ---------------------------------------------------
-    def chat_settings(self, chat_id: int) -> tuple[GroupSettings, dict[str, Any], int | None]:
-        return records.chat_settings(self.store, chat_id)
-
+    # -- the language a reply is written in ------------------------------------------------
     def chat_lang(self, chat_id: int) -> str:
-        return self.chat_settings(chat_id)[0].language
+        return unit_of_work.reading(
+            self.store, lambda work: work.chat(chat_id).group_settings.language
+        )
 
     def user_lang(self, uid: int, language_code: str | None) -> str:
-        return records.user_lang(self.store, uid, language_code)
+        return unit_of_work.reading(self.store, lambda work: work.user_lang(uid, language_code))

@@ -3,18 +3,26 @@
     <game>:<decision>:<payload>   a decision button (the payload grammar is
                                   ``handlers.action_payloads``); the decision id is its
                                   version: a press on an older decision is stale
-    L:<game>:leave|start          the lobby's buttons
-    S:<chat>:<setting>            the /settings menu (``items``, a toggle, ``d.<kind>``,
+    L:<game>:<version>:leave|start  the lobby's buttons
+    S:<chat>:<version>:<setting>  the /settings menu (``items``, a toggle, ``d.<kind>``,
                                   ``ai_fill``, ``ai_level``, ``lang.<code>``)
     G:<chat>|u:<code>             the /language menu of a group or of the user (``u``)
     B:<game>                      "I am back" after being marked away (R-D2)
+
+A lobby's or a settings menu's version is a digest of what its message shows (``version_of``):
+a press on a message showing something else than the lobby or the settings now is stale.
+Buttons sent before versions existed (``L:<game>:start``, ``S:<chat>:items``) have none and
+are taken as they are.
 
 Telegram allows 64 bytes; game ids are 8 characters, so every kind fits.
 """
 
 from __future__ import annotations
 
+import json
+import zlib
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -28,12 +36,14 @@ class GameButton:
 class LobbyButton:
     gid: str
     what: str  # "leave" or "start"
+    version: str | None = None  # None: a button from before versions
 
 
 @dataclass(frozen=True)
 class SettingsButton:
     chat_id: int
     what: str
+    version: str | None = None  # None: a button from before versions
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,19 @@ LOBBY_ACTIONS = ("leave", "start")
 USER_TARGET = "u"
 
 
+def version_of(shown: Any) -> str:
+    """A short digest of what a message shows (JSON-serialisable)."""
+    digest = zlib.crc32(json.dumps(shown, sort_keys=True, separators=(",", ":")).encode())
+    return f"{digest & 0xFFFFFF:06x}"
+
+
+def _versioned(rest: str) -> tuple[str, str | None, str]:
+    """``<target>:<version>:<what>`` or, from before versions, ``<target>:<what>``."""
+    target, _, tail = rest.partition(":")
+    version, sep, what = tail.partition(":")
+    return (target, version, what) if sep else (target, None, tail)
+
+
 def _chat(text: str) -> int | None:
     return int(text) if text.lstrip("-").isdigit() and text not in ("", "-") else None
 
@@ -60,12 +83,12 @@ def parse(data: str) -> Button | None:
     """The button behind ``data``, or None for anything malformed."""
     prefix, _, rest = data.partition(":")
     if prefix == "L":
-        gid, _, what = rest.partition(":")
-        return LobbyButton(gid, what) if gid and what in LOBBY_ACTIONS else None
+        gid, version, what = _versioned(rest)
+        return LobbyButton(gid, what, version) if gid and what in LOBBY_ACTIONS else None
     if prefix == "S":
-        chat_s, _, what = rest.partition(":")
+        chat_s, version, what = _versioned(rest)
         chat = _chat(chat_s)
-        return SettingsButton(chat, what) if chat is not None else None
+        return SettingsButton(chat, what, version) if chat is not None else None
     if prefix == "G":
         target, _, code = rest.partition(":")
         if target == USER_TARGET:
@@ -84,12 +107,12 @@ def game(gid: str, decision: int, payload: str) -> str:
     return f"{gid}:{decision}:{payload}"
 
 
-def lobby(gid: str, what: str) -> str:
-    return f"L:{gid}:{what}"
+def lobby(gid: str, what: str, version: str | None = None) -> str:
+    return f"L:{gid}:{what}" if version is None else f"L:{gid}:{version}:{what}"
 
 
-def settings(chat_id: int, what: str) -> str:
-    return f"S:{chat_id}:{what}"
+def settings(chat_id: int, what: str, version: str | None = None) -> str:
+    return f"S:{chat_id}:{what}" if version is None else f"S:{chat_id}:{version}:{what}"
 
 
 def language(chat_id: int | None, code: str) -> str:

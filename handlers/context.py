@@ -4,9 +4,8 @@ the bot, as protocols: each takes only these, never the bot itself, so no room i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
-from handlers.group_settings import GroupSettings
 from handlers.messenger import Messenger
 from handlers.pipeline import Pipeline
 from infra.ports import Clock, DocumentStore
@@ -20,12 +19,11 @@ class Replies(Protocol):
 
 
 class Reads(Protocol):
-    """The chat's and the user's records, read outside a game's change."""
+    """The store the records are read from (``handlers.unit_of_work``), and the language a
+    user's reply is written in."""
 
     @property
     def store(self) -> DocumentStore: ...
-
-    def chat_settings(self, chat_id: int) -> tuple[GroupSettings, dict[str, Any], int | None]: ...
 
     def user_lang(self, uid: int, language_code: str | None) -> str: ...
 

@@ -1,22 +1,22 @@
 """The running game's commands: a decision button, "I am back", a player leaving the group, a
-decision's timer. Each runs as one change of the game document: load, engine, render, commit."""
+decision's timer. Each runs as one unit of work on the game: load, engine, render, commit."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 from engine import Rejected
-from handlers import action_payloads, lobby, prompts, refusals
+from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import after_play
+from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.game_runner import GameRunner
 from handlers.i18n import negotiate, t
 from handlers.messenger import Rows
-from handlers.pipeline import FLUSH, Txn, chat_key, game_key
+from handlers.pipeline import FLUSH, game_key
 from handlers.presenter import Presenter
-from handlers.refusals import Illegal, NotInGame, Stale
+from handlers.refusals import Illegal, NotInGame, Refusal, Stale
+from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, MemberLeft
 from infra.ports import TimerRequest
 
@@ -33,24 +33,16 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
     outcome = "stale"
     menu: list[tuple[str, Rows]] = []  # a navigation's new prompt, shown after the answer
 
-    def change(txn: Txn) -> None:
+    def change(work: UnitOfWork) -> None:
         nonlocal outcome
-        doc = txn.doc
-        if doc.get("phase") != "playing":
-            txn.toast = refusals.toast(lang, Stale())
-            return
-        table = GameRunner(txn, rooms.scale)
-        seat = table.seat_of(press.user.id)
-        if seat is None:
-            txn.toast = refusals.toast(lang, NotInGame())
+        txn = work.txn
+        navigates = isinstance(parsed, action_payloads.Nav)
+        try:
+            table, seat = _presser(rooms, work, press, decision, navigates)
+        except Refusal as refused:
+            txn.toast = refusals.toast(lang, refused)
             return
         st = table.state
-        if st.pending is None or st.pending.id != decision or seat not in st.pending.actors:
-            txn.toast = refusals.toast(lang, Stale())
-            return
-        if not _on_own_prompt(doc, seat, decision, press, isinstance(parsed, action_payloads.Nav)):
-            txn.toast = refusals.toast(lang, Stale())
-            return
         plang = table.lang_of(seat)
         table.reachable_again(press.user.id)
         if isinstance(parsed, action_payloads.Info):
@@ -72,11 +64,11 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             return
         table.settle()
         answered = {seat: (press.message_id, prompts.render_answered(*before, action, plang))}
-        after_play(rooms.store, rooms.bot_username, txn, table, answered)
+        after_play(work, rooms.bot_username, table, answered)
         outcome = action.kind
 
     key = game_key(button.gid)
-    done = rooms.pipeline.run(key, change, press.update_id, query=press.query_id)
+    done = unit_of_work.run(rooms.pipeline, key, change, press.update_id, query=press.query_id)
     if done is None:
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
     elif menu:
@@ -84,14 +76,32 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
     return outcome
 
 
+def _presser(
+    rooms: Rooms, work: UnitOfWork, press: ButtonPress, decision: int, navigates: bool
+) -> tuple[GameRunner, int]:
+    """The running game and the pressing player's seat, if the press is theirs to make now."""
+    if work.game.phase != PLAYING:
+        raise Stale
+    table = GameRunner(work, rooms.scale)
+    seat = table.seat_of(press.user.id)
+    if seat is None:
+        raise NotInGame
+    p = table.state.pending
+    if p is None or p.id != decision or seat not in p.actors:
+        raise Stale
+    if not _on_own_prompt(work.game, seat, decision, press, navigates):
+        raise Stale
+    return table, seat
+
+
 def _on_own_prompt(
-    doc: dict[str, Any], seat: int, decision: int, press: ButtonPress, navigates: bool
+    game: GameRecord, seat: int, decision: int, press: ButtonPress, navigates: bool
 ) -> bool:
     """Game buttons act only in the player's private chat, on the prompt they belong to (a
     navigation edits that message, so it must be it)."""
     if press.chat_id != press.user.id:
         return False
-    prompt = doc.get("prompts", {}).get(str(seat))
+    prompt = game.prompts.get(str(seat))
     if prompt is None or prompt.get("dec") != decision or prompt.get("msg") is None:
         return not navigates
     return bool(prompt["msg"] == press.message_id)
@@ -104,67 +114,66 @@ def back(rooms: Rooms, p: ButtonPress, button: BackButton) -> str:
         rooms.messenger.answer(p.query_id)
         return "garbage"
 
-    def change(txn: Txn) -> None:
-        if txn.doc.get("phase") != "playing":
+    def change(work: UnitOfWork) -> None:
+        if work.game.phase != PLAYING:
             return
-        table = GameRunner(txn, rooms.scale)
+        table = GameRunner(work, rooms.scale)
         seat = table.seat_of(p.user.id)
         if seat is None or not table.come_back(seat):
             return
         table.reachable_again(p.user.id)
         table.settle()
-        txn.edit(p.chat_id, p.message_id, t(lang, "bot.back_done"), None)
-        after_play(rooms.store, rooms.bot_username, txn, table)
+        work.txn.edit(p.chat_id, p.message_id, t(lang, "bot.back_done"), None)
+        after_play(work, rooms.bot_username, table)
 
-    if rooms.pipeline.run(game_key(button.gid), change, p.update_id, query=p.query_id) is None:
+    key = game_key(button.gid)
+    if unit_of_work.run(rooms.pipeline, key, change, p.update_id, query=p.query_id) is None:
         rooms.messenger.answer(p.query_id)
     return "back"
 
 
 def member_left(rooms: Rooms, cmd: MemberLeft) -> str:
     """A player who leaves the group is treated as away (R-D2)."""
-    chat = rooms.store.get(chat_key(cmd.chat_id))
-    gid = chat.doc.get("game") if chat else None
+    gid = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).game)
     if not gid:
         return "no_game"
 
-    def change(txn: Txn) -> None:
-        if txn.doc.get("phase") == "lobby":
-            lobby.remove_player(rooms, txn, cmd.user.id)
+    def change(work: UnitOfWork) -> None:
+        if work.game.phase == LOBBY:
+            lobby.remove_player(rooms, work, cmd.user.id)
             return
-        if txn.doc.get("phase") != "playing":
+        if work.game.phase != PLAYING:
             return
-        table = GameRunner(txn, rooms.scale)
+        table = GameRunner(work, rooms.scale)
         seat = table.seat_of(cmd.user.id)
         if seat is None or not table.mark_away(seat):
             return
         table.settle()
-        after_play(rooms.store, rooms.bot_username, txn, table)
+        after_play(work, rooms.bot_username, table)
 
-    rooms.pipeline.run(game_key(gid), change, cmd.update_id)
+    unit_of_work.run(rooms.pipeline, game_key(gid), change, cmd.update_id)
     return "left"
 
 
 def timer(rooms: Rooms, req: TimerRequest) -> None:
     """A game's wake-up: a lobby that may have expired, a decision whose time may be up."""
 
-    def change(txn: Txn) -> None:
-        doc = txn.doc
+    def change(work: UnitOfWork) -> None:
         if req.decision == FLUSH:
             return  # loading the game is enough: the pipeline resends what is overdue
-        if doc["phase"] == "lobby":
-            lobby.expire_if_due(rooms, txn)
+        if work.game.phase == LOBBY:
+            lobby.expire_if_due(work)
             return
-        if doc["phase"] != "playing":
+        if work.game.phase != PLAYING:
             return
-        table = GameRunner(txn, rooms.scale)
+        table = GameRunner(work, rooms.scale)
         pending = table.state.pending
         if pending is None or pending.id != req.decision:
             return  # stale or duplicate timer: that decision is gone
         table.settle()
         if table.events:
-            after_play(rooms.store, rooms.bot_username, txn, table)
+            after_play(work, rooms.bot_username, table)
         elif table.reminders or table.mention is not None:
             Presenter(table, rooms.bot_username).send_reminders()
 
-    rooms.pipeline.run(req.game_key, change, None)
+    unit_of_work.run(rooms.pipeline, req.game_key, change, None)

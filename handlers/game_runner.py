@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 import engine
 from engine import TIMEOUT, Action, DecisionKind, Event, EventKind, State
 from engine.rng import Rng, seed_state
-from handlers.group_settings import GroupSettings
-from handlers.pipeline import Txn
+from handlers.game_record import Player
 
 if TYPE_CHECKING:
     from engine.ai import AiPolicy, ExpertPolicy
+    from handlers.unit_of_work import UnitOfWork
 
 
 @functools.cache
@@ -49,14 +49,15 @@ class Seen:
 
 
 class GameRunner:
-    """The running game inside a game document: the engine, the seats, the decision's timing."""
+    """The running game of a unit of work: the engine, the seats, the decision's timing. The
+    engine's state is the unit of work's, which commits it."""
 
-    def __init__(self, txn: Txn, time_scale: float) -> None:
-        self.txn = txn
-        self.doc = txn.doc
+    def __init__(self, work: UnitOfWork, time_scale: float) -> None:
+        self.work = work
+        self.txn = work.txn
+        self.game = work.game
         self.scale = time_scale
-        self.settings = GroupSettings.model_validate(self.doc["settings"])
-        self.state = State.from_dict(self.doc["engine"])
+        self.settings = self.game.group_settings
         self.events: list[Event] = []
         self.ran_out: set[int] = set()  # seats whose public decision ran out in this command
         self.fight_told: list[
@@ -66,25 +67,30 @@ class GameRunner:
         self.reminders: list[tuple[int, str]] = []  # (seat, decision kind) to remind in person
         self.mention: int | None = None  # the seat whose turn the group is reminded of
 
+    @property
+    def state(self) -> State:
+        return self.work.state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self.work.state = state
+
     # -- who is who ------------------------------------------------------------------------
     @property
-    def players(self) -> list[dict[str, Any]]:
-        return list(self.doc["players"])
+    def players(self) -> list[Player]:
+        return list(self.game.players)
 
     def seat_of(self, uid: int) -> int | None:
-        for seat, p in enumerate(self.doc["players"]):
-            if p["uid"] == uid:
-                return seat
-        return None
+        return self.game.seat_of(uid)
 
     def lang_of(self, seat: int) -> str:
-        return str(self.doc["players"][seat].get("lang") or self.settings.language)
+        return self.game.players[seat].lang or self.settings.language
 
     def chat_of(self, seat: int) -> int:
-        return int(self.doc["players"][seat]["uid"])
+        return self.game.players[seat].uid
 
     def is_ai(self, seat: int) -> bool:
-        return bool(self.doc["players"][seat].get("ai"))
+        return self.game.players[seat].ai
 
     def ai_plays(self, seat: int) -> bool:
         """AI passengers, and an AI standing in for a player marked away (R-D2) if allowed."""
@@ -92,7 +98,7 @@ class GameRunner:
 
     def no_chat(self, seat: int) -> bool:
         """An AI passenger, or a player the bot cannot write to."""
-        return self.is_ai(seat) or self.chat_of(seat) in self.doc.get("unreachable", [])
+        return self.is_ai(seat) or self.chat_of(seat) in self.game.unreachable
 
     def asks(self, seat: int) -> bool:
         """Whether the seat gets prompts: not when its decisions are taken for it."""
@@ -105,20 +111,28 @@ class GameRunner:
         if self.ai_plays(seat):
             return False
         p = self.state.players[seat]
-        return p.away or self.chat_of(seat) in self.doc.get("unreachable_noted", [])
+        return p.away or self.chat_of(seat) in self.game.unreachable_noted
 
     def _ai_waits_until(self, aw: engine.Awaiting) -> float | None:
         """An AI takes its turn after a short pause, so the table can follow the story; it
         answers everything else at once (windows still last their minimum, R-D1)."""
         if aw.kind != "turn" or not any(self.ai_plays(s) for s in aw.seats):
             return None
-        return float(self.doc["dec"]["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
+        return float(self._dec["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
 
     def _ai_action(self, seat: int) -> Action:
         st = self.state
         rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
         ai = ai_for(self.settings.ai_level)
-        return ai.choose(engine.view(st, seat), engine.legal_actions(st, seat), rng)
+        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
+        own, p = view["decision"], st.pending
+        if p is not None and p.window and own and own["data"].get("turn") not in (None, seat):
+            # A supporter holding the Priest, asked before its turn (R-A3): the window's question
+            # now, its support when its turn comes.
+            data = {k: own["data"][k] for k in ("attacker", "defender")}
+            view = {**view, "decision": {**own, "kind": p.kind, "data": data}}
+            legal = [a for a in legal if a.kind in ("use", "pass")]
+        return ai.choose(view, legal, rng)
 
     # -- deadlines -------------------------------------------------------------------------
     def deadline_at(self) -> float | None:
@@ -130,7 +144,7 @@ class GameRunner:
         ai_turn = self._ai_waits_until(aw)
         if ai_turn is not None:
             return ai_turn
-        dec = self.doc["dec"]
+        dec = self._dec
         d = self.settings.deadlines
         window = max(d.window, d.window_min) * self.scale
         if aw.kind == DecisionKind.BOOST:
@@ -148,10 +162,10 @@ class GameRunner:
         """Shortly before a long deadline, once per decision, if someone is asked in person."""
         aw = engine.awaiting(self.state)
         deadline = self.deadline_at()
-        if aw is None or deadline is None or aw.window or self.doc["dec"].get("reminded"):
+        if aw is None or deadline is None or aw.window or self._dec.get("reminded"):
             return None
         before = REMIND_BEFORE_SECONDS * self.scale
-        if deadline - self.doc["dec"]["opened"] < 2 * before:
+        if deadline - self._dec["opened"] < 2 * before:
             return None
         if aw.kind == DecisionKind.TURN and self.mention_in_group(aw.seats[0]):
             return deadline - before
@@ -164,29 +178,45 @@ class GameRunner:
         remind = self.remind_at()
         return remind if remind is not None else self.deadline_at()
 
+    @property
+    def _dec(self) -> dict[str, Any]:
+        """The pending decision's timing (kept by ``_track_decision``)."""
+        assert self.game.dec is not None
+        return self.game.dec
+
     def _track_decision(self) -> None:
         p = self.state.pending
         if p is None:
-            self.doc["dec"] = None
-            self.doc["due"] = None
+            self.game.dec = None
+            self.game.due = None
             return
-        if not self.doc.get("dec") or self.doc["dec"]["id"] != p.id:
-            self.doc["dec"] = {"id": p.id, "opened": self.txn.now}
+        aw = engine.awaiting(self.state)
+        part = aw.part if aw is not None else 0
+        dec = self.game.dec
+        if not dec or dec["id"] != p.id or dec.get("part", 0) != part:
+            # a new decision, or the next supporter's turn in the same one (R-A3): its deadline
+            # and reminder count from now
+            self.game.dec = {"id": p.id, "opened": self.now}
+            if part:
+                self.game.dec["part"] = part
         due = self.due_at()
         deadline = self.deadline_at()
-        self.doc["due"] = None if due is None else {"dec": p.id, "at": due, "deadline": deadline}
+        self.game.due = None if due is None else {"dec": p.id, "at": due, "deadline": deadline}
+
+    @property
+    def now(self) -> float:
+        return self.txn.now
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, action: Action, stand_in: bool = False) -> None:
-        p = self.state.pending
-        if action.kind == TIMEOUT and action.seat is None and p is not None and not p.window:
-            self.ran_out.update(p.actors)
+        aw = engine.awaiting(self.state)
+        if action.kind == TIMEOUT and action.seat is None and aw is not None and not aw.window:
+            self.ran_out.update(aw.seats)
         self.state, events = engine.apply(self.state, action, inplace=True, stand_in=stand_in)
         self.events += events
-        self.txn.changed = True
-        dec = self.doc.get("dec")
+        dec = self.game.dec
         if dec and any(e.kind == EventKind.PLAYED for e in events):
-            dec["played"] = self.txn.now
+            dec["played"] = self.now
         self._track_decision()
 
     def settle(self) -> None:
@@ -209,19 +239,19 @@ class GameRunner:
                 continue
             ai = [s for s in aw.seats if self.ai_plays(s)]
             ai_turn = self._ai_waits_until(aw)
-            if ai and (ai_turn is None or self.txn.now >= ai_turn):
+            if ai and (ai_turn is None or self.now >= ai_turn):
                 action = self._ai_action(ai[0])
                 if not self.is_ai(ai[0]):
                     self._note_choice(ai[0], action, "prompt.ai_chose")
                 self.apply(action, stand_in=not self.is_ai(ai[0]))
                 continue
             due = self.deadline_at()
-            if due is not None and self.txn.now >= due:
+            if due is not None and self.now >= due:
                 self._note_defaults(aw)
                 self.apply(engine.timeout_action(self.state))
                 continue
             remind = self.remind_at()
-            if remind is not None and self.txn.now >= remind:
+            if remind is not None and self.now >= remind:
                 self._remind(aw)
             return
 
@@ -237,7 +267,7 @@ class GameRunner:
     def _tell_fight(self, seat: int) -> None:
         """Once per boost window: the fight as it stands, and that it closes by itself. A seat
         whose prompt is still open (a card played took away what it could play) reads it there."""
-        told = self.doc["dec"].setdefault("told", [])
+        told = self._dec.setdefault("told", [])
         if seat in told:
             return
         told.append(seat)
@@ -247,7 +277,7 @@ class GameRunner:
             self.fight_told.append((seat, self.seen(seat)))
 
     def _prompt_open(self, seat: int) -> bool:
-        prompt = self.doc.get("prompts", {}).get(str(seat))
+        prompt = self.game.prompts.get(str(seat))
         return bool(prompt and prompt.get("msg") and not prompt.get("closed"))
 
     def _note_defaults(
@@ -263,12 +293,12 @@ class GameRunner:
 
     def _note_choice(self, seat: int, action: Action, why: str) -> None:
         """What the seat's open prompt will say was chosen for it, and why."""
-        if str(seat) not in self.doc.get("prompts", {}):
+        if str(seat) not in self.game.prompts:
             return
         self.closing[seat] = self.seen(seat, action, why)
 
     def _remind(self, aw: engine.Awaiting) -> None:
-        self.doc["dec"]["reminded"] = True
+        self._dec["reminded"] = True
         self.reminders += [(seat, aw.kind) for seat in aw.seats if self.asks(seat)]
         if aw.kind == DecisionKind.TURN and self.mention_in_group(aw.seats[0]):
             self.mention = aw.seats[0]
@@ -284,16 +314,11 @@ class GameRunner:
         view = copy.deepcopy(engine.view(st, seat))  # the state changes in place after this
         return Seen(view, engine.legal_actions(st, seat), action, why)
 
-    def save(self) -> None:
-        """The state back into the game document (the pipeline commits it)."""
-        self.doc["engine"] = self.state.to_dict()
-
     def come_back(self, seat: int) -> bool:
         """R-D2: a player marked away takes their decisions back (False: was not away)."""
         if not self.state.players[seat].away:
             return False
         self.events += engine.come_back(self.state, seat)
-        self.txn.changed = True
         return True
 
     def mark_away(self, seat: int) -> bool:
@@ -302,11 +327,10 @@ class GameRunner:
             return False
         self.state.players[seat].away = True
         self.events.append(engine.Event("away", None, {"seat": seat}))
-        self.txn.changed = True
         return True
 
     def reachable_again(self, uid: int) -> None:
         """A player pressing a button can be written to again."""
-        for key in ("unreachable", "unreachable_noted"):
-            if uid in self.doc.get(key, []):
-                self.doc[key].remove(uid)
+        for chats in (self.game.unreachable, self.game.unreachable_noted):
+            if uid in chats:
+                chats.remove(uid)

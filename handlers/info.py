@@ -6,12 +6,11 @@ import html
 from typing import Protocol
 
 import engine
-from handlers import refusals, story
+from handlers import refusals, story, unit_of_work
 from handlers.context import Reads, Replies
+from handlers.game_record import LOBBY, PLAYING
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text
-from handlers.pipeline import game_key, user_key
-from handlers.records import running_game
 from handlers.refusals import NoGame
 from handlers.rules_help import rules_text
 from handlers.updates import CommandMsg
@@ -27,15 +26,15 @@ class Teller(Reads, Replies, Protocol):
 
 
 def cmd_status(bot: Teller, cmd: CommandMsg, lang: str) -> None:
-    _, chat_doc, _ = bot.chat_settings(cmd.chat_id)
-    doc = running_game(bot.store, chat_doc)
-    if doc is None:
+    game = unit_of_work.reading(bot.store, lambda work: work.running_game(cmd.chat_id))
+    if game is None:
         bot.messenger.send(cmd.chat_id, refusals.text(lang, NoGame()))
-    elif doc["phase"] == "lobby":
-        bot.messenger.send(cmd.chat_id, lobby_text(doc), lobby_rows(bot.bot_username, doc))
+    elif game.phase == LOBBY:
+        bot.messenger.send(cmd.chat_id, lobby_text(game), lobby_rows(bot.bot_username, game))
     else:
-        shown = (doc.get("status") or {}).get("text")
-        st = engine.State.from_dict(doc["engine"])
+        shown = (game.status or {}).get("text")
+        assert game.engine is not None  # a game being played has its state
+        st = engine.State.from_dict(game.engine)
         bot.messenger.send(cmd.chat_id, shown or story.status_text(engine.public_view(st), lang))
 
 
@@ -49,8 +48,8 @@ def cmd_help(bot: Replies, cmd: CommandMsg, lang: str) -> None:
 
 
 def cmd_scores(bot: Teller, cmd: CommandMsg, lang: str) -> None:
-    _, chat_doc, _ = bot.chat_settings(cmd.chat_id)
-    totals = sorted(chat_doc.get("scores", {}).values(), key=lambda e: -e["points"])
+    scores = unit_of_work.reading(bot.store, lambda work: work.chat(cmd.chat_id).scores)
+    totals = sorted(scores.values(), key=lambda e: -e["points"])
     if not totals:
         bot.messenger.send(cmd.chat_id, t(lang, "scores.none"))
         return
@@ -70,15 +69,12 @@ def cmd_scores(bot: Teller, cmd: CommandMsg, lang: str) -> None:
 
 def cmd_notes(bot: Teller, cmd: CommandMsg, lang: str) -> None:
     """The player's private notes of the game they are in."""
-    user = bot.store.get(user_key(cmd.user.id))
-    gid = user.doc.get("game") if user else None
-    g = bot.store.get(game_key(gid)) if gid else None
-    if g is None or g.doc.get("phase") != "playing":
+    game = unit_of_work.reading(
+        bot.store, lambda work: work.other_game(work.user(cmd.user.id).game)
+    )
+    seat = game.seat_of(cmd.user.id) if game is not None and game.phase == PLAYING else None
+    if game is None or game.engine is None or seat is None:
         bot.messenger.send(cmd.chat_id, t(lang, "notes.no_game"))
         return
-    seat = next((i for i, p in enumerate(g.doc["players"]) if p["uid"] == cmd.user.id), None)
-    if seat is None:
-        bot.messenger.send(cmd.chat_id, t(lang, "notes.no_game"))
-        return
-    st = engine.State.from_dict(g.doc["engine"])
+    st = engine.State.from_dict(game.engine)
     bot.messenger.send(cmd.chat_id, story.notes_text(engine.view(st, seat), lang))

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from handlers import callback_data, refusals
+from handlers import callback_data, unit_of_work
 from handlers.callback_data import LanguageButton
 from handlers.context import Rooms
+from handlers.group_settings import GroupSettings
 from handlers.i18n import LANGUAGES, t
+from handlers.lobby import may_manage
 from handlers.messenger import Rows
-from handlers.pipeline import Txn, game_key, user_key
+from handlers.pipeline import game_key, user_key
 from handlers.refusals import NotAdmin
-from handlers.settings_menu import managed_running, save_settings
+from handlers.settings_menu import save_settings
+from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
 
 
@@ -34,20 +37,24 @@ def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
     if code not in LANGUAGES:
         rooms.messenger.answer(p.query_id)
         return "garbage"
-    chosen = (t(code, "language.set"), False)
     if button.chat_id is None and p.chat_id == p.user.id:
-        if not _set_user_language(rooms, p, code, chosen):
+        if not _set_user_language(rooms, p, code):
             return "duplicate"
     elif button.chat_id == p.chat_id:
-        if not managed_running(rooms, p.chat_id, p.user.id):
-            rooms.messenger.answer(p.query_id, *refusals.toast(lang, NotAdmin()))
-            return "denied"
-        settings, _, _ = rooms.chat_settings(p.chat_id)
-        new = settings.model_copy(update={"language": code})
-        if not save_settings(
-            rooms, p.chat_id, new, p.update_id, p.query_id, chosen, chose_language=True
-        ):
-            return "duplicate"
+        outcome = "language"
+
+        def decide(work: UnitOfWork) -> GroupSettings:
+            nonlocal outcome
+            if not may_manage(rooms, work.running_game(p.chat_id), p.chat_id, p.user.id):
+                outcome = "denied"
+                raise NotAdmin
+            return work.chat(p.chat_id).group_settings.model_copy(update={"language": code})
+
+        chosen = save_settings(
+            rooms, p.chat_id, decide, p, lang, "language.set", chose_language=True
+        )
+        if chosen is None:
+            return "duplicate" if outcome == "language" else outcome
     else:
         rooms.messenger.answer(p.query_id)
         return "garbage"
@@ -55,28 +62,31 @@ def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
     return "language"
 
 
-def _set_user_language(rooms: Rooms, p: ButtonPress, code: str, chosen: tuple[str, bool]) -> bool:
+def _set_user_language(rooms: Rooms, p: ButtonPress, code: str) -> bool:
     """The user record keeps the choice; False for a redelivered press."""
 
-    def change(txn: Txn) -> None:
-        txn.doc["lang"] = code
-        txn.toast = chosen
-        txn.changed = True
+    def change(work: UnitOfWork) -> None:
+        work.user(p.user.id).lang = code
+        work.txn.toast = (t(code, "language.set"), False)
 
-    done = rooms.pipeline.run(
-        user_key(p.user.id), change, p.update_id, create={"game": None}, query=p.query_id
+    done = unit_of_work.run(
+        rooms.pipeline,
+        user_key(p.user.id),
+        change,
+        p.update_id,
+        create={"game": None},
+        query=p.query_id,
     )
     if done is None:
         return False
-    gid = done.doc.get("game")
+    gid = done.doc.get("game")  # the user record as committed
     if gid:
 
-        def in_game(txn: Txn) -> None:
+        def in_game(work: UnitOfWork) -> None:
             """Prompts and news of a running game follow the new language from now on."""
-            for player in txn.doc.get("players", []):
-                if player["uid"] == p.user.id and player.get("lang") != code:
-                    player["lang"] = code
-                    txn.changed = True
+            seat = work.game.seat_of(p.user.id)
+            if seat is not None:
+                work.game.players[seat].lang = code
 
-        rooms.pipeline.run(game_key(gid), in_game, None)
+        unit_of_work.run(rooms.pipeline, game_key(gid), in_game, None)
     return True

@@ -238,17 +238,20 @@ class PaceTable:
             aw = engine.awaiting(st)
             assert aw is not None and st.pending is not None
             now = self.clock.now()
-            for seat in aw.seats:
+            asked = aw.seats + aw.ahead  # supporters asked ahead of their turn think at once
+            for seat in asked:
                 key = (aw.decision, seat)
                 if key in plans or tapped[key] >= MAX_TAPS_PER_DECISION:
                     continue
+                own = engine.view(st, seat)["decision"] or {"kind": aw.kind, "data": {}}
+                if own["data"].get("declared") is not None:
+                    continue  # declared ahead of its turn: told when the turn comes
                 if self.prompt(self.uids[seat], aw.decision) is not None:
                     # the seat's own question (one asked during a window is not the window's)
-                    own = engine.view(st, seat)["decision"] or {"kind": aw.kind, "data": {}}
                     lo, hi = THINK_SECONDS[think_kind(own["kind"], own["data"])]
                     plans[key] = now + self.think.uniform(lo, hi)
             mine = [(at, seat) for (dec, seat), at in plans.items() if dec == aw.decision]
-            mine = [(at, seat) for at, seat in mine if seat in aw.seats]
+            mine = [(at, seat) for at, seat in mine if seat in asked]
             tap = min(mine) if mine else None
             timer = min((r.due_at for r in self.timers.requests), default=None)
             waited = _waiting_for(st, aw)

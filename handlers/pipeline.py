@@ -207,6 +207,12 @@ class Txn:
     toast: tuple[str, bool] | None = None  # the callback answer: text, as an alert
     acks: dict[int, int] = field(default_factory=dict)  # outbox seq -> message id (-1 unreachable)
     ack_version: int | None = None
+    key: str = ""  # the document's key in the store
+
+    @property
+    def seq(self) -> int:
+        """The number of the newest message queued in the document's outbox."""
+        return int(self.doc.get("seq", 0))
 
     def send(self, chat: int, text: str, rows: Rows | None = None, tag: str = "") -> None:
         self._add("send", chat, text, rows, None, tag)
@@ -279,7 +285,8 @@ class Pipeline:
                 return None
             doc = loaded.doc if loaded else _copy(create)  # a store returns a fresh document
             now = self.clock.now()
-            txn = Txn(doc, loaded.version if loaded else None, now, until=now + _budget())
+            version = loaded.version if loaded else None
+            txn = Txn(doc, version, now, until=now + _budget(), key=key)
             txn.acks = {int(k): v for k, v in ack_doc.doc["acks"].items()} if ack_doc else {}
             txn.ack_version = ack_doc.version if ack_doc else None
             _absorb_acks(txn)
@@ -385,7 +392,6 @@ class Pipeline:
             langs = [p.get("lang") for p in doc.get("players", []) if p.get("uid") == creator]
             lang = langs[0] if langs and langs[0] else doc.get("settings", {}).get("language")
             txn.send(creator, t(lang or "en", "bot.muted_in_group"), tag="muted")
-            txn.changed = True
 
         self.run(key, change, None)
 

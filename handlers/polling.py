@@ -62,10 +62,8 @@ class Runner:
 
     def __init__(self, settings: Settings, bot: Bot, wake: Callable[[], None] | None = None):
         self.bot = bot
-        self.messenger = TelegramMessenger(
-            TelegramGateway(bot_api.BotApi(bot.base_url)),
-            LoopRunner(),  # PTB polls on its loop
-        )
+        self.messenger = TelegramMessenger(TelegramGateway(bot_api.BotApi(bot.base_url)))
+        self.loop = LoopRunner()  # python-telegram-bot's coroutines
         try:
             self.username = bot_username(self.messenger)
         except (InvalidToken, bot_api.InvalidToken) as exc:
@@ -94,14 +92,14 @@ class Runner:
             is_admin=self.messenger.is_admin,
         )
         rearm_timers(self.store, self.timers)
-        self.messenger.runner.run(bot.delete_webhook())
+        self.loop.run(bot.delete_webhook())
 
     def poll_forever(self, poll_seconds: int = POLL_SECONDS) -> None:
         offset = 0
         try:
             while True:
                 try:
-                    updates = self.messenger.runner.run(
+                    updates = self.loop.run(
                         self.bot.get_updates(
                             offset=offset, timeout=poll_seconds, allowed_updates=ALLOWED_UPDATES
                         )

@@ -8,7 +8,8 @@ not re-sent, when a boost window asks again); answered or expired prompts are ed
 happened. A reminder goes to whoever is still asked shortly before a long deadline.
 
 Texts come from views and public or addressed events; the presenter writes only the
-presentation's bookkeeping (which messages show what) into the game document.
+presentation's bookkeeping (which messages show what) into the game record; the unit of work
+commits it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class Presenter:
         self.run = run
         self.bot_username = bot_username
         self.txn = run.txn
-        self.doc = run.doc
+        self.game = run.game
         self.settings = run.settings
         self.scale = run.scale
         self.lang_of = run.lang_of
@@ -118,7 +119,7 @@ class Presenter:
         name = html.escape(self.state.players[seat].name, quote=False)
         mention = f'<a href="tg://user?id={self.chat_of(seat)}">{name}</a>'
         text = t(lang, "bot.turn_reminder", mention=mention, seconds=seconds)
-        self.txn.send(int(self.doc["chat"]), text, tag="turn_reminder")
+        self.txn.send(self.game.chat, text, tag="turn_reminder")
 
     def _story_text(self, table: dict[str, Any]) -> str | None:
         """New story lines only: whose turn it is lives in the status, windows always end by
@@ -140,8 +141,8 @@ class Presenter:
 
     def _story(self, body: str) -> None:
         """Append to the newest story message while it is recent and short, else send anew."""
-        s = self.doc.get("story") or {}
-        chat = int(self.doc["chat"])
+        s = self.game.story or {}
+        chat = self.game.chat
         merge = (
             s.get("msg")
             and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS * self.scale
@@ -152,7 +153,7 @@ class Presenter:
             self.txn.edit(chat, s["msg"], s["body"], tag="story")
             return
         self.txn.send(chat, body, tag="story")
-        self.doc["story"] = {"msg": None, "body": body, "at": self.txn.now, "seq": self.doc["seq"]}
+        self.game.story = {"msg": None, "body": body, "at": self.txn.now, "seq": self.txn.seq}
 
     def status_text(self) -> str:
         """The living status: public information only, the deadline as a clock time."""
@@ -167,12 +168,12 @@ class Presenter:
     def _status(self) -> None:
         """Send the status once, then edit it only when its text changes (public changes). With
         its first edit it is pinned, quietly, where the bot may pin; unpinned at the end."""
-        status = self.doc.get("status") or {}
+        status = self.game.status or {}
         text = self.status_text()
-        chat = int(self.doc["chat"])
+        chat = self.game.chat
         if not status:
             self.txn.send(chat, text, tag="status")
-            self.doc["status"] = {"msg": None, "seq": self.doc["seq"], "text": text}
+            self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
         elif status.get("msg") and status.get("text") != text:
             self.txn.edit(chat, status["msg"], text, tag="status")
             status["text"] = text
@@ -180,17 +181,17 @@ class Presenter:
 
     def _pin_status(self, pinned: bool) -> None:
         """Once each way; a refusal (no right to pin) is not retried."""
-        status = self.doc.get("status") or {}
+        status = self.game.status or {}
         if not status.get("msg") or status.get("pinned", False) == pinned:
             return
         if status.get("pin_refused"):
             return
-        self.txn.pin(int(self.doc["chat"]), status["msg"], pinned, tag="status_pin")
+        self.txn.pin(self.game.chat, status["msg"], pinned, tag="status_pin")
         status["pinned"] = pinned
 
     def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
         p = self.state.pending
-        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
+        open_prompts = self.game.prompts
         for seat_s, prompt in list(open_prompts.items()):
             seat = int(seat_s)
             same = p is not None and p.id == prompt["dec"]
@@ -248,6 +249,25 @@ class Presenter:
                 reason = t(lang, "prompt.closed.doctor", label=occupation_label(lang, DOCTOR))
             elif e.kind == EventKind.GAME_OVER:
                 reason = t(lang, "prompt.closed.game_over")
+            elif e.kind == EventKind.SUPPORT and d["seat"] == seat:
+                # declared ahead of its turn, told now that every earlier one was (R-A3)
+                fight = table["fight"] or {}
+                about = fight.get("attacker") if d["side"] == "attacker" else fight.get("defender")
+                what = t(
+                    lang,
+                    f"game.answer.support.{d['side']}",
+                    name=fmt.name(table, about) if about is not None else "",
+                )
+                told = t(lang, "prompt.closed.support_told", what=what)
+                if "attacker" in fight and "defender" in fight:
+                    header = t(
+                        lang,
+                        "game.fight.header",
+                        attacker=fmt.name(table, fight["attacker"]),
+                        defender=fmt.name(table, fight["defender"]),
+                    )
+                    told = fmt.lines(header, told)
+                reason = told
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
     def cancel(self) -> None:
@@ -258,18 +278,18 @@ class Presenter:
 
     def close_all_prompts(self, why: str) -> None:
         """Every open prompt closes, saying why."""
-        for seat_s, prompt in self.doc.get("prompts", {}).items():
+        for seat_s, prompt in self.game.prompts.items():
             if prompt.get("msg") and not prompt.get("closed"):
                 seat = int(seat_s)
                 text = self._closed_text(seat, prompt, why)
                 self.txn.edit(self.chat_of(seat), prompt["msg"], text, None, tag="closed")
-        self.doc["prompts"] = {}
+        self.game.prompts = {}
 
     def _open_prompts(self) -> None:
         p = self.state.pending
         if p is None:
             return
-        open_prompts: dict[str, Any] = self.doc.setdefault("prompts", {})
+        open_prompts = self.game.prompts
         version = _prompt_version(self.state)
         for seat in p.actors:
             if not self.asks(seat):
@@ -304,7 +324,9 @@ class Presenter:
         st = self.state
         view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
         pr = prompts.render_prompt(view, legal, lang, nav)
-        due = self.deadline_at() if deadline else None
+        aw = engine.awaiting(st)
+        ahead = aw is not None and seat in aw.ahead  # R-A3: no deadline before its turn
+        due = self.deadline_at() if deadline and not ahead else None
         if due is None:
             return pr
         until = t(lang, "game.status.until", time=fmt.clock(due))
@@ -318,19 +340,19 @@ class Presenter:
             seat = e.data["seat"]
             lang = self.lang_of(seat)
             stand_in = t(lang, "bot.away_ai" if self.settings.ai_takeover else "bot.away_defaults")
-            rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.doc["gid"])]]]
+            rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.game.gid)]]]
             self.txn.send(self.chat_of(seat), t(lang, "bot.away_notice", stand_in=stand_in), rows)
 
     def _unreachable_notes(self) -> str:
         """Tell the group once about each player the bot cannot write to, when a public decision
         of theirs runs out: never next to a window, which would tell who was asked in it."""
-        noted = self.doc.setdefault("unreachable_noted", [])
+        noted = self.game.unreachable_noted
         lines = []
-        for seat, p in enumerate(self.doc["players"]):
+        for seat, p in enumerate(self.game.players):
             if seat not in self.ran_out:
                 continue
-            if p["uid"] in self.doc.get("unreachable", []) and p["uid"] not in noted:
-                noted.append(p["uid"])
+            if p.uid in self.game.unreachable and p.uid not in noted:
+                noted.append(p.uid)
                 name = f"<b>{html.escape(self.state.players[seat].name, quote=False)}</b>"
                 lines.append(
                     t(self.settings.language, "bot.unreachable", name=name, bot=self.bot_username)
@@ -338,7 +360,7 @@ class Presenter:
         return "\n".join(lines)
 
     def rows(self, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
-        gid = self.doc["gid"]
+        gid = self.game.gid
         return [
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
@@ -346,8 +368,9 @@ class Presenter:
 
 
 def _prompt_version(st: State) -> str:
-    """Prompts of the boost window change as cards are played, and a decision asked during a
-    window goes on under its own deadline once the window closes: re-render them then."""
-    fight = engine.current_fight(st)
+    """Prompts of the boost window change as cards are played, support prompts as declarations
+    are told (R-A3), and a decision asked during a window goes on under its own deadline once
+    the window closes: re-render them then."""
+    fight = engine.current_fight(st) or {}
     kind = st.pending.kind if st.pending is not None else ""
-    return f"{kind}:{len(fight.get('played', [])) if fight else 0}"
+    return f"{kind}:{len(fight.get('played', []))}:{len(fight.get('sup', {}))}"

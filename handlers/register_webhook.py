@@ -60,7 +60,7 @@ async def register(
     )
     for lang in LANGUAGES:
         for scope, commands in menus(lang).items():
-            await gateway.set_commands(commands, scope=scope, language_code=TELEGRAM_LANGUAGE[lang])  # type: ignore[arg-type]
+            gateway.set_commands(commands, scope=scope, language_code=TELEGRAM_LANGUAGE[lang])  # type: ignore[arg-type]
 
 
 def stack_outputs(stack: str, region: str | None) -> dict[str, str]:

@@ -28,7 +28,7 @@ def configure_logging() -> None:
 
 
 def bot_username(messenger: TelegramMessenger) -> str:
-    me = messenger.runner.run(messenger.gateway.bot.get_me())
+    me = messenger.gateway.bot.get_me()
     return str(me["username"])
 
 

@@ -1,24 +1,29 @@
 """/settings: the group's settings menu. Its buttons change the chat record; an open lobby
-shows (and its game later uses) the new settings."""
+shows (and its game later uses) the new settings. A press on a menu that shows other settings
+than the group has now is stale (two menus, or a change made meanwhile)."""
 
 from __future__ import annotations
 
-from handlers import refusals
+from collections.abc import Callable
+from typing import Any
+
+from handlers import refusals, unit_of_work
 from handlers.callback_data import SettingsButton
 from handlers.context import Rooms
+from handlers.game_record import LOBBY
 from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import LANGUAGES, t
 from handlers.lobby import may_manage
 from handlers.lobby_view import refresh_lobby
-from handlers.pipeline import Txn, chat_key, game_key
-from handlers.records import LANGUAGE_CHOSEN, running_game
-from handlers.refusals import NotAdmin
-from handlers.settings_view import TOGGLES, settings_rows, settings_summary
+from handlers.pipeline import chat_key, game_key
+from handlers.refusals import NotAdmin, Refusal, Stale
+from handlers.settings_view import TOGGLES, settings_rows, settings_summary, settings_version
+from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
 
 
 def cmd_settings(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
-    s, _, _ = rooms.chat_settings(cmd.chat_id)
+    s = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).group_settings)
     rooms.messenger.send(
         cmd.chat_id, settings_summary(s, lang), settings_rows(s, lang, cmd.chat_id)
     )
@@ -56,22 +61,25 @@ def press(rooms: Rooms, p: ButtonPress, button: SettingsButton) -> str:
         rooms.messenger.answer(p.query_id)
         return "garbage"
     chat_id = p.chat_id
-    settings, chat_doc, _ = rooms.chat_settings(chat_id)
-    lobby_doc = None
-    if chat_doc.get("game"):
-        g = rooms.store.get(game_key(chat_doc["game"]))
-        lobby_doc = g.doc if g else None
-    if not may_manage(rooms, lobby_doc, chat_id, p.user.id):
-        rooms.messenger.answer(p.query_id, *refusals.toast(lang, NotAdmin()))
-        return "denied"
-    new = changed(settings, button.what)
-    if new is None:
-        rooms.messenger.answer(p.query_id)
-        return "garbage"
-    saved = (t(new.language, "settings.saved"), False)
+    outcome = "garbage"
+
+    def decide(work: UnitOfWork) -> GroupSettings | None:
+        nonlocal outcome
+        chat = work.chat(chat_id)
+        if not may_manage(rooms, work.other_game(chat.game), chat_id, p.user.id):
+            outcome = "denied"
+            raise NotAdmin
+        if button.version is not None and button.version != settings_version(chat.group_settings):
+            outcome = "stale"
+            raise Stale
+        new = changed(chat.group_settings, button.what)
+        outcome = "garbage" if new is None else "settings"
+        return new
+
     chose = button.what.startswith("lang.")
-    if not save_settings(rooms, chat_id, new, p.update_id, p.query_id, saved, chose_language=chose):
-        return "duplicate"
+    new = save_settings(rooms, chat_id, decide, p, lang, "settings.saved", chose_language=chose)
+    if new is None:
+        return outcome if outcome != "settings" else "duplicate"
     rooms.messenger.edit(
         chat_id,
         p.message_id,
@@ -84,46 +92,54 @@ def press(rooms: Rooms, p: ButtonPress, button: SettingsButton) -> str:
 def save_settings(
     rooms: Rooms,
     chat_id: int,
-    new: GroupSettings,
-    update_id: int,
-    query: str,
-    toast: tuple[str, bool],
+    decide: Callable[[UnitOfWork], GroupSettings | None],
+    p: ButtonPress,
+    lang: str,
+    saved_key: str,
     *,
     chose_language: bool = False,
-) -> bool:
-    """The chat document holds the settings; an open lobby shows (and later uses) them.
-    The press is answered as soon as they are saved. False for a redelivered press."""
+) -> GroupSettings | None:
+    """The chat record holds the settings ``decide`` finds (None: leave them; a ``Refusal``:
+    answered with its toast); an open lobby shows (and later uses) them. The press is answered
+    (``saved_key`` in the new language) as soon as they are saved. The new settings, or None
+    (refused, nothing to do, or a redelivered press)."""
+    saved: list[GroupSettings] = []
 
-    def change(txn: Txn) -> None:
-        txn.doc["settings"] = new.model_dump()
-        if chose_language:
-            txn.doc[LANGUAGE_CHOSEN] = True
-        txn.toast = toast
-        txn.changed = True
+    def change(work: UnitOfWork) -> None:
+        saved.clear()
+        try:
+            new = decide(work)
+        except Refusal as refused:
+            work.txn.toast = refusals.toast(lang, refused)
+            return
+        if new is None:
+            return
+        chat = work.chat(chat_id)
+        chat.settings = new.model_dump()
+        chat.language_chosen = chat.language_chosen or chose_language
+        work.txn.toast = (t(new.language, saved_key), False)
+        saved.append(new)
 
-    done = rooms.pipeline.run(
-        chat_key(chat_id),
-        change,
-        update_id,
-        create={"settings": {}, "scores": {}, "game": None},
-        query=query,
+    create: dict[str, Any] = {"settings": {}, "scores": {}, "game": None}
+    key = chat_key(chat_id)
+    done = unit_of_work.run(
+        rooms.pipeline, key, change, p.update_id, create=create, query=p.query_id
     )
-    if done is None:
-        return False
-    _, chat_doc, _ = rooms.chat_settings(chat_id)
-    gid = chat_doc.get("game")
+    if done is None or not saved:
+        return None
+    gid = done.doc.get("game")  # the chat record as committed
     if gid:
-
-        def lobby_change(txn: Txn) -> None:
-            if txn.doc["phase"] == "lobby":
-                txn.doc["settings"] = new.model_dump()
-                refresh_lobby(rooms.bot_username, txn)
-
-        rooms.pipeline.run(game_key(gid), lobby_change, None)
-    return True
+        _show_in_lobby(rooms, gid, saved[0])
+    return saved[0]
 
 
-def managed_running(rooms: Rooms, chat_id: int, uid: int) -> bool:
-    """Whether ``uid`` may change the group's settings (the running game's creator, an admin)."""
-    _, chat_doc, _ = rooms.chat_settings(chat_id)
-    return may_manage(rooms, running_game(rooms.store, chat_doc), chat_id, uid)
+def _show_in_lobby(rooms: Rooms, gid: str, new: GroupSettings) -> None:
+    """An open lobby shows (and its game will use) the group's new settings."""
+
+    def change(work: UnitOfWork) -> None:
+        game = work.game
+        if game.phase == LOBBY:
+            game.settings = new.model_dump()
+            refresh_lobby(rooms.bot_username, work.txn, game)
+
+    unit_of_work.run(rooms.pipeline, game_key(gid), change, None)

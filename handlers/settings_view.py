@@ -29,11 +29,17 @@ def _ai_fill_value(s: GroupSettings, lang: str) -> str:
     return t(lang, "settings.ai_fill.to", count=s.ai_fill)
 
 
+def settings_version(s: GroupSettings) -> str:
+    """The version a settings menu's buttons carry: the settings it shows."""
+    return callback_data.version_of(s.model_dump())
+
+
 def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
     on, off = "✅", "▫️"
+    version = settings_version(s)
 
     def button(label: str, what: str) -> list[str]:
-        return [label, "d", callback_data.settings(chat_id, what)]
+        return [label, "d", callback_data.settings(chat_id, what, version)]
 
     def deadline(k: str) -> list[str]:
         return button(t(lang, f"settings.button.{k}", seconds=s.seconds(k)), f"d.{k}")

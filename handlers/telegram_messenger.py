@@ -1,4 +1,4 @@
-"""The Messenger port on top of the async Telegram gateway, run on the process's one loop.
+"""The Messenger port on top of the Telegram gateway.
 
 Telegram's answers are sorted here for the outbox: flood control longer than the invocation may
 wait is ``FloodWait`` (the entry stays for later), a refusal that no retry can change (400 other
@@ -9,13 +9,13 @@ anything else raised is transient (the entry stays and is retried a bounded numb
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from handlers.messenger import Rows, Sent
 from infra.bot_api import BadRequest, BotApi, ChatMigrated, RetryAfter, Transport, bot_api
 from infra.ports import FloodWait
-from infra.telegram_gateway import Button, DirectRunner, TelegramGateway, retry_seconds
+from infra.telegram_gateway import Button, TelegramGateway, retry_seconds
 
 T = TypeVar("T")
 log = logging.getLogger("coachride")
@@ -34,9 +34,8 @@ def buttons(rows: Rows | None) -> list[list[Button]] | None:
 
 
 class TelegramMessenger:
-    def __init__(self, gateway: TelegramGateway, runner: DirectRunner | None = None) -> None:
+    def __init__(self, gateway: TelegramGateway) -> None:
         self.gateway = gateway
-        self.runner = runner or DirectRunner()
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
         message_id = self._sorted(lambda: self.gateway.send(chat_id, text, buttons(rows)))
@@ -58,9 +57,9 @@ class TelegramMessenger:
             return ok
         return Sent(ok, message_id if ok else None)
 
-    def _sorted(self, call: Callable[[], Coroutine[Any, Any, T]]) -> T | Sent:
+    def _sorted(self, call: Callable[[], T]) -> T | Sent:
         try:
-            return self.runner.run(call())
+            return call()
         except RetryAfter as error:
             raise FloodWait(retry_seconds(error)) from error
         except (BadRequest, ChatMigrated) as error:
@@ -69,11 +68,11 @@ class TelegramMessenger:
             return Sent(False, None, dropped=True, muted=muted)
 
     def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
-        self.runner.run(self.gateway.answer(query_id, text, alert))
+        self.gateway.answer(query_id, text, alert)
 
     def is_admin(self, chat_id: int, user_id: int) -> bool:
         try:
-            return self.runner.run(self.gateway.is_admin(chat_id, user_id))
+            return self.gateway.is_admin(chat_id, user_id)
         except Exception:
             return False
 

@@ -115,10 +115,10 @@ def http_transport(url_prefix: str) -> Transport:
 
 
 class BotApi:
-    """``await api.call("sendMessage", chat_id=…, text=…)``: the ``result`` or an exception.
+    """``api.call("sendMessage", chat_id=…, text=…)``: the ``result`` or an exception.
 
-    ``url_prefix`` is the Bot API root with the token, ``…/bot<TOKEN>/``. The call blocks
-    the event loop while it waits: a function handles one update at a time.
+    ``url_prefix`` is the Bot API root with the token, ``…/bot<TOKEN>/``. A call blocks until
+    Telegram answers: a function handles one update at a time.
     """
 
     def __init__(self, url_prefix: str, transport: Transport | None = None) -> None:
@@ -126,7 +126,7 @@ class BotApi:
             url_prefix += "/"
         self._transport = transport or http_transport(url_prefix)
 
-    async def call(self, method: str, **params: Any) -> Any:
+    def call(self, method: str, **params: Any) -> Any:
         left = time_left() - MIN_REQUEST_SECONDS
         timeout = max(MIN_REQUEST_SECONDS, min(REQUEST_SECONDS, left))
         body = {name: value for name, value in params.items() if value is not None}
@@ -145,8 +145,8 @@ class BotApi:
                 return answer.get("result")
         raise error_for(status, raw)
 
-    async def get_me(self) -> dict[str, Any]:
-        me: dict[str, Any] = await self.call("getMe")
+    def get_me(self) -> dict[str, Any]:
+        me: dict[str, Any] = self.call("getMe")
         return me
 
 

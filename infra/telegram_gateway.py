@@ -1,4 +1,4 @@
-"""The Telegram gateway: a thin async layer over the Bot API (``infra.bot_api``) for the service.
+"""The Telegram gateway: a thin layer over the Bot API (``infra.bot_api``) for the service.
 
 It speaks in chat ids, HTML texts and rows of :class:`Button`, and absorbs what the real
 Telegram does to a game bot: flood control (``RetryAfter``: wait and retry, bounded), transient
@@ -6,11 +6,10 @@ network trouble (retry a couple of times), users who blocked the bot or never op
 chat is remembered in ``unreachable`` and ``send`` returns ``None``), edits that change nothing
 and callback queries that are too old to answer.
 
-Also here: :class:`Pacer`, which spaces messages per chat under Telegram's limits, and the
-synchronous facades that run the gateway's coroutines: :class:`DirectRunner` without an event
-loop (the Bot API client and the gateway's sleep block, so nothing ever suspends; asyncio alone
-would cost a cold start ~30 ms of imports) and :class:`LoopRunner` on one event loop per process
-(for python-telegram-bot's coroutines in the local runner).
+Its calls block (a function handles one update at a time, nothing else would run meanwhile, and
+asyncio alone would cost a cold start ~30 ms of imports). Also here: :class:`Pacer`, which
+spaces messages per chat under Telegram's limits, and :class:`LoopRunner`, which runs
+python-telegram-bot's coroutines (long polling, ``setWebhook``) on one event loop per process.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -86,7 +85,7 @@ def retry_seconds(error: RetryAfter) -> float:
 
 
 class TelegramGateway:
-    """What the service may ask of Telegram. Every method is a coroutine.
+    """What the service may ask of Telegram. Every method blocks until Telegram answers.
 
     ``sleep`` is injectable so tests need not wait; ``max_wait`` bounds a single flood-control
     wait (a longer one is raised to the caller rather than stalling a Lambda). Every wait also
@@ -99,7 +98,7 @@ class TelegramGateway:
         self,
         bot: BotApi,
         *,
-        sleep: Callable[[float], Awaitable[None]] | None = None,
+        sleep: Callable[[float], None] | None = None,
         flood_attempts: int = 3,
         network_attempts: int = 3,
         network_backoff: float = 0.5,
@@ -109,14 +108,14 @@ class TelegramGateway:
         self.bot = bot
         self.unreachable: set[int] = set()
         self.migrated: dict[int, int] = {}  # group id -> the supergroup it became
-        self._sleep = sleep or blocking_sleep
+        self._sleep = sleep or time.sleep
         self._flood_attempts = flood_attempts
         self._network_attempts = network_attempts
         self._network_backoff = network_backoff
         self._max_wait = max_wait
         self._reserve = request_reserve
 
-    async def send(
+    def send(
         self, chat_id: int, text: str, buttons: Sequence[Sequence[Button]] | None = None
     ) -> int | None:
         """Send an HTML message; its id, or None when the chat cannot be reached.
@@ -126,7 +125,7 @@ class TelegramGateway:
         """
         target = self.migrated.get(chat_id, chat_id)
         try:
-            message = await self._call(
+            message = self._call(
                 lambda: self.bot.call(
                     "sendMessage",
                     chat_id=target,
@@ -140,7 +139,7 @@ class TelegramGateway:
             if chat_id in self.migrated:
                 raise
             self.migrated[chat_id] = moved.new_chat_id
-            return await self.send(chat_id, text, buttons)
+            return self.send(chat_id, text, buttons)
         except Forbidden as error:
             self._lost(chat_id, error)
             return None
@@ -152,7 +151,7 @@ class TelegramGateway:
         self.unreachable.discard(chat_id)
         return int(message["message_id"])
 
-    async def edit(
+    def edit(
         self,
         chat_id: int,
         message_id: int,
@@ -165,7 +164,7 @@ class TelegramGateway:
         message is gone or the chat unreachable.
         """
         try:
-            await self._call(
+            self._call(
                 lambda: self.bot.call(
                     "editMessageText",
                     text=text,
@@ -190,13 +189,11 @@ class TelegramGateway:
             raise
         return True
 
-    async def answer(
-        self, callback_query_id: str, text: str | None = None, alert: bool = False
-    ) -> bool:
+    def answer(self, callback_query_id: str, text: str | None = None, alert: bool = False) -> bool:
         """Answer a button press (a toast, or an alert); False if the query is too old."""
         try:
             return bool(
-                await self._call(
+                self._call(
                     lambda: self.bot.call(
                         "answerCallbackQuery",
                         callback_query_id=callback_query_id,
@@ -210,11 +207,11 @@ class TelegramGateway:
                 return False
             raise
 
-    async def delete(self, chat_id: int, message_id: int) -> bool:
+    def delete(self, chat_id: int, message_id: int) -> bool:
         """Delete a message; False if it is already gone or may not be deleted."""
         try:
             return bool(
-                await self._call(
+                self._call(
                     lambda: self.bot.call("deleteMessage", chat_id=chat_id, message_id=message_id)
                 )
             )
@@ -226,12 +223,12 @@ class TelegramGateway:
                 return False
             raise
 
-    async def pin(self, chat_id: int, message_id: int, pinned: bool = True) -> bool:
+    def pin(self, chat_id: int, message_id: int, pinned: bool = True) -> bool:
         """Pin a message without a notification (or unpin it); False when Telegram refuses —
         the bot may lack the right to pin there, which is an answer, not an error."""
         try:
             if pinned:
-                answer = await self._call(
+                answer = self._call(
                     lambda: self.bot.call(
                         "pinChatMessage",
                         chat_id=chat_id,
@@ -240,7 +237,7 @@ class TelegramGateway:
                     )
                 )
             else:
-                answer = await self._call(
+                answer = self._call(
                     lambda: self.bot.call(
                         "unpinChatMessage", chat_id=chat_id, message_id=message_id
                     )
@@ -250,7 +247,7 @@ class TelegramGateway:
             _LOG.info("Telegram did not %spin: %s", "" if pinned else "un", error)
             return False
 
-    async def set_commands(
+    def set_commands(
         self,
         commands: Sequence[tuple[str, str]],
         *,
@@ -264,27 +261,27 @@ class TelegramGateway:
         """
         menu = [{"command": c, "description": d} for c, d in commands]
         target = _scope(scope, chat_id)
-        await self._call(
+        self._call(
             lambda: self.bot.call(
                 "setMyCommands", commands=menu, scope=target, language_code=language_code
             )
         )
 
-    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+    def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user is the group's creator or one of its administrators."""
-        member = await self._call(
+        member = self._call(
             lambda: self.bot.call("getChatMember", chat_id=chat_id, user_id=user_id)
         )
         return member.get("status") in _ADMINS
 
-    async def _call(self, request: Callable[[], Awaitable[T]]) -> T:
+    def _call(self, request: Callable[[], T]) -> T:
         """Run ``request``, waiting out flood control and retrying transient network errors."""
         floods = failures = 0
         while True:
             if time_left() < self._reserve:
                 raise OutOfTime()
             try:
-                return await request()
+                return request()
             except RetryAfter as error:
                 floods += 1
                 wait = retry_seconds(error)
@@ -295,14 +292,14 @@ class TelegramGateway:
                 ):
                     raise
                 _LOG.warning("flood control: waiting %.1f s", wait)
-                await self._sleep(wait)
+                self._sleep(wait)
             except (TimedOut, NetworkError) as error:
                 failures += 1
                 backoff = self._network_backoff * failures
                 if failures >= self._network_attempts or backoff + self._reserve > time_left():
                     raise
                 _LOG.warning("transient Telegram error, retrying: %s", error)
-                await self._sleep(backoff)
+                self._sleep(backoff)
 
     def _lost(self, chat_id: int, error: Exception) -> None:
         _LOG.info("chat %s unreachable: %s", chat_id, error)
@@ -356,24 +353,6 @@ class Pacer:
         return at - now
 
 
-async def blocking_sleep(seconds: float) -> None:
-    """The gateway's wait: a function handles one update at a time, nothing else to run."""
-    time.sleep(seconds)
-
-
-class DirectRunner:
-    """Runs a coroutine that never suspends (the gateway's, over ``infra.bot_api``) to its end,
-    without an event loop."""
-
-    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        try:
-            coroutine.send(None)
-        except StopIteration as done:
-            return done.value
-        coroutine.close()
-        raise RuntimeError("the coroutine waited for an event loop: run it with LoopRunner")
-
-
 _LOOP: Any = None  # the process's asyncio event loop
 
 
@@ -388,7 +367,7 @@ def process_loop() -> Any:
     return _LOOP
 
 
-class LoopRunner(DirectRunner):
+class LoopRunner:
     """Runs coroutines to completion on the process's single event loop.
 
     A long-lived process keeps the loop, so python-telegram-bot's pooled HTTP connections stay

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.ai.table import Table
+from engine.ai.seat_facts import SeatFacts
 from engine.rng import Rng
 
 _CLAIMS = ("claim", "claim_other", "solo")
@@ -22,7 +22,7 @@ class BaselinePolicy:
         kinds = {a.kind for a in legal}
         if "solo" in kinds:
             return next(a for a in legal if a.kind == "solo")
-        if "claim" in kinds and Table.read(view).my_goal_count() >= 3:
+        if "claim" in kinds and SeatFacts.read(view).my_goal_count() >= 3:
             return next(a for a in legal if a.kind == "claim")
         moves = [a for a in legal if a.kind not in _CLAIMS]
         return moves[rng.below(len(moves))]

@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from engine.ai.holdings import Holdings
-from engine.ai.table import Table
+from engine.ai.seat_facts import SeatFacts
 from engine.cards import BROTHERHOOD, ORDER, association_split
 
 # P(declared side | the supporter is with the attacker, with the defender, with neither or
@@ -98,7 +98,7 @@ class Beliefs:
         return sum(1 for allies in self.seen if allies & mask == 0) / len(self.seen)
 
 
-def believe(t: Table, holdings: Holdings) -> Beliefs:
+def believe(t: SeatFacts, holdings: Holdings) -> Beliefs:
     hyps: tuple[Hypothesis, ...] = _deals(t.n, t.seat, t.association, t.assoc_cards)
     seen = _seen_cards(t)
     if seen:
@@ -182,7 +182,7 @@ def _advanced_three_deals(
     return tuple(out)
 
 
-def _seen_cards(t: Table) -> dict[tuple[int, int], str]:
+def _seen_cards(t: SeatFacts) -> dict[tuple[int, int], str]:
     seen: dict[tuple[int, int], str] = {}
     for note in t.notes:
         if note["k"] == "saw_association":
@@ -203,7 +203,7 @@ def _agrees(h: Hypothesis, seen: dict[tuple[int, int], str]) -> bool:
 
 
 # -- evidence ----------------------------------------------------------------------------------
-def _seat_evidence(t: Table, holdings: Holdings) -> dict[int, float]:
+def _seat_evidence(t: SeatFacts, holdings: Holdings) -> dict[int, float]:
     """Log-likelihood ratio, ally against enemy, of what this seat saw of each player."""
     ll: dict[int, float] = dict.fromkeys(range(t.n), 0.0)
     for note in t.notes:
@@ -222,7 +222,7 @@ def _seat_evidence(t: Table, holdings: Holdings) -> dict[int, float]:
     return {s: max(-cap, min(cap, v)) for s, v in ll.items() if v}
 
 
-def _relation_evidence(t: Table) -> dict[tuple[int, int], float]:
+def _relation_evidence(t: SeatFacts) -> dict[tuple[int, int], float]:
     """Log-likelihood ratio, same association against different ones, per pair of seats, summed
     over the public history. A support is read as evidence about the supporter's relation to the
     attacker and to the defender separately."""

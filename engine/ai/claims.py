@@ -13,7 +13,7 @@ from itertools import combinations
 
 from engine.ai.beliefs import Beliefs
 from engine.ai.holdings import Holdings
-from engine.ai.table import Table
+from engine.ai.seat_facts import SeatFacts
 
 MAX_NAMED = 3
 MAX_CANDIDATES = 6
@@ -25,7 +25,7 @@ class Claim:
     chance: float
 
 
-def goal_counts(t: Table, holdings: Holdings, seat: int, association: str) -> list[float]:
+def goal_counts(t: SeatFacts, holdings: Holdings, seat: int, association: str) -> list[float]:
     """Distribution of how many goal items of ``association`` ``seat`` holds, of those seen."""
     dist = [1.0]
     for card, p in holdings.known[seat].items():
@@ -56,7 +56,7 @@ def _p_reach(total: list[float], need: int) -> float:
     return sum(q for k, q in enumerate(total) if k >= need)
 
 
-def best_claim(t: Table, beliefs: Beliefs, holdings: Holdings) -> Claim:
+def best_claim(t: SeatFacts, beliefs: Beliefs, holdings: Holdings) -> Claim:
     """The allies to name for the claim most likely to hold, and that likelihood."""
     own = t.my_goal_count()
     drink = t.drink
@@ -81,7 +81,7 @@ def best_claim(t: Table, beliefs: Beliefs, holdings: Holdings) -> Claim:
     return best
 
 
-def best_fortune(t: Table, beliefs: Beliefs, holdings: Holdings) -> Claim:
+def best_fortune(t: SeatFacts, beliefs: Beliefs, holdings: Holdings) -> Claim:
     """R-W7: the opponents to name for their association's goal items, each one's side as sure
     from the association cards seen as from everything else."""
     theirs = t.enemy_association

@@ -7,7 +7,7 @@ import math
 
 from engine.actions import Action
 from engine.ai.mind import Mind, draw_value
-from engine.ai.table import MY_GOAL, Table
+from engine.ai.seat_facts import MY_GOAL, SeatFacts
 from engine.cards import (
     BODYGUARD,
     DUELIST,
@@ -44,7 +44,7 @@ def support(m: Mind, legal: list[Action]) -> Action:
 
 
 # -- strength as the table shows it ------------------------------------------------------------
-def strengths(t: Table, extra: tuple[int, str, str | None] | None = None) -> tuple[int, int]:
+def strengths(t: SeatFacts, extra: tuple[int, str, str | None] | None = None) -> tuple[int, int]:
     """R-A6 from the public fight record, with ``extra`` as if it were played too."""
     f = t.fight
     assert f is not None
@@ -57,7 +57,7 @@ def strengths(t: Table, extra: tuple[int, str, str | None] | None = None) -> tup
     return fight_strengths(a, d, f["supports"], f["hypnotized"], played, face_up)
 
 
-def outcome(t: Table, extra: tuple[int, str, str | None] | None = None) -> str | None:
+def outcome(t: SeatFacts, extra: tuple[int, str, str | None] | None = None) -> str | None:
     """The side that wins as things stand (None: a tie)."""
     f = t.fight
     assert f is not None

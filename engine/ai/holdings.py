@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.ai.table import Table
+from engine.ai.seat_facts import SeatFacts
 from engine.state import Json
 
 _FULL_SIGHT = ("saw_items", "revealed")
@@ -30,7 +30,7 @@ class Holdings:
         return {c for cards in self.known for c, p in cards.items() if p > 0.0}
 
 
-def track(t: Table) -> Holdings:
+def track(t: SeatFacts) -> Holdings:
     n = t.n
     known: list[dict[str, float]] = [{} for _ in range(n)]
     sizes = [2 if n == 3 else 1] * n
@@ -61,7 +61,7 @@ def _place(known: list[dict[str, float]], seat: int, card: str) -> None:
     known[seat][card] = 1.0
 
 
-def _private(t: Table, note: Json, known: list[dict[str, float]]) -> None:
+def _private(t: SeatFacts, note: Json, known: list[dict[str, float]]) -> None:
     k = note["k"]
     if k in _FULL_SIGHT:
         seat = note["about"]
@@ -89,7 +89,7 @@ def _hand_over(
             known[to][card] = min(1.0, known[to].get(card, 0.0) + p * share)
 
 
-def _public(t: Table, rec: Json, known: list[dict[str, float]], sizes: list[int]) -> None:
+def _public(t: SeatFacts, rec: Json, known: list[dict[str, float]], sizes: list[int]) -> None:
     k = rec["k"]
     me = t.seat
     if k == "trade_done":

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from engine.ai.beliefs import Beliefs
 from engine.ai.holdings import Holdings
-from engine.ai.table import MY_GOAL, Table, value_to
+from engine.ai.seat_facts import MY_GOAL, SeatFacts, value_to
 from engine.cards import ALL_ITEMS, BAG_OF
 
 CONFIDENT = 0.9  # an ally this sure may be handed goal items and named in a claim
@@ -19,7 +19,7 @@ ENEMY_WEIGHT = 0.5
 
 @dataclass(slots=True)
 class Mind:
-    t: Table
+    t: SeatFacts
     beliefs: Beliefs
     holdings: Holdings
     _collector: int | None = field(default=None)
@@ -110,7 +110,7 @@ def my_bag_with_us(m: Mind) -> bool:
     return any(m.ally(s) >= CONFIDENT and m.holdings.p(s, bag) > 0.5 for s in m.t.others)
 
 
-def stacked_top(t: Table) -> str | None:
+def stacked_top(t: SeatFacts) -> str | None:
     """The top card of the pile, if I put it there with the Clairvoyant and nobody drew since."""
     for i in range(len(t.notes) - 1, -1, -1):
         note = t.notes[i]

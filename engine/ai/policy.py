@@ -16,7 +16,7 @@ from engine.ai import fights, trades, turns
 from engine.ai.beliefs import Beliefs, believe
 from engine.ai.holdings import Holdings, track
 from engine.ai.mind import Mind
-from engine.ai.table import Table
+from engine.ai.seat_facts import SeatFacts
 from engine.cards import CLAIRVOYANT, DIPLOMAT, DUELIST, POISON_MIXER, PRIEST
 from engine.rng import Rng
 
@@ -118,7 +118,7 @@ class AiPolicy:
         return decide(mind, legal, rng)
 
     def mind(self, view: dict[str, Any]) -> Mind:
-        t = Table.read(view)
+        t = SeatFacts.read(view)
         cache = self._cache
         key = _fingerprint(t)
         if cache is None or cache[0] != key:
@@ -127,7 +127,7 @@ class AiPolicy:
         return Mind(t, cache[2], cache[1])
 
 
-def _fingerprint(t: Table) -> tuple[object, ...]:
+def _fingerprint(t: SeatFacts) -> tuple[object, ...]:
     """What the cached work depends on, distinct across seats and games (one policy object may
     serve many): the seat's first and latest notes, the latest public record, the hands."""
     last_record = t.history[-1] if t.history else None

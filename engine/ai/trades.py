@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.ai.mind import Mind, draw_value
-from engine.ai.table import Table, unrefusable
+from engine.ai.seat_facts import SeatFacts, unrefusable
 from engine.cards import BAGS, item_kind
 
 _ACCEPT_MARGIN = 0.1
@@ -51,7 +51,7 @@ def exposure(m: Mind, card: str, giver: int) -> float:
     return 0.0
 
 
-def repeat_cost(t: Table, card: str, to: int | None = None) -> float:
+def repeat_cost(t: SeatFacts, card: str, to: int | None = None) -> float:
     """A card going round and round (two players trading it back and forth): each earlier time I
     gave it away makes giving it again look worse, so the plan changes. A Bag that made me draw
     a card each time was progress, not a repeat (unless the Broken Mirror cancelled the draws).
@@ -67,7 +67,7 @@ def repeat_cost(t: Table, card: str, to: int | None = None) -> float:
     return cost + REPEAT_COST * times
 
 
-def pearl_returns(t: Table, partner: int) -> int:
+def pearl_returns(t: SeatFacts, partner: int) -> int:
     """How often ``partner`` handed me back the Black Pearl I had handed to them."""
     out = 0
     with_them = False
@@ -82,7 +82,7 @@ def pearl_returns(t: Table, partner: int) -> int:
     return out
 
 
-def refused_cost(t: Table, to: int) -> float:
+def refused_cost(t: SeatFacts, to: int) -> float:
     """Offers ``to`` keeps refusing get nowhere (two players offering each other the same card
     turn after turn): each refusal in the last three rounds weighs against one more."""
     if not t.history:
@@ -178,6 +178,6 @@ def clairvoyant_order(m: Mind, legal: list[Action]) -> Action:
     return max(legal, key=lambda a: _stack_score(m, t, a.cards))
 
 
-def _stack_score(m: Mind, t: Table, cards: tuple[str, ...]) -> float:
+def _stack_score(m: Mind, t: SeatFacts, cards: tuple[str, ...]) -> float:
     weights = (1.0, 0.6)
     return sum(w * m.worth(c, t.seat) for w, c in zip(weights, cards, strict=False))

@@ -9,7 +9,7 @@ from engine.actions import Action
 from engine.ai import fights, trades
 from engine.ai.claims import best_claim, best_fortune
 from engine.ai.mind import Mind, stacked_top, urgency
-from engine.ai.table import Table
+from engine.ai.seat_facts import SeatFacts
 from engine.cards import BAGS, GOAL_KIND, item_kind
 from engine.rng import Rng
 
@@ -77,7 +77,7 @@ def scores(m: Mind, legal: list[Action]) -> dict[Action, float]:
     return score
 
 
-def idle_rounds(t: Table) -> int:
+def idle_rounds(t: SeatFacts) -> int:
     """Whole rounds beyond ``_IDLE_GRACE`` since a card last changed hands or a fight began
     (counted once the game is long: early on, waiting is a plan)."""
     if urgency(t.round) <= 0:
@@ -93,7 +93,7 @@ def stalled(round_: int) -> float:
     return min(0.6, max(0.0, (round_ - 25) * 0.03))
 
 
-def repeat_attack_cost(t: Table, target: int) -> float:
+def repeat_attack_cost(t: SeatFacts, target: int) -> float:
     """Two players attacking each other turn after turn, taking the same cards back and forth,
     get nowhere: each attack of mine on ``target`` in the last three rounds weighs against one
     more, so the plan changes (a look, a trade, another target)."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.actions import Event
 from engine.cards import ALL_ITEMS, ASSOCIATIONS, OCCUPATIONS, association_split, hand_limit
-from engine.core import KINDS
+from engine.mechanics import KINDS
 from engine.state import Json, State
 from engine.views import public_view, view
 
@@ -134,7 +134,7 @@ def _check_pending(st: State) -> list[str]:
     if not p.window:
         if not p.actors:
             out.append(f"decision {p.kind} waits for nobody")
-        elif p.kind != "sextant_pass" and len(p.actors) != 1:
+        elif p.kind not in ("sextant_pass", "support") and len(p.actors) != 1:
             out.append(f"decision {p.kind} asks {p.actors}")
     return out
 

@@ -39,9 +39,7 @@ def set_menus(runner: Runner) -> None:
     gateway = runner.messenger.gateway
     for lang in LANGUAGES:
         for scope, commands in menus(lang).items():
-            runner.messenger.runner.run(
-                gateway.set_commands(commands, scope=scope, language_code=TELEGRAM_LANGUAGE[lang])  # type: ignore[arg-type]
-            )
+            gateway.set_commands(commands, scope=scope, language_code=TELEGRAM_LANGUAGE[lang])  # type: ignore[arg-type]
 
 
 def start_server(settings: Settings, host: str, port: int) -> TableServer:

@@ -52,8 +52,8 @@ def answer_line(view: dict[str, Any], action: Action, lang: str) -> str:
     p = view["decision"]
     table = view["table"]
     pk = p["kind"] if p is not None else ""
-    if action.kind == "use" and pk in _USED_DURING:
-        key = f"game.answer.{_USED_DURING[pk]}.use"
+    if action.kind in ("use", "pass") and pk in _USED_DURING:
+        key = f"game.answer.{_USED_DURING[pk]}.{action.kind}"
     elif pk == "support":
         key = f"game.answer.support.{action.choice}"
     elif pk == "boost" and action.choice is not None:

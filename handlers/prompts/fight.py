@@ -118,8 +118,22 @@ def support_page(a: Ask, path: list[str]) -> Page:
         choice = x.choice or "neutral"
         buttons.append((a.t(f"game.btn.support_{choice}", name=names.get(choice, "")), act(x)))
     page.rows = grid(buttons, 1)
+    _support_order(a, page)
     _during_window(a, page, PRIEST)
     return page
+
+
+def _support_order(a: Ask, page: Page) -> None:
+    """R-A3 (issue 9): asked before its turn, a supporter sees who declares before it and may
+    declare now; the declaration is kept from everyone, and may be changed, until it is told."""
+    data = a.p.data
+    before = data.get("before") or []
+    if before:
+        page.add(a.t("game.support.ahead", names=fmt.names(a.table, a.lang, before)))
+    held = data.get("declared")
+    if held is not None:
+        about = data["attacker"] if held == "attacker" else data["defender"]
+        page.add(a.t(f"game.support.held.{held}", name=a.name(about)))
 
 
 def _during_window(a: Ask, page: Page, occupation: str) -> None:
@@ -132,6 +146,8 @@ def _during_window(a: Ask, page: Page, occupation: str) -> None:
         page.rows.append(
             [(a.t("game.btn.use", label=occupation_label(a.lang, occupation)), act(x))]
         )
+    for x in a.of("pass"):  # a supporter holding the Priest may say "not now" to it
+        page.rows.append([(a.t("game.btn.not_now"), act(x))])
 
 
 def boost_page(a: Ask, path: list[str]) -> Page:

@@ -26,7 +26,7 @@ GROUP = -100123
 BOT = "coachride_bot"
 
 
-async def _no_sleep(seconds: float) -> None:
+def _no_sleep(seconds: float) -> None:
     return None
 
 

@@ -55,28 +55,28 @@ def test_the_gateway_sends_edits_and_answers_through_the_local_bot_api(
     server, gateway = served
     ann = page(server, "join", name="Ann", lang="en")
     seat = {"id": ann["id"], "secret": ann["secret"]}
-    sent = RUN(gateway.send(GROUP_ID, "<b>Lobby</b> &amp; more", [[Button("Go", data="g:1")]]))
+    sent = gateway.send(GROUP_ID, "<b>Lobby</b> &amp; more", [[Button("Go", data="g:1")]])
     assert sent == 1
     group = page(server, "state", **seat)["group"]
     assert group[0]["html"] == "<b>Lobby</b> &amp; more"
     assert group[0]["markup"] == {"inline_keyboard": [[{"text": "Go", "callback_data": "g:1"}]]}
 
     # the same text again is Telegram's "message is not modified", which the gateway accepts
-    assert RUN(gateway.edit(GROUP_ID, 1, "<b>Lobby</b> &amp; more", [[Button("Go", data="g:1")]]))
-    assert RUN(gateway.edit(GROUP_ID, 1, "<i>Started</i>"))
+    assert gateway.edit(GROUP_ID, 1, "<b>Lobby</b> &amp; more", [[Button("Go", data="g:1")]])
+    assert gateway.edit(GROUP_ID, 1, "<i>Started</i>")
     assert page(server, "state", **seat)["group"][0]["markup"] is None
-    assert not RUN(gateway.edit(GROUP_ID, 99, "gone"))
+    assert not gateway.edit(GROUP_ID, 99, "gone")
 
     # a press becomes a callback_query update; its answer reaches only the presser's page
     page(server, "send", chat="group", text="/newgame", **seat)
-    RUN(gateway.send(GROUP_ID, "Pick", [[Button("A", data="pick:a")]]))
+    gateway.send(GROUP_ID, "Pick", [[Button("A", data="pick:a")]])
     query = page(server, "press", chat="group", message_id=3, data="pick:a", **seat)["query"]
     updates = RUN(poller(server).get_updates(timeout=1))
     assert [u.message.text for u in updates if u.message] == ["/newgame"]
     presses = [u.callback_query for u in updates if u.callback_query]
     assert presses[0] is not None and presses[0].data == "pick:a" and presses[0].id == query
-    assert RUN(gateway.answer(query, "Saved.", alert=True))
-    assert not RUN(gateway.answer(query, "twice"))  # too old / invalid, as on Telegram
+    assert gateway.answer(query, "Saved.", alert=True)
+    assert not gateway.answer(query, "twice")  # too old / invalid, as on Telegram
     events = page(server, "events", after=0, **seat)["events"]
     assert {"kind": "answer", "query": query, "text": "Saved.", "alert": True} in events
 
@@ -88,11 +88,11 @@ def test_private_chats_need_start_and_stay_private(
     ann = page(server, "join", name="Ann", lang="en")
     bob = page(server, "join", name="Bob", lang="de")
     # before Ann opens the bot (Telegram's START), the bot cannot write to her
-    assert RUN(gateway.send(ann["id"], "Your cards")) is None
+    assert gateway.send(ann["id"], "Your cards") is None
     assert ann["id"] in gateway.unreachable
     page(server, "send", id=ann["id"], secret=ann["secret"], chat="private", start="g1")
-    assert RUN(gateway.send(ann["id"], "Your <b>cards</b>")) is not None
-    assert RUN(gateway.send(-5, "nobody")) is None  # chat not found
+    assert gateway.send(ann["id"], "Your <b>cards</b>") is not None
+    assert gateway.send(-5, "nobody") is None  # chat not found
 
     ann_view = page(server, "state", id=ann["id"], secret=ann["secret"])
     bob_view = page(server, "state", id=bob["id"], secret=bob["secret"])
@@ -121,9 +121,9 @@ def test_malformed_html_is_refused_as_telegram_refuses_it(
 ) -> None:
     _, gateway = served
     with pytest.raises(BadRequest, match=r"(?i)can't parse entities"):
-        RUN(gateway.send(GROUP_ID, "<b>open"))
+        gateway.send(GROUP_ID, "<b>open")
     with pytest.raises(BadRequest, match=r"(?i)can't parse entities"):
-        RUN(gateway.send(GROUP_ID, "<div>no</div>"))
+        gateway.send(GROUP_ID, "<div>no</div>")
 
 
 def test_chats_and_update_ids_survive_a_restart(tmp_path: Path) -> None:
@@ -164,6 +164,6 @@ def test_pinning_in_the_group_is_refused_as_telegram_refuses_a_plain_member(
     member of the group, so the gateway hears Telegram's refusal and reports it as False."""
     server, gateway = served
     page(server, "join", name="Ann", lang="en")
-    RUN(gateway.send(GROUP_ID, "status"))
-    assert RUN(gateway.pin(GROUP_ID, 1)) is False
-    assert RUN(gateway.pin(GROUP_ID, 1, pinned=False)) is False
+    gateway.send(GROUP_ID, "status")
+    assert gateway.pin(GROUP_ID, 1) is False
+    assert gateway.pin(GROUP_ID, 1, pinned=False) is False

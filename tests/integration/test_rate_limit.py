@@ -16,7 +16,7 @@ from infra.memory_store import MemoryStore
 from infra.ports import Rows, Sent
 from infra.rate_limit import SharedRateLimiter
 from tests.fakes.bot_api import RateLimits
-from tests.service.table import GROUP, Table
+from tests.service.service_game import GROUP, ServiceGame
 from tests.service.webhook_table import BotTable
 
 from .conftest import create_game_table
@@ -94,7 +94,7 @@ def test_a_sender_slower_than_its_slots_books_again_instead_of_bunching_up() -> 
     another function booked meanwhile, and Telegram answered 429 at half the allowed rate."""
     clock = FakeClock()
     network = SlowNetwork(clock, seconds=0.1)  # a send and its ack: 0.1 s, slots 1/24 s apart
-    table = Table(clock=clock, messenger=network)
+    table = ServiceGame(clock=clock, messenger=network)
     table.start()
     pipeline = table.service.pipeline
     pipeline.sleep = clock.advance
@@ -161,7 +161,7 @@ def test_a_slow_booking_round_trip_is_not_a_missed_slot() -> None:
     """The load command's second finding: under a busy store every booking came back later
     than the tolerance, every message booked three times over and the bot crawled."""
     clock = FakeClock()
-    table = Table(clock=clock, messenger=SlowNetwork(clock, seconds=0.0))
+    table = ServiceGame(clock=clock, messenger=SlowNetwork(clock, seconds=0.0))
     table.start()
     pipeline = table.service.pipeline
     pipeline.sleep = clock.advance

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import engine
 from infra.sqlite_store import SqliteStore
-from tests.service.table import Table
+from tests.service.service_game import ServiceGame
 
 
 def test_simultaneous_presses_in_one_window_are_each_applied_once(tmp_path: Path) -> None:
-    table = Table(n=10, seed=5)
+    table = ServiceGame(n=10, seed=5)
     table.store = SqliteStore(str(tmp_path / "games.sqlite3"), clock=table.clock)
     table.service.store = table.store
     table.service.pipeline.store = table.store

@@ -12,7 +12,7 @@ from engine.cards import BROTHERHOOD, KEYS, ORDER
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, drink_label
 from handlers.i18n import LANGUAGES, t
-from tests.service.table import Table
+from tests.service.service_game import ServiceGame
 
 
 def _claim(
@@ -21,7 +21,7 @@ def _claim(
     """Five players, everyone with a Drink: the declarer (Order, one Key) names an Order ally
     holding ``ally_keys`` Keys, and maybe a Brotherhood player. The final state and the group's
     texts."""
-    table = Table(n=5, lang=lang)
+    table = ServiceGame(n=5, lang=lang)
     table.start()
     declarer = table.state().turn
     ally, enemy, fourth, fifth = ((declarer + i) % 5 for i in range(1, 5))

@@ -11,24 +11,24 @@ from engine import Action
 from handlers import action_payloads, lobby
 from handlers.i18n import LANGUAGES, t
 from infra.ports import Put
-from tests.service.table import GROUP, Table
+from tests.service.service_game import GROUP, ServiceGame
 
 CLOSED = {lang: t(lang, "prompt.closed") for lang in LANGUAGES}
 
 
-def _table(lang: str, n: int = 4) -> Table:
-    table = Table(n=n, lang=lang)
+def _table(lang: str, n: int = 4) -> ServiceGame:
+    table = ServiceGame(n=n, lang=lang)
     table.start()
     return table
 
 
-def _closed_text(table: Table, seat: int, message_id: int) -> str:
+def _closed_text(table: ServiceGame, seat: int, message_id: int) -> str:
     shown = table.messenger.messages[(table.uids[seat], message_id)]
     assert shown.rows is None, "a closed prompt has no buttons"
     return shown.text
 
 
-def _group_unchanged_by(table: Table, needle: str) -> None:
+def _group_unchanged_by(table: ServiceGame, needle: str) -> None:
     assert not any(needle in text for text in table.group_texts()), "private to the prompt's owner"
 
 

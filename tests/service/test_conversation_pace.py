@@ -11,7 +11,7 @@ from engine import Action
 from handlers import action_payloads
 from infra.memory_messenger import MemoryMessenger
 from infra.ports import Rows, Sent
-from tests.service.table import GROUP, Table
+from tests.service.service_game import GROUP, ServiceGame
 
 
 @dataclass
@@ -33,14 +33,14 @@ class Log(MemoryMessenger):
         return [x for x in self.log if x[1] == GROUP]
 
 
-def table(n: int = 4) -> tuple[Table, Log]:
+def table(n: int = 4) -> tuple[ServiceGame, Log]:
     log = Log()
-    t = Table(n=n, messenger=log)
+    t = ServiceGame(n=n, messenger=log)
     t.start()
     return t, log
 
 
-def press_action(t: Table, seat: int, action: Action) -> None:
+def press_action(t: ServiceGame, seat: int, action: Action) -> None:
     t.press_payload(seat, action_payloads.encode_action(action))
 
 
@@ -68,7 +68,7 @@ def test_one_status_message_edited_in_place_and_story_lines_only_once() -> None:
 def test_a_window_pass_changes_nothing_the_group_sees_R_D1() -> None:
     t, log = table()
     attacker = t.state().turn
-    priest = (attacker + 3) % t.n  # not the first supporter, who is asked its own question
+    priest = (attacker + 3) % t.n  # a later supporter: "Not now" sits in its support prompt
     t.arrange(lambda st: t.give(st, priest, "priest"))
     t.attack()
     assert t.state().pending.kind == "priest"  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from handlers.pipeline import FLUSH, Txn, game_key
 from infra.memory_messenger import MemoryMessenger
 from infra.ports import Rows, Sent, TimerRequest, deadline_scope
 from tests.fakes.bot_api import Chaos, Killed
-from tests.service.table import GROUP, Table, user
+from tests.service.service_game import GROUP, ServiceGame, user
 from tests.service.webhook_table import BotTable
 
 OTHER_GROUP = -2002
@@ -46,18 +46,18 @@ class HookedMessenger(MemoryMessenger):
         super().answer(query_id, text, alert)
 
 
-def hooked_table() -> tuple[Table, HookedMessenger]:
+def hooked_table() -> tuple[ServiceGame, HookedMessenger]:
     messenger = HookedMessenger()
-    table = Table(messenger=messenger)
+    table = ServiceGame(messenger=messenger)
     table.start()
     return table, messenger
 
 
-def sends(table: Table, chat: int, text: str) -> int:
+def sends(table: ServiceGame, chat: int, text: str) -> int:
     return sum(1 for m in table.messenger.in_chat(chat) if m.text == text)
 
 
-def run_sends(table: Table, *texts: str) -> None:
+def run_sends(table: ServiceGame, *texts: str) -> None:
     def change(txn: Txn) -> None:
         for text in texts:
             txn.send(GROUP, text)
@@ -65,7 +65,7 @@ def run_sends(table: Table, *texts: str) -> None:
     table.service.pipeline.run(game_key(table.gid), change, None)
 
 
-def flush_later(table: Table) -> None:
+def flush_later(table: ServiceGame) -> None:
     """Much later, timers and a flush come by: anything still unacknowledged would go again."""
     table.clock.advance(120)
     table.fire_timers()
@@ -166,7 +166,7 @@ def test_press_is_answered_before_its_messages_and_only_once_on_redelivery() -> 
 
 
 # -- 6. every button within its authority ------------------------------------------------------
-def lobby(table: Table) -> str:
+def lobby(table: ServiceGame) -> str:
     table.message(table.uids[0], GROUP, "/newgame")
     chat = table.store.get(f"CHAT#{GROUP}")
     assert chat is not None
@@ -176,7 +176,7 @@ def lobby(table: Table) -> str:
     return gid
 
 
-def press_in(table: Table, uid: int, chat: int, message_id: int, data: str) -> dict[str, Any]:
+def press_in(table: ServiceGame, uid: int, chat: int, message_id: int, data: str) -> dict[str, Any]:
     update = {
         "update_id": next(table.ids),
         "callback_query": {
@@ -193,7 +193,7 @@ def press_in(table: Table, uid: int, chat: int, message_id: int, data: str) -> d
 
 
 def test_lobby_start_pressed_in_another_group_starts_nothing() -> None:
-    table = Table()
+    table = ServiceGame()
     gid = lobby(table)
     intruder = 999
     table.service.is_admin = lambda chat, uid: chat == OTHER_GROUP and uid == intruder
@@ -203,7 +203,7 @@ def test_lobby_start_pressed_in_another_group_starts_nothing() -> None:
 
 
 def test_forged_navigation_on_a_group_message_leaves_it_alone() -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     story = table.messenger.in_chat(GROUP)[-1]
     before = story.text
@@ -215,7 +215,7 @@ def test_forged_navigation_on_a_group_message_leaves_it_alone() -> None:
 
 
 def test_group_language_is_an_admin_setting_like_the_others() -> None:
-    table = Table()
+    table = ServiceGame()
     member = table.uids[2]
     press_in(table, member, GROUP, 1, f"G:{GROUP}:de")
     assert table.service.chat_lang(GROUP) == "en"
@@ -223,7 +223,7 @@ def test_group_language_is_an_admin_setting_like_the_others() -> None:
 
 # -- 7. every update that makes the bot speak is deduplicated ------------------------------------
 def test_join_delivered_twice_at_once_is_answered_once() -> None:
-    table = Table()
+    table = ServiceGame()
     table.message(table.uids[0], GROUP, "/newgame")
     chat = table.store.get(f"CHAT#{GROUP}")
     assert chat is not None
@@ -243,7 +243,7 @@ def test_join_delivered_twice_at_once_is_answered_once() -> None:
 
 
 def test_read_only_commands_redelivered_answer_once() -> None:
-    table = Table()
+    table = ServiceGame()
     for i, command in enumerate(("/status", "/help", "/rules", "/settings", "/scores")):
         table.message(table.uids[0], GROUP, command, update_id=500 + i)
         table.message(table.uids[0], GROUP, command, update_id=500 + i)
@@ -254,7 +254,7 @@ def test_a_direct_reply_survives_a_crash_between_the_claim_and_the_send() -> Non
     """/help's reply is committed with the update's marker; a process killed before sending
     it leaves it to the flush timer (a redelivery finds the marker taken and stays silent)."""
     messenger = HookedMessenger()
-    table = Table(messenger=messenger)
+    table = ServiceGame(messenger=messenger)
     died = {"once": False}
 
     def crash_before_the_request() -> None:
@@ -276,7 +276,7 @@ def test_a_direct_reply_survives_a_crash_between_the_claim_and_the_send() -> Non
 
 # -- 8. games expire, groups and users do not ---------------------------------------------------
 def test_group_settings_and_user_language_outlive_the_game_ttl() -> None:
-    table = Table()
+    table = ServiceGame()
     table.service.is_admin = lambda chat, uid: True
     table.message(table.uids[0], GROUP, "/settings")
     settings = table.messenger.in_chat(GROUP)[-1]
@@ -289,7 +289,7 @@ def test_group_settings_and_user_language_outlive_the_game_ttl() -> None:
 
 # -- 9. the webhook answers any body ----------------------------------------------------------
 def test_odd_bodies_are_answered_and_never_raise() -> None:
-    table = Table()
+    table = ServiceGame()
     headers = {webhook.SECRET_HEADER: "s"}
     bodies: list[dict[str, Any]] = [
         {"headers": headers, "body": "%%% not base64", "isBase64Encoded": True},

@@ -8,11 +8,11 @@ import pytest
 
 import engine
 from infra.ports import Delete, Put
-from tests.service.table import Table
+from tests.service.service_game import ServiceGame
 
 
 def test_duplicate_delivery_is_applied_once_and_sends_nothing_new() -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     seat = table.state().turn
     message_id, data = table.prompt(seat)
@@ -26,7 +26,7 @@ def test_duplicate_delivery_is_applied_once_and_sends_nothing_new() -> None:
 
 
 def test_conflict_between_read_and_write_is_retried_and_nothing_is_lost() -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     st = table.state()
     seat = st.turn
@@ -55,7 +55,7 @@ def test_conflict_between_read_and_write_is_retried_and_nothing_is_lost() -> Non
 
 
 def test_crash_after_commit_loses_no_message() -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     seat = table.state().turn
     message_id, data = table.prompt(seat)
@@ -85,7 +85,7 @@ def test_crash_after_commit_loses_no_message() -> None:
 
 
 def test_stale_and_duplicate_timers_are_harmless() -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     table.wait_until_due()  # the first turn times out: pass
     version = table.store.get(f"GAME#{table.gid}").version  # type: ignore[union-attr]
@@ -97,7 +97,7 @@ def test_stale_and_duplicate_timers_are_harmless() -> None:
 
 
 def test_early_timer_does_not_apply_the_timeout() -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     st = table.state()
     from infra.ports import TimerRequest
@@ -109,7 +109,7 @@ def test_early_timer_does_not_apply_the_timeout() -> None:
 
 def test_stale_press_reads_once_and_writes_only_its_update_marker() -> None:
     """The marker alone, so a redelivery of the press is not answered a second time."""
-    table = Table()
+    table = ServiceGame()
     table.start()
     seat = table.state().turn
     message_id, data = table.prompt(seat)
@@ -124,7 +124,7 @@ def test_stale_press_reads_once_and_writes_only_its_update_marker() -> None:
 @pytest.mark.parametrize("n", [3, 6])
 def test_R_D1_window_nobody_can_use_lasts_its_minimum(n: int) -> None:
     """An attack opens the Priest window; it closes at its minimum, never at once."""
-    table = Table(n=n)
+    table = ServiceGame(n=n)
     table.start()
     table.attack()
     st = table.state()
@@ -136,7 +136,7 @@ def test_R_D1_window_nobody_can_use_lasts_its_minimum(n: int) -> None:
 
 
 def test_private_language_change_follows_into_the_running_game() -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     uid = table.uids[1]
     table.message(uid, uid, "/language")
@@ -147,7 +147,7 @@ def test_private_language_change_follows_into_the_running_game() -> None:
 
 
 def test_R_D2_away_player_is_played_by_an_ai_and_comes_back_with_the_button() -> None:
-    table = Table(n=4)
+    table = ServiceGame(n=4)
     table.start()
     for _ in range(200):  # nobody presses anything: deadlines pass until someone is away
         if any(p.away for p in table.state().players):
@@ -170,7 +170,7 @@ def test_R_D2_away_player_is_played_by_an_ai_and_comes_back_with_the_button() ->
 def test_R_D1_hidden_windows_close_at_the_same_time_whoever_could_act() -> None:
     """A Priest/Hypnotist/Doctor window lasts its full time even when nobody holds the card, and
     no longer when someone does and hesitates: its length tells the table nothing."""
-    table = Table(n=5)
+    table = ServiceGame(n=5)
     table.start()
     table.attack()
     aw = engine.awaiting(table.state())

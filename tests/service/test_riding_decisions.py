@@ -1,20 +1,26 @@
-"""Issue 9 (pace), R-A3/R-A9 decisions in docs/rules.md: the first supporter is asked during the
+"""Issue 9 (pace), R-A3/R-A9 decisions in docs/rules.md: every supporter is asked during the
 Priest window and the winner's reward during the Doctor window. Nobody sees the early answer
 before the window closes — not the group, not the window's holder; a Priest or Doctor who uses
 the window drops it, and the asked player's prompt says why."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
 import engine
 from engine import Action
 from engine.cards import PRIEST
-from handlers import action_payloads
+from handlers import action_payloads, lobby
 from handlers.card_labels import occupation_label
 from handlers.i18n import t
-from tests.service.table import Table
+from infra.ports import Put
+from tests.service.service_game import ServiceGame
 
 
-def _attack(table: Table, priest: int | None = None) -> tuple[int, int, int]:
+def _attack(table: ServiceGame, priest: int | None = None) -> tuple[int, int, int]:
     attacker = table.state().turn
     defender = (attacker + 1) % table.n
     first = (attacker + 2) % table.n  # the first supporter
@@ -30,7 +36,7 @@ def _attack(table: Table, priest: int | None = None) -> tuple[int, int, int]:
 
 
 def test_R_A3_the_first_support_is_told_only_when_the_priest_window_closes() -> None:
-    table = Table(n=4)
+    table = ServiceGame(n=4)
     table.start()
     attacker, _, first = _attack(table, priest=(table.state().turn + 3) % 4)
     assert table.state().pending.kind == "priest"  # type: ignore[union-attr]
@@ -41,7 +47,8 @@ def test_R_A3_the_first_support_is_told_only_when_the_priest_window_closes() -> 
     assert not any(f"{name}</b> supports" in x for x in group_before), "not told yet"
     holder = (attacker + 3) % 4
     holder_prompt, _ = table.prompt(holder)
-    assert name not in table.messenger.messages[(table.uids[holder], holder_prompt)].text
+    holder_text = table.messenger.messages[(table.uids[holder], holder_prompt)].text
+    assert "Support: " not in holder_text and "supports" not in holder_text
     table.wait_until_due()  # the window's end
     assert any(f"{name}</b> supports" in x for x in table.group_texts())
     pending = table.state().pending
@@ -49,7 +56,7 @@ def test_R_A3_the_first_support_is_told_only_when_the_priest_window_closes() -> 
 
 
 def test_R_A2_a_priest_stopping_the_fight_drops_the_early_support_and_says_why() -> None:
-    table = Table(n=4)
+    table = ServiceGame(n=4)
     table.start()
     attacker, _, first = _attack(table, priest=(table.state().turn + 3) % 4)
     first_prompt, _ = table.prompt(first)
@@ -60,7 +67,7 @@ def test_R_A2_a_priest_stopping_the_fight_drops_the_early_support_and_says_why()
 
 
 def test_R_A9_a_reward_not_chosen_in_the_doctor_window_goes_on_in_the_same_prompt() -> None:
-    table = Table(n=4)
+    table = ServiceGame(n=4)
     table.start()
     attacker = table.state().turn
     doctor = (attacker + 3) % 4
@@ -84,3 +91,117 @@ def test_R_A9_a_reward_not_chosen_in_the_doctor_window_goes_on_in_the_same_promp
     assert table.state().pending.kind == "reward"  # type: ignore[union-attr]
     same_id, _ = table.prompt(winner)
     assert same_id == prompt_id, "the same prompt, not a new message"
+
+
+# -- R-A3 (issue 9): every supporter asked at once, told in order ------------------------------
+def _supporters(table: ServiceGame, attacker: int) -> list[int]:
+    return [(attacker + i) % table.n for i in range(2, table.n)]
+
+
+def _defender(table: ServiceGame) -> int:
+    return (table.state().turn + 1) % table.n
+
+
+def _prompt_text(table: ServiceGame, seat: int, message_id: int) -> str:
+    return table.messenger.messages[(table.uids[seat], message_id)].text
+
+
+def test_R_A3_every_supporter_is_prompted_at_once_and_the_group_hears_them_in_order() -> None:
+    table = ServiceGame(n=5)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))  # no supporter holds it
+    first, second, third = _supporters(table, attacker)
+    assert table.state().pending.kind == "priest"  # type: ignore[union-attr]
+    prompts = {s: table.prompt(s)[0] for s in (first, second, third)}  # all asked at once
+    names = [table.state().players[s].name for s in (first, second, third)]
+    third_text = _prompt_text(table, third, prompts[third])
+    assert "Declaring before you" in third_text and names[0] in third_text
+    assert "⏳" not in third_text, "no deadline before its turn"
+    table.clock.advance(2)
+    table.press_payload(third, "su.ha")  # ahead of its turn: kept
+    assert "Kept until your turn" in _prompt_text(table, third, prompts[third])
+    table.wait_until_due()  # the window closes: the first supporter's turn
+    assert not any("supports" in x or "neutral" in x for x in table.group_texts())
+    table.clock.advance(3)
+    table.press_payload(first, "su.hn")
+    table.clock.advance(3)
+    table.press_payload(second, "su.hd")  # the second and the third are told now, in order
+    story = table.group_texts()[-1]
+    at = [story.index(f"{name}</b>") for name in names]
+    assert at == sorted(at), story
+    closed = _prompt_text(table, third, prompts[third])
+    assert closed.endswith("📣 Told to the table now.")
+    attacker_name = table.state().players[attacker].name
+    assert f"⚔️ <b>{attacker_name}</b> attacks" in closed, "the closed prompt names its fight"
+    fight = engine.public_view(table.state())["fight"]
+    told = {str(first): "neutral", str(second): "defender", str(third): "attacker"}
+    assert fight["supports"] == told
+    assert table.state().pending.kind != "support"  # type: ignore[union-attr]
+
+
+def test_R_A3_each_supporters_deadline_counts_from_its_own_turn_default_neutral() -> None:
+    table = ServiceGame(n=5)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))  # no supporter holds it
+    first, second, third = _supporters(table, attacker)
+    seconds = table.doc()["settings"]["deadlines"]["support"]
+    table.wait_until_due()  # the window closes
+    table.clock.advance(10)
+    table.press_payload(first, "su.ha")
+    doc = table.doc()
+    assert doc["dec"]["opened"] == table.clock.now()  # the second's turn starts now
+    assert doc["due"]["deadline"] == table.clock.now() + seconds
+    while table.state().pending.kind == "support":  # type: ignore[union-attr]
+        table.wait_until_due()  # the second and then the third run out: neutral
+    sides = engine.public_view(table.state())["fight"]["supports"]
+    assert sides == {str(first): "attacker", str(second): "neutral", str(third): "neutral"}
+
+
+def _set_doc(table: ServiceGame, change: Callable[[dict[str, Any]], None]) -> None:
+    got = table.store.get(f"GAME#{table.gid}")
+    assert got is not None
+    change(got.doc)
+    table.store.commit([Put(got.key, got.doc, got.version)])
+
+
+def _away(table: ServiceGame, seat: int, *, ai: bool) -> None:
+    table.arrange(lambda st: setattr(st.players[seat], "away", True))
+    _set_doc(table, lambda doc: doc["settings"].update(ai_takeover=ai))
+
+
+def test_R_D2_an_away_supporter_defaults_when_its_turn_comes_not_before() -> None:
+    table = ServiceGame(n=5)
+    table.start()
+    attacker = table.state().turn
+    third = (attacker + 4) % 5
+    _away(table, third, ai=False)
+    _attack(table, priest=(attacker + 1) % 5)  # the defender
+    first, second, _ = _supporters(table, attacker)
+    assert table.state().frames[-1]["held"] == {}, "nothing declared for it ahead"
+    table.wait_until_due()
+    table.press_payload(second, "su.hd")  # ahead: kept
+    assert table.state().frames[-1]["held"] == {str(second): "defender"}
+    table.press_payload(first, "su.ha")  # the second is told, the away third defaults at once
+    sides = engine.public_view(table.state())["fight"]["supports"]
+    assert sides == {str(first): "attacker", str(second): "defender", str(third): "neutral"}
+
+
+def test_R_A3_an_ai_supporter_holding_the_priest_answers_the_window_and_declares_in_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(lobby, "new_game_id", lambda: "aiPriest")  # a deal where it lets it be
+    table = ServiceGame(n=5)
+    table.start()
+    attacker = table.state().turn
+    first, second, _ = _supporters(table, attacker)
+    table.arrange(lambda st: table.give(st, second, "priest"))
+    _away(table, second, ai=True)  # an AI stands in
+    _attack(table)
+    st = table.state()
+    f = st.frames[-1]
+    assert st.pending is not None and st.pending.kind == "priest"  # this deal: the AI lets it be
+    assert second in f["passed"] and f["held"] == {}, "the window answered, no support yet"
+    table.wait_until_due()
+    assert table.state().pending.kind == "support"  # type: ignore[union-attr]
+    table.press_payload(first, "su.ha")  # now the AI's turn: it declares at once
+    assert str(second) in engine.public_view(table.state())["fight"]["supports"]

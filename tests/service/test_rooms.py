@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.setup import MAX_PLAYERS, MIN_PLAYERS
 from handlers.group_settings import DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import t
@@ -220,3 +222,111 @@ def test_commands_in_the_wrong_kind_of_chat_say_where_they_work() -> None:
     assert g.last(PLAYER).text == t("en", "bot.only_group", command="newgame", bot="test_bot")
     g.say(PLAYER, "en", "/notes")
     assert g.last().text == t("en", "bot.only_private", command="notes", bot="test_bot")
+
+
+# -- stale lobby and settings messages (their buttons carry the version they show) -------------
+def button(message: Any, ending: str) -> str:
+    """The callback data of the message's button whose data ends with ``ending``."""
+    return next(b[2] for row in message.rows for b in row if b[2].endswith(ending))
+
+
+def test_a_start_press_on_a_lobby_message_showing_other_players_is_stale_and_not_applied() -> None:
+    g = lobby_group()
+    lobby = g.last()
+    for uid in (PLAYER, 4):
+        g.join(uid)
+    shown_before = button(lobby, ":start")  # the lobby as it was with two players
+    g.join(5)
+    assert button(lobby, ":start") != shown_before  # the message now carries the new version
+    g.press(CREATOR, "en", lobby.message_id, shown_before)
+    assert g.answer() == (t("en", "bot.stale"), False)
+    assert g.game()["phase"] == "lobby"
+    g.press(CREATOR, "en", lobby.message_id, button(lobby, ":start"))
+    assert g.game()["phase"] == "playing"
+
+
+def test_a_leave_press_on_a_stale_lobby_message_leaves_nobody() -> None:
+    g = lobby_group()
+    lobby = g.last()
+    g.join(PLAYER)
+    stale = button(lobby, ":leave")
+    g.say(CREATOR, "en", "/settings")
+    g.press(CREATOR, "en", g.last().message_id, button(g.last(), ":smuggling"))
+    assert button(lobby, ":leave") != stale  # the lobby shows the new settings
+    g.press(PLAYER, "en", lobby.message_id, stale)
+    assert g.answer() == (t("en", "bot.stale"), False)
+    assert [p["uid"] for p in g.game()["players"]] == [PLAYER]
+
+
+def test_a_press_on_a_settings_menu_showing_older_settings_is_stale_and_not_applied() -> None:
+    g = Group()
+    g.say(ADMIN, "en", "/settings")
+    first = g.last()
+    g.say(ADMIN, "en", "/settings")
+    second = g.last()
+    g.press(ADMIN, "en", second.message_id, button(second, ":smuggling"))
+    after_one_toggle = settings_of(g)
+    g.press(ADMIN, "en", first.message_id, button(first, ":smuggling"))  # the old menu
+    assert g.answer() == (t("en", "bot.stale"), False)
+    assert settings_of(g) == after_one_toggle  # not toggled back
+    g.press(ADMIN, "en", second.message_id, button(second, ":smuggling"))  # the edited menu
+    assert g.answer() == (t("en", "settings.saved"), False)
+    assert settings_of(g).smuggling is not after_one_toggle.smuggling
+
+
+# -- reads inside the command's unit of work -------------------------------------------------------
+def test_newgame_checks_for_a_running_game_in_the_unit_that_points_the_group_at_its_lobby() -> None:
+    """Two /newgame at once: the one that commits second reads the group again and refuses
+    (its check and its write are one unit), so the group never has two lobbies."""
+    g = Group()
+    racing = {"done": False}
+
+    def other_newgame_first(writes: Any, update_id: int | None) -> None:
+        if not racing["done"] and any(w.key.startswith("GAME#") for w in writes):
+            racing["done"] = True
+            g.say(PLAYER, "en", "/newgame")  # commits between this command's read and write
+
+    g.store.before_commit = other_newgame_first
+    g.say(CREATOR, "en", "/newgame")
+    lobbies = [m for m in g.messenger.in_chat(GROUP) if m.text.startswith(t("en", "lobby.title"))]
+    assert len(lobbies) == 1
+    assert g.last().text == t("en", "lobby.already_running")
+    assert g.game()["creator"] == PLAYER
+
+
+def test_a_settings_press_checks_who_manages_in_the_unit_that_saves_it() -> None:
+    """The creator of the group's game may change settings; once that game is cancelled
+    between the press's read and its write, the press reruns and is refused."""
+    g = lobby_group()
+    g.say(CREATOR, "en", "/settings")
+    menu = g.last()
+    before = settings_of(g).smuggling
+    racing = {"done": False}
+
+    def admin_cancels_first(writes: Any, update_id: int | None) -> None:
+        if not racing["done"] and any(w.key == chat_key(GROUP) for w in writes):
+            racing["done"] = True
+            g.say(ADMIN, "en", "/cancel")
+
+    g.store.before_commit = admin_cancels_first
+    g.press(CREATOR, "en", menu.message_id, button(menu, ":smuggling"))
+    assert g.answer() == (t("en", "settings.only_admin"), True)
+    assert settings_of(g).smuggling is before
+
+
+def test_a_player_in_another_groups_open_game_is_refused_until_they_leave_it() -> None:
+    g = lobby_group()
+    first_lobby = g.last()
+    g.join(PLAYER)
+    other_group = GROUP - 1
+    g.say(ADMIN, "en", "/newgame", chat=other_group)
+    other = g.store.get(chat_key(other_group))
+    assert other is not None
+    other_gid = other.doc["game"]
+    g.say(PLAYER, "en", f"/start {other_gid}", chat=PLAYER)
+    assert g.last(PLAYER).text == t("en", "lobby.in_other_game")
+    assert g.game(other_gid)["players"] == []
+    g.press(PLAYER, "en", first_lobby.message_id, button(first_lobby, ":leave"))
+    g.say(PLAYER, "en", f"/start {other_gid}", chat=PLAYER)
+    assert g.last(PLAYER).text == t("en", "lobby.joined")
+    assert [p["uid"] for p in g.game(other_gid)["players"]] == [PLAYER]

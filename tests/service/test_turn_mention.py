@@ -7,16 +7,16 @@ import pytest
 
 import engine
 from handlers.i18n import LANGUAGES, t
-from tests.service.table import Table
+from tests.service.service_game import ServiceGame
 
 
-def _mentions(table: Table) -> list[str]:
+def _mentions(table: ServiceGame) -> list[str]:
     return [text for text in table.group_texts() if "tg://user?id=" in text]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_turn_reminder_mentions_the_player_once_in_the_group(lang: str) -> None:
-    table = Table(n=4, lang=lang)
+    table = ServiceGame(n=4, lang=lang)
     table.start()
     seat = table.state().turn
     table.wait_until_due()  # the reminder's moment
@@ -30,7 +30,7 @@ def test_the_turn_reminder_mentions_the_player_once_in_the_group(lang: str) -> N
 
 
 def test_no_mention_for_windows_support_or_a_seat_marked_away_R_D2() -> None:
-    table = Table(n=4)
+    table = ServiceGame(n=4)
     table.start()
     first = table.state().turn
     table.attack()

@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
+import engine
 from engine import Action, State
 from engine.cards import BAGS, GOAL_KIND, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
-from engine.fight import rider
 from engine.rng import Rng
 from handlers import action_payloads
 from handlers.i18n import t
@@ -79,10 +79,42 @@ def test_R_D1_a_pass_in_the_priest_window_changes_nothing_the_group_sees() -> No
         twin.wait(2)
         if priest:
             twin.press(x, payload("pass"))
-        else:
-            assert twin.payloads(x) == []
+        else:  # asked its support (issue 9), not the window
+            assert payload("pass") not in twin.payloads(x)
         twin.wait(1)
         twin.press(first, payload("support", choice="neutral"))
+        twin.wait(150)
+    assert_same_streams(a, b, hidden={x})
+
+
+def test_R_A3_a_support_declared_ahead_of_its_turn_shows_the_group_the_same() -> None:
+    """Issue 9: every supporter is asked at once. A: the second to declare holds the Priest,
+    B: nobody does; in both that player declares for the attacker 2 s into the Priest window,
+    then changes to the defender, and the first to declare answers 4 s after the window closed:
+    both are told at that moment, in order, and the group sees the same at both tables."""
+    seed = find_seed(lambda st: "priest" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    first = seats(deal(N, seed))[2]
+    x = (first + 1) % N
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, x, "priest"),
+        lambda st: give_occupation(st, x, plain_in_deck(st)),
+    )
+    for twin in (a, b):
+        turn, target, _ = seats(twin.state())
+        twin.wait(5)
+        twin.press(turn, "~at")
+        twin.press(turn, payload("attack", target=target))
+        twin.wait(2)
+        twin.press(x, payload("support", choice="attacker"))
+        twin.wait(1)
+        twin.press(x, payload("support", choice="defender"))
+        twin.run_until(twin.due() or 0)  # the window's end
+        assert twin.state().pending.kind == "support"  # type: ignore[union-attr]
+        twin.wait(4)
+        twin.press(first, payload("support", choice="neutral"))
+        fight = engine.public_view(twin.state())["fight"]
+        assert fight["supports"] == {str(first): "neutral", str(x): "defender"}
         twin.wait(150)
     assert_same_streams(a, b, hidden={x})
 
@@ -249,7 +281,8 @@ def _play_a(a: Twin, x: int, seed: int) -> list[Step]:
         due = a.due()
         assert due is not None
         if p.window or p.kind not in PUBLIC_KINDS:
-            if p.kind in WINDOWS and x in p.actors and x != rider(p) and rng.below(2):
+            passes = [a for a in engine.legal_actions(st, x) if a.kind == "pass"]
+            if p.kind in WINDOWS and passes and rng.below(2):
                 a.wait(1 + rng.below(4))
                 a.press(x, payload("pass"))  # a private "Not now"
             a.run_until(due)

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from handlers import webhook
-from tests.service.table import GROUP, Table
+from tests.service.service_game import GROUP, ServiceGame
 
 SECRET = "s3cret-token"
 
@@ -22,7 +22,7 @@ def event(body: Any, secret: str | None = SECRET) -> dict[str, Any]:
 
 
 def test_missing_secret_is_401_and_touches_nothing() -> None:
-    table = Table()
+    table = ServiceGame()
     reads = table.store.stats.reads
     reply = webhook.handle(event({"update_id": 1}, secret=None), lambda: table.service, SECRET)
     assert reply["statusCode"] == 401
@@ -30,7 +30,7 @@ def test_missing_secret_is_401_and_touches_nothing() -> None:
 
 
 def test_wrong_secret_is_403_and_touches_nothing() -> None:
-    table = Table()
+    table = ServiceGame()
     reads = table.store.stats.reads
     reply = webhook.handle(event({"update_id": 1}, secret="nope"), lambda: table.service, SECRET)
     assert reply["statusCode"] == 403
@@ -38,7 +38,7 @@ def test_wrong_secret_is_403_and_touches_nothing() -> None:
 
 
 def test_right_secret_runs_the_update() -> None:
-    table = Table()
+    table = ServiceGame()
     update = {
         "update_id": 5,
         "message": {
@@ -86,7 +86,7 @@ update_like = st.fixed_dictionaries(
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=st.one_of(json_values, update_like, st.text(max_size=50)))
 def test_garbage_is_answered_200_and_changes_nothing(body: Any) -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     version = table.store.get(f"GAME#{table.gid}").version  # type: ignore[union-attr]
     reply = webhook.handle(event(body), lambda: table.service, SECRET)
@@ -97,7 +97,7 @@ def test_garbage_is_answered_200_and_changes_nothing(body: Any) -> None:
 @settings(max_examples=150, deadline=None)
 @given(data=st.text(max_size=64))
 def test_foreign_callback_data_changes_nothing(data: str) -> None:
-    table = Table()
+    table = ServiceGame()
     table.start()
     version = table.store.get(f"GAME#{table.gid}").version  # type: ignore[union-attr]
     seat = table.state().turn

@@ -80,7 +80,7 @@ class BotTable:
         self.timers = FakeTimers()
         self.api = RecordingRequest(clock=self.clock.now)
 
-        async def sleep(seconds: float) -> None:
+        def sleep(seconds: float) -> None:
             self.clock.advance(seconds)
 
         bot = make_bot("123456:TEST", "https://api.telegram.org/bot", self.api.transport)

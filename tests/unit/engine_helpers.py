@@ -14,8 +14,9 @@ from typing import Any
 import engine
 from engine import TIMEOUT, Action, Event, State
 from engine.cards import ALL_ITEMS, BROTHERHOOD, OCCUPATIONS, ORDER
-from engine.core import Ctx, advance
-from engine.fight import rider
+from engine.core import Ctx
+from engine.fight import holds_window, riders
+from engine.mechanics import advance
 
 ORD = ORDER
 BRO = BROTHERHOOD
@@ -187,9 +188,10 @@ class Game:
 
     @property
     def holders(self) -> list[int]:
-        """Those asked in a window for the window itself (not a rider asked its own question
+        """Those asked in a window for the window itself (not a rider asked only its own question
         meanwhile, engine.fight)."""
-        return [s for s in self.pending.actors if s != rider(self.pending)]
+        p = self.pending
+        return [s for s in p.actors if s not in riders(p) or holds_window(self.st, p, s)]
 
     def items(self, seat: int) -> list[str]:
         return self.st.players[seat].items

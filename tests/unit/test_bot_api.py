@@ -20,9 +20,6 @@ from infra.bot_api import (
 )
 from infra.fakes import FakeClock
 from infra.ports import deadline_scope
-from infra.telegram_gateway import DirectRunner
-
-RUN = DirectRunner().run
 
 
 class Answers:
@@ -42,7 +39,7 @@ class Answers:
 
 
 def call(transport: Answers, method: str = "sendMessage", **params: Any) -> Any:
-    return RUN(BotApi("https://x/bot1:T/", transport).call(method, **params))
+    return BotApi("https://x/bot1:T/", transport).call(method, **params)
 
 
 def refusal(status: int, description: str, **parameters: Any) -> Answers:

@@ -31,6 +31,11 @@ GID = "ab3xY9zq"
         (callback_data.language(-1002, "de"), LanguageButton(-1002, "de")),
         (callback_data.language(None, "zh-Hans"), LanguageButton(None, "zh-Hans")),
         (callback_data.back(GID), BackButton(GID)),
+        (callback_data.lobby(GID, "start", "0a1b2c"), LobbyButton(GID, "start", "0a1b2c")),
+        (
+            callback_data.settings(-1001234567890, "lang.zh-Hans", "0a1b2c"),
+            SettingsButton(-1001234567890, "lang.zh-Hans", "0a1b2c"),
+        ),
     ],
 )
 def test_every_kind_of_button_parses_back_to_what_was_built(data: str, button: object) -> None:
@@ -74,3 +79,11 @@ def test_every_refusal_has_its_text_in_every_language() -> None:
             text = refusals.text(lang, kind())
             assert text and text != kind.key, (kind, lang)
     assert refusals.toast("en", refusals.TooFew()) == (t("en", "lobby.too_few", min=3), True)
+
+
+def test_a_version_is_a_short_digest_of_what_a_message_shows() -> None:
+    shown = {"language": "en", "deadlines": {"turn": 60}}
+    same = {"deadlines": {"turn": 60}, "language": "en"}
+    assert callback_data.version_of(shown) == callback_data.version_of(same)  # order aside
+    assert callback_data.version_of(shown) != callback_data.version_of({**shown, "language": "de"})
+    assert len(callback_data.version_of(shown)) == 6 and ":" not in callback_data.version_of(shown)

@@ -217,11 +217,13 @@ def test_awaiting_matches_the_pending_decision_and_every_legal_action_applies(
     for st in states[:-1]:
         aw = engine.awaiting(st)
         assert aw is not None and st.pending is not None
-        assert aw.seats == tuple(st.pending.actors) and aw.decision == st.pending.id
+        # R-A3 (issue 9): supporters asked ahead of their turn are asked, not waited for
+        assert sorted(aw.seats + aw.ahead) == sorted(st.pending.actors)
+        assert not set(aw.seats) & set(aw.ahead) and aw.decision == st.pending.id
         assert aw.closable == (aw.window and not aw.seats)
         for seat in range(st.n):
             legal = engine.legal_actions(st, seat)
-            assert bool(legal) == (seat in aw.seats)
+            assert bool(legal) == (seat in st.pending.actors)
             for a in legal[:3]:
                 if a.kind not in ("claim", "claim_other"):
                     engine.apply(st, a)  # never rejected

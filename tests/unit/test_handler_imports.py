@@ -95,3 +95,37 @@ def test_no_room_imports_the_bot() -> None:
         "handlers.commands",
     ]
     assert [room for room in rooms if "handlers.app" in graph[room]] == []
+
+
+# The modules that may read the store themselves: the pipeline (loads, acknowledgements), the
+# unit of work (every record a command reads), and tools that run beside the bot.
+STORE_READERS = {
+    "handlers.pipeline",
+    "handlers.unit_of_work",
+    "handlers.polling",  # rearms the timers on start
+    "handlers.bench",
+    "handlers.load",
+    "handlers.pace",
+}
+STORE_READS = {"get", "get_many", "keys"}
+
+
+def test_commands_read_the_store_only_through_the_unit_of_work() -> None:
+    """Issue 13: a command's reads go through ``handlers.unit_of_work`` (loaded once per attempt
+    with their versions), never straight from the store."""
+    found = []
+    for module in handler_modules():
+        if module in STORE_READERS:
+            continue
+        path = module_path(module)
+        assert path is not None
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in STORE_READS
+                and isinstance(node.value, ast.Attribute | ast.Name)
+                and (node.value.attr if isinstance(node.value, ast.Attribute) else node.value.id)
+                == "store"
+            ):
+                found.append(f"{module}:{node.lineno}")
+    assert found == []

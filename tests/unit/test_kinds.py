@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.core import KINDS, Ctx
+from engine.core import Ctx
 from engine.kinds import DecisionKind, EventKind
+from engine.mechanics import KINDS
 from engine.rng import Rng
 
 
@@ -57,3 +58,10 @@ def test_the_story_has_a_line_for_every_public_event_kind_but_the_silent_ones() 
         for k in ("turn", "passed", "attack", "played", "fight_result", "claim", "game_over")
     }
     assert public <= set(LINES) and not silent & set(LINES)
+
+
+def test_the_table_of_kinds_refuses_a_kind_two_modules_claim() -> None:
+    from engine import mechanics
+
+    with pytest.raises(ValueError, match="twice"):
+        mechanics._merge(({"turn": 1}, {"turn": 2}), "decision kind")

@@ -35,7 +35,7 @@ def test_R_A2_priest_window_comes_before_any_support() -> None:
     g.act(0, "attack", target=1)
     assert g.kind == "priest" and g.pending.window and g.holders == [3]
     assert not g.of("support")
-    # issue 9: the first supporter is asked meanwhile; told only when the window closes
+    # issue 9: every supporter is asked meanwhile; told only when the window closes
     assert g.legal_kinds(2) == {"support"}
     g.act(2, "support", choice=A)
     assert not g.of("support") and g.kind == "priest"
@@ -124,6 +124,82 @@ def test_R_A3_support_timeout_is_neutral() -> None:
     g = Game.make(4)
     g.act(0, "attack", target=1).close().timeout()
     assert g.of("support", g.last)[0].data["side"] == N
+
+
+# -- R-A3 with every supporter asked at once (issue 9, Decision in docs/rules.md) ----------------
+def _supports_told(g: Game) -> list[tuple[int, str]]:
+    return [(e.data["seat"], e.data["side"]) for e in g.of("support")]
+
+
+def test_R_A3_every_supporter_is_asked_at_once_and_only_the_turn_is_waited_for() -> None:
+    g = Game.make(6, turn=2)
+    g.act(2, "attack", target=4).close()
+    assert g.kind == "support" and g.pending.actors == [3, 5, 0, 1]
+    aw = engine.awaiting(g.st)
+    assert aw is not None and aw.seats == (3,) and aw.ahead == (5, 0, 1)
+    assert all(g.legal_kinds(s) == {"support"} for s in (3, 5, 0, 1))
+    assert engine.public_view(g.st)["pending"]["seats"] == [3]  # whose turn it is: public
+    assert engine.view(g.st, 0)["decision"]["data"]["before"] == [3, 5]
+
+
+def test_R_A3_a_declaration_ahead_is_kept_from_everyone_and_told_in_its_order() -> None:
+    g = Game.make(6, turn=2)
+    g.act(2, "attack", target=4).close()
+    before = engine.public_view(g.st)
+    g.act(0, "support", choice=A)  # ahead of 3 and 5
+    assert g.last == [] and engine.public_view(g.st) == before
+    assert engine.view(g.st, 0)["decision"]["data"]["declared"] == A
+    assert engine.view(g.st, 5)["decision"]["data"]["declared"] is None  # nobody else's
+    g.act(3, "support", choice=D)
+    assert _supports_told(g) == [(3, D)]  # 5 has not declared: 0 waits
+    g.act(5, "support", choice=N)
+    assert _supports_told(g) == [(3, D), (5, N), (0, A)]  # told in one step, in order
+    aw = engine.awaiting(g.st)
+    assert aw is not None and aw.seats == (1,) and aw.ahead == ()
+
+
+def test_R_A3_a_declaration_ahead_may_change_until_it_is_told() -> None:
+    g = Game.make(5)
+    g.act(0, "attack", target=1).close()
+    g.act(4, "support", choice=A).act(4, "support", choice=D)
+    g.act(2, "support", choice=N).act(3, "support", choice=N)
+    assert _supports_told(g) == [(2, N), (3, N), (4, D)]
+    assert g.kind in ("hypnotist", "boost")
+
+
+def test_R_A3_declarations_made_in_the_priest_window_are_told_in_order_when_it_closes() -> None:
+    g = Game.make(5, occ={1: "priest"})
+    g.act(0, "attack", target=1)
+    assert g.kind == "priest" and g.holders == [1]
+    g.act(3, "support", choice=D)  # ahead of 2
+    g.close()
+    assert _supports_told(g) == [] and g.kind == "support"  # 2 has not declared yet
+    g.act(4, "support", choice=A).act(2, "support", choice=A)
+    assert _supports_told(g) == [(2, A), (3, D), (4, A)]
+
+
+def test_R_A3_the_priest_stopping_the_fight_drops_every_declaration() -> None:
+    g = Game.make(5, occ={1: "priest"}, hands={0: ["dagger", "whip"]})
+    g.act(0, "attack", target=1)
+    g.act(2, "support", choice=A).act(4, "support", choice=D)
+    g.act(1, "use")
+    assert g.of("priest_stopped") and not g.of("support")
+    assert g.st.frames[-1].get("held", {}) == {}
+
+
+def test_R_A3_a_timeout_defaults_only_the_turn_to_neutral_and_tells_what_follows() -> None:
+    g = Game.make(6, turn=2)
+    g.act(2, "attack", target=4).close()
+    g.act(5, "support", choice=A).act(1, "support", choice=D)
+    part = engine.awaiting(g.st).part  # type: ignore[union-attr]
+    g.timeout()  # 3 runs out
+    assert _supports_told(g) == [(3, N), (5, A)]
+    aw = engine.awaiting(g.st)
+    assert aw is not None and aw.seats == (0,) and aw.part != part  # 0's deadline starts now
+    with pytest.raises(engine.NotYourTurn):
+        g.timeout(1)  # ahead of its turn: no default yet
+    g.timeout()
+    assert _supports_told(g) == [(3, N), (5, A), (0, N), (1, D)]
 
 
 # -- R-A4 --------------------------------------------------------------------------------------

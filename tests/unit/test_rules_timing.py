@@ -50,7 +50,7 @@ def test_R_D1_a_timed_out_trade_answer_is_told_as_any_answer(card: str) -> None:
 def test_R_D2_default_support_is_neutral_and_windows_nobody_used() -> None:
     g = Game.make(4, occ={2: "priest", 3: "doctor", 0: "hypnotist"}, pile=["whip"])
     g.act(0, "attack", target=1)
-    assert g.kind == "priest" and g.pending.actors == [2]
+    assert g.kind == "priest" and g.holders == [2]
     g.timeout()
     assert not g.of("priest_stopped") and g.kind == "support"
     g.timeout().timeout()
@@ -145,9 +145,9 @@ def test_R_D1_a_window_nobody_can_use_still_needs_its_end() -> None:
     g.act(0, "attack", target=1)
     aw = engine.awaiting(g.st)
     assert aw is not None and aw.kind == "priest" and g.holders == []
-    # only the first supporter is asked, their own question (issue 9), not the window's
-    assert all(engine.legal_actions(g.st, s) == [] for s in (0, 1, 3))
-    assert {a.kind for a in engine.legal_actions(g.st, 2)} == {"support"}
+    # every supporter is asked their own question (issue 9), nobody the window's
+    assert all(engine.legal_actions(g.st, s) == [] for s in (0, 1))
+    assert all({a.kind for a in engine.legal_actions(g.st, s)} == {"support"} for s in (2, 3))
     # it stays open until the timeout closes it (the minimum duration is the service's)
     assert engine.awaiting(g.st) == aw
     g.timeout()
@@ -155,14 +155,24 @@ def test_R_D1_a_window_nobody_can_use_still_needs_its_end() -> None:
 
 
 def test_R_D1_passing_in_a_window_is_told_to_nobody() -> None:
+    g = Game.make(4, occ={1: "priest"})
+    g.act(0, "attack", target=1)
+    before = engine.public_view(g.st)
+    g.act(1, "pass")
+    assert g.last == []
+    assert engine.public_view(g.st) == before
+    assert engine.view(g.st, 1)["decision"] is None
+    assert engine.view(g.st, 2)["decision"]["kind"] == "support"  # the first supporter
+
+
+def test_R_D1_a_supporter_passing_the_priest_window_keeps_its_support_question() -> None:
     g = Game.make(4, occ={3: "priest"})
     g.act(0, "attack", target=1)
     before = engine.public_view(g.st)
     g.act(3, "pass")
-    assert g.last == []
-    assert engine.public_view(g.st) == before
-    assert engine.view(g.st, 3)["decision"] is None
-    assert engine.view(g.st, 2)["decision"]["kind"] == "support"  # the first supporter
+    assert g.last == [] and engine.public_view(g.st) == before
+    assert engine.view(g.st, 3)["decision"]["kind"] == "support"
+    assert {a.kind for a in engine.legal_actions(g.st, 3)} == {"support", "use"}
 
 
 def test_R_D1_only_the_asked_see_the_window_decision() -> None:
@@ -319,7 +329,7 @@ DEFAULT_TESTED = {
 
 
 def test_R_D2_every_decision_kind_has_a_tested_default() -> None:
-    from engine.core import KINDS
+    from engine.mechanics import KINDS
 
     assert set(KINDS) == set(DEFAULT_TESTED)
     windows = {"priest", "hypnotist", "boost", "doctor", "smuggle"}

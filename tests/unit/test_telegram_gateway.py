@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
-from typing import Any, TypeVar
 
 import pytest
 
 from infra.bot_api import RetryAfter, TimedOut, bot_api
 from infra.telegram_gateway import (
     Button,
-    DirectRunner,
     LoopRunner,
     Pacer,
     TelegramGateway,
@@ -19,7 +16,6 @@ from infra.telegram_gateway import (
 )
 from tests.fakes import RecordingRequest
 
-T = TypeVar("T")
 PLAYER, BLOCKED, GROUP = 11, 12, -100200
 
 
@@ -27,7 +23,7 @@ class Sleeps:
     def __init__(self) -> None:
         self.waits: list[float] = []
 
-    async def __call__(self, seconds: float) -> None:
+    def __call__(self, seconds: float) -> None:
         self.waits.append(seconds)
 
 
@@ -48,10 +44,6 @@ def gateway(api: RecordingRequest, sleeps: Sleeps) -> TelegramGateway:
     )
 
 
-def run(coroutine: Coroutine[Any, Any, T]) -> T:
-    return LoopRunner().run(coroutine)
-
-
 def test_send_converts_button_rows_to_an_inline_keyboard(
     api: RecordingRequest, gateway: TelegramGateway
 ) -> None:
@@ -59,7 +51,7 @@ def test_send_converts_button_rows_to_an_inline_keyboard(
         [Button("🗝️ Key", data="g1:4:key1"), Button("🏆 Goblet", data="g1:4:goblet2")],
         [Button("Join", url="https://t.me/coachride_bot?start=abc")],
     ]
-    message_id = run(gateway.send(PLAYER, "<b>Choose</b> an item", rows))
+    message_id = gateway.send(PLAYER, "<b>Choose</b> an item", rows)
     assert message_id == 1
     assert api.buttons(PLAYER, 1) == [
         ("🗝️ Key", "g1:4:key1"),
@@ -89,7 +81,7 @@ def test_send_waits_out_one_flood_control_answer_and_retries(
     api: RecordingRequest, gateway: TelegramGateway, sleeps: Sleeps
 ) -> None:
     api.inject_retry_after("sendMessage", 3)
-    assert run(gateway.send(GROUP, "story")) == 1
+    assert gateway.send(GROUP, "story") == 1
     assert sleeps.waits == [3.0]
     assert api.count_by_method() == {"sendMessage": 2}
     assert len(api.messages_in(GROUP)) == 1
@@ -100,7 +92,7 @@ def test_flood_control_gives_up_after_bounded_attempts(
 ) -> None:
     api.inject_retry_after("sendMessage", 2, times=5)
     with pytest.raises(RetryAfter):
-        run(gateway.send(GROUP, "story"))
+        gateway.send(GROUP, "story")
     assert sleeps.waits == [2.0, 2.0]
     assert api.count_by_method() == {"sendMessage": 3}
 
@@ -110,7 +102,7 @@ def test_a_flood_wait_longer_than_max_wait_is_not_slept(
 ) -> None:
     api.inject_retry_after(None, 600)
     with pytest.raises(RetryAfter):
-        run(gateway.send(GROUP, "story"))
+        gateway.send(GROUP, "story")
     assert sleeps.waits == []
 
 
@@ -118,22 +110,22 @@ def test_timeouts_are_retried_a_couple_of_times(
     api: RecordingRequest, gateway: TelegramGateway, sleeps: Sleeps
 ) -> None:
     api.inject_timeout("sendMessage", times=2)
-    assert run(gateway.send(PLAYER, "hello")) == 1
+    assert gateway.send(PLAYER, "hello") == 1
     assert len(sleeps.waits) == 2
     api.inject_timeout("sendMessage", times=3)
     with pytest.raises(TimedOut):
-        run(gateway.send(PLAYER, "hello"))
+        gateway.send(PLAYER, "hello")
 
 
 def test_blocked_and_unknown_chats_are_unreachable_not_errors(
     api: RecordingRequest, gateway: TelegramGateway
 ) -> None:
     api.missing_chats.add(13)
-    assert run(gateway.send(BLOCKED, "your dossier")) is None
-    assert run(gateway.send(13, "your dossier")) is None
+    assert gateway.send(BLOCKED, "your dossier") is None
+    assert gateway.send(13, "your dossier") is None
     assert gateway.unreachable == {BLOCKED, 13}
     api.blocked_chats.clear()
-    assert run(gateway.send(BLOCKED, "welcome back")) == 1
+    assert gateway.send(BLOCKED, "welcome back") == 1
     assert gateway.unreachable == {13}
 
 
@@ -141,8 +133,8 @@ def test_send_follows_a_group_that_became_a_supergroup(
     api: RecordingRequest, gateway: TelegramGateway
 ) -> None:
     api.migrated_chats[-5] = GROUP
-    assert run(gateway.send(-5, "lobby")) == 1
-    assert run(gateway.send(-5, "again")) == 2
+    assert gateway.send(-5, "lobby") == 1
+    assert gateway.send(-5, "again") == 2
     assert [m.text for m in api.messages_in(GROUP)] == ["lobby", "again"]
     assert gateway.migrated == {-5: GROUP}
 
@@ -150,44 +142,44 @@ def test_send_follows_a_group_that_became_a_supergroup(
 def test_edit_replaces_text_and_buttons_and_tolerates_no_change(
     api: RecordingRequest, gateway: TelegramGateway
 ) -> None:
-    message_id = run(gateway.send(PLAYER, "Trade?", [[Button("Accept", data="a")]]))
+    message_id = gateway.send(PLAYER, "Trade?", [[Button("Accept", data="a")]])
     assert message_id is not None
-    assert run(gateway.edit(PLAYER, message_id, "Trade?", [[Button("Accept", data="a")]]))
+    assert gateway.edit(PLAYER, message_id, "Trade?", [[Button("Accept", data="a")]])
     method, code, description = api.errors[-1]
     assert (method, code) == ("editMessageText", 400) and "not modified" in description
-    assert run(gateway.edit(PLAYER, message_id, "Trade? <i>accepted</i>"))
+    assert gateway.edit(PLAYER, message_id, "Trade? <i>accepted</i>")
     assert api.message(PLAYER, message_id).text == "Trade? accepted"
     assert api.buttons(PLAYER, message_id) == []
-    assert run(gateway.edit(PLAYER, 99, "gone")) is False
+    assert gateway.edit(PLAYER, 99, "gone") is False
 
 
 def test_answer_delete_commands_and_admin_check(
     api: RecordingRequest, gateway: TelegramGateway
 ) -> None:
-    assert run(gateway.answer("q1", "Too late", alert=True)) is True
+    assert gateway.answer("q1", "Too late", alert=True) is True
     assert api.calls_to("answerCallbackQuery")[0] == {
         "callback_query_id": "q1",
         "text": "Too late",
         "show_alert": True,
     }
     api.inject_error("answerCallbackQuery", 400, "Bad Request: query is too old")
-    assert run(gateway.answer("q2")) is False
+    assert gateway.answer("q2") is False
 
-    message_id = run(gateway.send(GROUP, "status"))
+    message_id = gateway.send(GROUP, "status")
     assert message_id is not None
-    assert run(gateway.delete(GROUP, message_id)) is True
-    assert run(gateway.delete(GROUP, message_id)) is False
+    assert gateway.delete(GROUP, message_id) is True
+    assert gateway.delete(GROUP, message_id) is False
 
-    run(gateway.set_commands([("newgame", "Open a lobby")], chat_id=GROUP, language_code="de"))
-    run(gateway.set_commands([("start", "Start")], scope="private"))
+    gateway.set_commands([("newgame", "Open a lobby")], chat_id=GROUP, language_code="de")
+    gateway.set_commands([("start", "Start")], scope="private")
     menus = api.calls_to("setMyCommands")
     assert menus[0]["scope"] == {"type": "chat", "chat_id": GROUP}
     assert menus[0]["language_code"] == "de"
     assert menus[1]["scope"] == {"type": "all_private_chats"}
 
     api.set_member_status(GROUP, 7, "creator")
-    assert run(gateway.is_admin(GROUP, 7)) is True
-    assert run(gateway.is_admin(GROUP, 8)) is False
+    assert gateway.is_admin(GROUP, 7) is True
+    assert gateway.is_admin(GROUP, 8) is False
     assert api.violations == []
 
 
@@ -227,8 +219,6 @@ def test_loop_runner_reuses_one_loop_across_runs(
     runner = LoopRunner()
     first = runner.run(current_loop())
     assert LoopRunner().run(current_loop()) is first
-    assert runner.run(gateway.send(PLAYER, "one")) == 1
-    assert runner.run(gateway.send(PLAYER, "two")) == 2
 
 
 def test_loop_runner_refuses_to_nest() -> None:
@@ -239,14 +229,7 @@ def test_loop_runner_refuses_to_nest() -> None:
         LoopRunner().run(nested())
 
 
-def test_direct_runner_needs_no_event_loop_for_the_gateway(
-    api: RecordingRequest, gateway: TelegramGateway
-) -> None:
+def test_the_gateway_needs_no_event_loop(api: RecordingRequest, gateway: TelegramGateway) -> None:
     """The Lambda runs the gateway without asyncio (a cold start's imports, issue 12)."""
     api.inject_retry_after("sendMessage", 2)
-    assert DirectRunner().run(gateway.send(PLAYER, "one")) == 1  # flood control waited out
-
-
-def test_direct_runner_refuses_a_coroutine_that_suspends() -> None:
-    with pytest.raises(RuntimeError, match="event loop"):
-        DirectRunner().run(asyncio.sleep(0))
+    assert gateway.send(PLAYER, "one") == 1  # flood control waited out

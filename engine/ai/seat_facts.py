@@ -10,7 +10,7 @@ from engine.state import Json, other_association
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class SeatFacts:
     seat: int
     n: int
     association: str
@@ -38,7 +38,7 @@ class Table:
     notes: tuple[Json, ...]
 
     @classmethod
-    def read(cls, view: dict[str, Any]) -> Table:
+    def read(cls, view: dict[str, Any]) -> SeatFacts:
         table = view["table"]
         me = view["me"]
         decision = view["decision"] or {"kind": "", "data": {}}
@@ -98,7 +98,7 @@ class Table:
         return bool(self.options.get(name))
 
 
-# How much holding a card is worth to a player of ``Table.association`` (goal items aside).
+# How much holding a card is worth to a player of ``SeatFacts.association`` (goal items aside).
 _TOOL_VALUE = {
     "monocle": 3.0,
     "privilege": 2.5,
@@ -119,7 +119,7 @@ THEIR_GOAL = 4.0  # kept out of their hands
 HIDDEN_BAG = 3.0  # a Bag before the pile runs out: a draw each time it is traded on
 
 
-def value_to(t: Table, association: str, card: str) -> float:
+def value_to(t: SeatFacts, association: str, card: str) -> float:
     """What ``card`` is worth in the hand of a player of ``association``."""
     if t.goal_of(association, card):
         return MY_GOAL

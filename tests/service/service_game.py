@@ -24,7 +24,7 @@ def user(uid: int, lang: str = "en") -> dict[str, Any]:
 
 
 @dataclass
-class Table:
+class ServiceGame:
     n: int = 4
     seed: int = 3
     clock: FakeClock = field(default_factory=FakeClock)
