@@ -5,8 +5,9 @@ A world is built from the seat's ``Mind`` only (its view, beliefs and item track
 the real state: the associations follow one hypothesis drawn by its posterior, the items the seat
 has located are placed where it believes them (each with the chance it gives), the rest of the
 unseen items are dealt at random into the other hands (each keeps its public count) and the
-pile, and the face-down occupations are drawn from those the seat has not seen. Notebooks and the
-public history are left empty: the rollout players read the sampled world directly.
+pile, and the face-down occupations are the ones the seat saw, the others drawn from those it
+has not seen. Notebooks and the public history are left empty: the rollout players read the
+sampled world directly.
 
 Worlds are only built at a turn decision before the action, where the engine's frame stack is
 just that turn.
@@ -161,15 +162,39 @@ def _deal_items(m: Mind, rng: Rng) -> list[list[str]]:
 
 
 def _deal_occupations(m: Mind, rng: Rng) -> tuple[list[str], list[str]]:
+    """Face-down occupations: the ones the seat has seen where it saw them, the rest drawn from
+    those it has not seen; the deck gets what is left."""
     t = m.t
-    known = {t.occupation} | {o for o in t.face_up if o is not None}
+    seen = _seen_occupations(m)
+    known = {t.occupation} | {o for o in t.face_up if o is not None} | set(seen.values())
     pool = [o for o in OCCUPATIONS if o not in known]
     rng.shuffle(pool)
     out = [""] * t.n
     for s in t.others:
-        if t.face_up[s] is None and pool:
-            out[s] = pool.pop()
+        if t.face_up[s] is None:
+            if s in seen:
+                out[s] = seen[s]
+            elif pool:
+                out[s] = pool.pop()
     return out, pool
+
+
+def _seen_occupations(m: Mind) -> dict[int, str]:
+    """The face-down occupation of each other player the seat has seen it of (a fight's look,
+    the Tome's swap); of two notes naming the same card, the later one holds."""
+    t = m.t
+    shown = {t.occupation} | {o for o in t.face_up if o is not None}
+    seen: dict[int, str] = {}
+    for note in t.notes:
+        if note["k"] != "saw_occupation":
+            continue
+        about, occ = note["about"], note["occupation"]
+        for s in [s for s, o in seen.items() if o == occ]:
+            del seen[s]
+        seen[about] = occ
+    return {
+        s: o for s, o in seen.items() if s != t.seat and t.face_up[s] is None and o not in shown
+    }
 
 
 __all__ = ["can_sample", "sample"]

@@ -289,12 +289,13 @@ def test_deterministic() -> None:
 
 def test_sampled_worlds_agree_with_everything_the_seat_knows() -> None:
     """Determinization: every world keeps the public counts, the seat's own cards, the face-up
-    occupations, the associations the seat saw and the items it is sure of; every card is in
-    exactly one place; and the seat's legal actions are the same as in the real game."""
-    sampled = 0
+    occupations and the face-down ones the seat saw (still held), the associations it saw and the
+    items it is sure of; every card is in exactly one place; and the seat's legal actions are the
+    same as in the real game."""
+    sampled = seen_occupations = 0
 
     def check(st: State, seat: int, v: Any, legal: list[Action], action: Action) -> None:
-        nonlocal sampled
+        nonlocal sampled, seen_occupations
         m = AiPolicy().mind(v)
         if not can_sample(m) or st.turn_no % 3:
             return
@@ -315,6 +316,10 @@ def test_sampled_worlds_agree_with_everything_the_seat_knows() -> None:
             for note in st.players[seat].notes:
                 if note["k"] == "saw_association" and note.get("position") is None:
                     assert w.players[note["about"]].assoc == [note["assoc"]]
+            for s, occ in _last_seen_occupations(st, seat).items():
+                if st.players[s].occupation == occ and not st.players[s].occ_up:
+                    assert w.players[s].occupation == occ
+                    seen_occupations += 1
             for s, cards_p in enumerate(m.holdings.known):
                 for card, p in cards_p.items():
                     if p >= 0.999 and s != seat:
@@ -326,6 +331,16 @@ def test_sampled_worlds_agree_with_everything_the_seat_knows() -> None:
         opts = {"max_rounds": 5, "advanced_three": seed == 0}
         play(200 + seed, n, [AiPolicy() for _ in range(n)], opts, check)
     assert sampled > 30
+    assert seen_occupations > 5
+
+
+def _last_seen_occupations(st: State, seat: int) -> dict[int, str]:
+    """The occupation ``seat`` last saw of each other player (a fight's look, the Tome)."""
+    out: dict[int, str] = {}
+    for note in st.players[seat].notes:
+        if note["k"] == "saw_occupation" and note["about"] != seat:
+            out[note["about"]] = note["occupation"]
+    return out
 
 
 def test_expert_is_deterministic_and_never_illegal() -> None:
