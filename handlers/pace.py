@@ -30,6 +30,7 @@ from typing import Any
 import engine
 from engine.actions import Action
 from engine.ai import AiPolicy
+from engine.cards import item_kind
 from engine.rng import Rng, seed_state
 from handlers import action_payloads, lobby
 from handlers.app import CoachRideBot
@@ -298,8 +299,12 @@ class PaceTable:
         if shown is None or not legal:
             return
         action = self.ai.choose(engine.view(st, seat), legal, self.rng)
-        wanted = f"{self.gid}:{decision}:{action_payloads.encode_action(action)}"
-        route = self.route(uid, shown, decision, wanted, action)
+        route = None
+        for same in _identical(action, legal):  # a menu shows one of two identical Goblets
+            wanted = f"{self.gid}:{decision}:{action_payloads.encode_action(same)}"
+            route = self.route(uid, shown, decision, wanted, same)
+            if route is not None:
+                break
         if route is None:
             self.unreachable += 1
             acts = [
@@ -353,6 +358,20 @@ class PaceTable:
         finally:
             self.messenger.quiet = False
             shown.text, shown.rows = start
+
+
+def _identical(action: Action, legal: list[Action]) -> list[Action]:
+    """``action`` first, then the legal actions that differ from it only in which of identical
+    cards (Keys, Goblets) they name: a player cannot tell those apart, nor can the buttons."""
+
+    def kinds(a: Action) -> tuple[object, ...]:
+        card = item_kind(a.card) if a.card is not None else None
+        choice = item_kind(a.choice) if a.choice is not None else None
+        cards = tuple(sorted(item_kind(c) for c in a.cards))
+        return (a.kind, a.target, card, choice, cards, a.seats)
+
+    key = kinds(action)
+    return [action, *(a for a in legal if a != action and kinds(a) == key)]
 
 
 def _waiting_for(st: engine.State, aw: engine.Awaiting) -> str:

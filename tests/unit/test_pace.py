@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from engine.actions import Action
 from handlers import pace
 
 
@@ -34,3 +35,16 @@ def test_think_times_follow_the_issue_model() -> None:
     assert pace.think_kind("priest", {}) == "window"
     assert pace.think_kind("trade_answer", {}) == "trade"
     assert pace.think_kind("boost", {}) == "boost"
+
+
+def test_a_choice_among_identical_cards_reaches_the_button_the_menu_shows() -> None:
+    """The trade menu shows one button for two identical Goblets: a player who means either
+    presses that one; the pace table must not count it unreachable (and play something else)."""
+    legal = [
+        Action("trade", 3, 9, target=1, card="goblet3"),
+        Action("trade", 3, 9, target=1, card="goblet2"),
+        Action("trade", 3, 9, target=2, card="goblet2"),
+        Action("trade", 3, 9, target=1, card="key1"),
+    ]
+    chosen = legal[1]
+    assert pace._identical(chosen, legal) == [chosen, legal[0]]
