@@ -68,12 +68,20 @@ def cold_import_ms(module: str, runs: int = 5, setup: str = "pass") -> tuple[flo
             capture_output=True,
             text=True,
             check=True,
-            env={**os.environ, **LAMBDA_ENVIRONMENT},
+            env=_fresh_interpreter_environment(),
         )
         wall, cpu = map(float, out.stdout.split())
         walls.append(wall)
         cpus.append(cpu)
     return round(statistics.median(walls), 1), round(statistics.median(cpus), 1)
+
+
+def _fresh_interpreter_environment() -> dict[str, str]:
+    """The Lambda's variables, and byte code written: a package ships compiled for its runtime,
+    so a caller's PYTHONDONTWRITEBYTECODE (with stale caches beside the sources) would measure
+    compiling every module instead of importing it."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, **LAMBDA_ENVIRONMENT}
 
 
 def play(players: int, seed: int) -> dict[str, Any]:
