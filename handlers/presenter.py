@@ -25,6 +25,7 @@ from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
 from handlers.i18n import t
 from handlers.messenger import Rows
+from handlers.prompts.fight import fight_header
 from handlers.story.table import table_lines
 
 # A story message takes the next lines as long as it is this recent: a new group message (and a
@@ -259,15 +260,7 @@ class Presenter:
                     name=fmt.name(table, about) if about is not None else "",
                 )
                 told = t(lang, "prompt.closed.support_told", what=what)
-                if "attacker" in fight and "defender" in fight:
-                    header = t(
-                        lang,
-                        "game.fight.header",
-                        attacker=fmt.name(table, fight["attacker"]),
-                        defender=fmt.name(table, fight["defender"]),
-                    )
-                    told = fmt.lines(header, told)
-                reason = told
+                reason = fmt.lines(fight_header(table, lang), told) if fight else told
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
     def cancel(self) -> None:

@@ -13,6 +13,13 @@ def played_label(lang: str, card: str) -> str:
     return occupation_label(lang, card) if card in OCCUPATIONS else card_label(lang, card)
 
 
+def fight_header(table: fmt.Table, lang: str) -> str:
+    """Who attacks whom (``table["fight"]`` must be set)."""
+    fight = table["fight"]
+    attacker, defender = fmt.name(table, fight["attacker"]), fmt.name(table, fight["defender"])
+    return t(lang, "game.fight.header", attacker=attacker, defender=defender)
+
+
 def fight_lines(table: fmt.Table, lang: str) -> list[str]:
     """The fight so far, as the whole table saw it: supports, void supports, cards played and
     the strengths they make (all public, R-V1). ``table`` is the public view."""
@@ -20,7 +27,7 @@ def fight_lines(table: fmt.Table, lang: str) -> list[str]:
     if fight is None or fight["strength"] is None:
         return []
     a, d = fight["attacker"], fight["defender"]
-    out = [t(lang, "game.fight.header", attacker=fmt.name(table, a), defender=fmt.name(table, d))]
+    out = [fight_header(table, lang)]
     sides: dict[str, list[int]] = {"attacker": [], "defender": [], "neutral": []}
     for seat_s, side in fight["supports"].items():
         sides[side].append(int(seat_s))
