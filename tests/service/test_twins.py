@@ -58,10 +58,9 @@ def twins(
 
 
 # -- 1. a pass in a window ---------------------------------------------------------------------
-def test_R_D1_a_pass_in_the_priest_window_changes_nothing_the_group_sees() -> None:
-    """A: the second to declare support holds the Priest and taps "Not now" 2 s into the
-    window; B: nobody holds it. In both, the first to declare support does so 3 s into the
-    window (asked meanwhile, issue 9): told only when the window closes."""
+def _priest_twins() -> tuple[Twin, Twin, int, int]:
+    """A: the second to declare support (``x``) holds the Priest; B: ``x`` holds a plain
+    occupation. Returns the twins, the first to declare and ``x``."""
     seed = find_seed(lambda st: "priest" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
     first = seats(deal(N, seed))[2]
     x = (first + 1) % N
@@ -70,11 +69,24 @@ def test_R_D1_a_pass_in_the_priest_window_changes_nothing_the_group_sees() -> No
         lambda st: give_occupation(st, x, "priest"),
         lambda st: give_occupation(st, x, plain_in_deck(st)),
     )
+    return a, b, first, x
+
+
+def _attack(twin: Twin) -> None:
+    """5 s into the first turn, its player attacks the next seat."""
+    turn, target, _ = seats(twin.state())
+    twin.wait(5)
+    twin.press(turn, "~at")
+    twin.press(turn, payload("attack", target=target))
+
+
+def test_R_D1_a_pass_in_the_priest_window_changes_nothing_the_group_sees() -> None:
+    """A: the second to declare support holds the Priest and taps "Not now" 2 s into the
+    window; B: nobody holds it. In both, the first to declare support does so 3 s into the
+    window (asked meanwhile, issue 9): told only when the window closes."""
+    a, b, first, x = _priest_twins()
     for twin, priest in ((a, True), (b, False)):
-        turn, target, _ = seats(twin.state())
-        twin.wait(5)
-        twin.press(turn, "~at")
-        twin.press(turn, payload("attack", target=target))
+        _attack(twin)
         assert twin.state().pending.kind == "priest"  # type: ignore[union-attr]
         twin.wait(2)
         if priest:
@@ -92,19 +104,9 @@ def test_R_A3_a_support_declared_ahead_of_its_turn_shows_the_group_the_same() ->
     B: nobody does; in both that player declares for the attacker 2 s into the Priest window,
     then changes to the defender, and the first to declare answers 4 s after the window closed:
     both are told at that moment, in order, and the group sees the same at both tables."""
-    seed = find_seed(lambda st: "priest" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
-    first = seats(deal(N, seed))[2]
-    x = (first + 1) % N
-    a, b = twins(
-        seed,
-        lambda st: give_occupation(st, x, "priest"),
-        lambda st: give_occupation(st, x, plain_in_deck(st)),
-    )
+    a, b, first, x = _priest_twins()
     for twin in (a, b):
-        turn, target, _ = seats(twin.state())
-        twin.wait(5)
-        twin.press(turn, "~at")
-        twin.press(turn, payload("attack", target=target))
+        _attack(twin)
         twin.wait(2)
         twin.press(x, payload("support", choice="attacker"))
         twin.wait(1)
@@ -225,10 +227,7 @@ def test_R_D1_the_unreachable_notice_does_not_tell_who_was_asked_in_a_window() -
     )
     for twin in (a, b):
         twin.harness.api.blocked_chats.add(twin.player(x).uid)
-        turn, target, _ = seats(twin.state())
-        twin.wait(5)
-        twin.press(turn, "~at")
-        twin.press(turn, payload("attack", target=target))
+        _attack(twin)
         twin.wait(200)
     assert_same_streams(a, b, hidden={x})
     name = a.player(x).name
