@@ -13,6 +13,7 @@ from engine.actions import (
 from engine.api import (
     Awaiting,
     apply,
+    asked,
     awaiting,
     come_back,
     default_action,
@@ -43,6 +44,7 @@ __all__ = [
     "Stale",
     "State",
     "apply",
+    "asked",
     "awaiting",
     "come_back",
     "current_fight",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import premove
 from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTurn, Stale
 from engine.core import Ctx
 from engine.fight import awaited, riders, support_turn
@@ -32,7 +33,9 @@ class Awaiting:
     supporters asked before their turn in the order (R-A3, issue 9), who may declare now (kept
     and open to change until told) and are waited for when their turn comes. When a window has
     nobody left to wait for, ``closable`` is set and only its end is awaited. ``part`` changes
-    when a new seat's turn starts inside the same decision (its deadline counts from then)."""
+    when a new seat's turn starts inside the same decision (its deadline counts from then).
+    ``premove`` is the next player, when they may choose their turn's action ahead
+    (``engine.premove``): asked, never waited for, under the same decision id."""
 
     decision: int
     kind: str
@@ -42,6 +45,7 @@ class Awaiting:
     closable: bool
     ahead: tuple[int, ...] = ()
     part: int = 0
+    premove: int | None = None
 
 
 def new_game(
@@ -63,16 +67,36 @@ def awaiting(st: State) -> Awaiting | None:
     ahead = tuple(s for s in p.actors if s not in seats)
     part = fight_on_top(st.frames)["supports_told"] if support_turn(st) is not None else 0
     return Awaiting(
-        p.id, p.kind, tuple(seats), p.deadline, p.window, p.window and not seats, ahead, part
+        p.id,
+        p.kind,
+        tuple(seats),
+        p.deadline,
+        p.window,
+        p.window and not seats,
+        ahead,
+        part,
+        premove.seat(st),
     )
+
+
+def asked(st: State) -> list[int]:
+    """Every seat with a question now: the pending decision's actors and the next player
+    choosing their turn ahead (``engine.premove``)."""
+    p = st.pending
+    if p is None or st.result is not None:
+        return []
+    ahead = premove.seat(st)
+    return [*p.actors, ahead] if ahead is not None else list(p.actors)
 
 
 def legal_actions(st: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now. A team claim is listed once; its allies are any set of
     distinct other seats, given in ``Action.seats``."""
     p = st.pending
-    if p is None or st.result is not None or seat not in p.actors:
+    if p is None or st.result is not None:
         return []
+    if seat not in p.actors:
+        return premove.legal(st, seat) if seat == premove.seat(st) else []
     return KINDS[p.kind].legal(st, p, seat)
 
 
@@ -121,6 +145,9 @@ def validate(st: State, action: Action) -> None:
         if action.seat is not None and action.seat not in awaited(st):
             raise NotYourTurn(f"seat {action.seat} is not waited for")
         return
+    if action.seat is not None and action.seat not in p.actors and action.seat == premove.seat(st):
+        premove.validate(st, action)
+        return
     if action.seat is None or action.seat not in p.actors:
         raise NotYourTurn(f"seat {action.seat} may not act on {p.kind}")
     legal = KINDS[p.kind].legal(st, p, action.seat)
@@ -155,7 +182,10 @@ def apply(
         assert action.seat is not None
         if not stand_in:
             _came_back(ctx, action.seat)
-        KINDS[p.kind].handle(ctx, p, action)
+        if action.seat in p.actors:
+            KINDS[p.kind].handle(ctx, p, action)
+        else:  # validated: the next player's turn chosen ahead, kept till it starts
+            premove.hold(st, action)
     advance(ctx)
     st.rng = ctx.rng.state
     st.step += 1
@@ -216,6 +246,7 @@ def _came_back(ctx: Ctx, seat: int) -> None:
 __all__ = [
     "Awaiting",
     "apply",
+    "asked",
     "awaiting",
     "come_back",
     "default_action",

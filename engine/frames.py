@@ -20,6 +20,7 @@ class TurnFrame(TypedDict):
     kind: Literal["turn"]
     seat: int
     stage: str
+    premove: NotRequired[dict[str, Any]]  # the next seat's action chosen ahead (engine.premove)
 
 
 class TradeFrame(TypedDict):

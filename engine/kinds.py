@@ -74,6 +74,8 @@ class EventKind(StrEnum):
     PILE_ARRANGED = "pile_arranged"
     PILE_SEEN = "pile_seen"
     PLAYED = "played"
+    PREMOVE_DROPPED = "premove_dropped"
+    PREMOVE_PLAYED = "premove_played"
     PRIEST_STOPPED = "priest_stopped"
     RECEIVED = "received"
     REVEALED = "revealed"

@@ -8,6 +8,8 @@ ends with the action, as it does for a player without one."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import victory
 from engine.actions import Action
 from engine.cards import (
@@ -33,6 +35,9 @@ from engine.rng import Rng
 from engine.state import Pending, State
 
 GOAL_BAG = {"key": "bag_key", "goblet": "bag_goblet"}
+# A turn's actions that may be chosen ahead (engine.premove): free uses wait for the turn itself.
+AHEAD_KINDS = frozenset({"pass", "trade", "attack", "claim", "claim_other", "solo"})
+CLAIM_KINDS = frozenset({"claim", "claim_other"})
 
 
 def step_turn(ctx: Ctx, f: Frame) -> None:
@@ -51,7 +56,10 @@ def step_turn(ctx: Ctx, f: Frame) -> None:
         ctx.public("turn", seat=f["seat"], round=st.round)
         f["stage"] = "act"
     if f["stage"] == "act":
-        ctx.open("turn", [f["seat"]], "turn", acted=False)
+        p = ctx.open("turn", [f["seat"]], "turn", acted=False)
+        held = f.pop("premove", None)
+        if held is not None:
+            _play_premove(ctx, p, held)
     elif f["stage"] == "after":
         if free_uses(st, f["seat"]) and st.players[f["seat"]].occ_up:
             ctx.open("turn", [f["seat"]], "turn", acted=True)
@@ -59,7 +67,25 @@ def step_turn(ctx: Ctx, f: Frame) -> None:
             f["stage"] = "end"
     elif f["stage"] == "end":
         st.frames.pop()
-        st.frames.append({"kind": "turn", "seat": (f["seat"] + 1) % st.n, "stage": "start"})
+        nxt: TurnFrame = {"kind": "turn", "seat": (f["seat"] + 1) % st.n, "stage": "start"}
+        if "premove" in f:
+            nxt["premove"] = f["premove"]  # chosen ahead (engine.premove), played as it opens
+        st.frames.append(nxt)
+
+
+def _play_premove(ctx: Ctx, p: Pending, held: dict[str, Any]) -> None:
+    """The action chosen ahead is played as the turn opens, if the cards still allow it (checked
+    as a press would be); otherwise it is dropped and the turn is asked as usual. Only the
+    player hears which."""
+    seat = p.actors[0]
+    action = Action.from_dict({**held, "decision": p.id})
+    options = legal_turn_actions(ctx.state, p, seat)
+    chosen = [a for a in options if a.kind in AHEAD_KINDS]
+    if action.seat != seat or not allowed(action, chosen, ctx.state.n):
+        ctx.private((seat,), "premove_dropped", seat=seat)
+        return
+    ctx.private((seat,), "premove_played", seat=seat, action=held)
+    _handle_turn(ctx, p, action)
 
 
 def free_uses(st: State, seat: int) -> list[str]:
@@ -92,7 +118,7 @@ def matching_card(st: State, seat: int, name: str) -> str | None:
     return exact
 
 
-def _legal_turn(st: State, p: Pending, seat: int) -> list[Action]:
+def legal_turn_actions(st: State, p: Pending, seat: int) -> list[Action]:
     me = st.players[seat]
     d = p.id
     others = [s for s in range(st.n) if s != seat]
@@ -183,6 +209,19 @@ def _diplomat(ctx: Ctx, seat: int, a: Action, f: TurnFrame) -> None:
     ctx.open("diplomat_give", [seat], "choice", target=a.target, receive=card)
 
 
+def allowed(action: Action, options: list[Action], n: int) -> bool:
+    """``action`` is one of ``options`` (a team claim with any distinct other seats)."""
+    if action.kind in CLAIM_KINDS:
+        probe = Action(action.kind, action.seat, action.decision)
+        seats = action.seats
+        return (
+            probe in options
+            and len(set(seats)) == len(seats)
+            and all(s != action.seat and 0 <= s < n for s in seats)
+        )
+    return action in options
+
+
 def _default_turn(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     return Action("end" if p.data["acted"] else "pass", seat, p.id)
 
@@ -240,7 +279,7 @@ def _default_clairvoyant(st: State, p: Pending, seat: int, rng: Rng) -> Action:
 
 
 KINDS = {
-    DecisionKind.TURN: Kind(_legal_turn, _handle_turn, _default_turn),
+    DecisionKind.TURN: Kind(legal_turn_actions, _handle_turn, _default_turn),
     DecisionKind.DIPLOMAT_GIVE: Kind(
         _legal_diplomat_give, _handle_diplomat_give, random_of(_legal_diplomat_give)
     ),

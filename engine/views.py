@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import premove
 from engine.actions import Event
 from engine.cards import ASSOCIATIONS, hand_limit
 from engine.core import goal_count
@@ -137,6 +138,16 @@ def view(st: State, seat: int) -> Json:
             mine["data"]["pile"] = list(reversed(st.pile))  # §6: the Clairvoyant sees it all
         if p.kind == "reward_take":
             mine["data"]["hand"] = list(st.players[p.data["loser"]].items)
+    elif p is not None and seat == premove.seat(st):
+        # the next turn, chosen ahead (engine.premove): whose turn it is now, and what is kept
+        now = premove.current_turn(st)
+        assert now is not None
+        mine = {
+            "id": p.id,
+            "kind": "turn",
+            "deadline": "turn",
+            "data": {"acted": False, "ahead": now["seat"], "held": premove.held(st, seat)},
+        }
     return {
         "seat": seat,
         "table": public_view(st),

@@ -57,13 +57,16 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             return
         action = action_payloads.decode_action(parsed.payload, seat, decision)
         before = engine.view(st, seat), engine.legal_actions(st, seat)
+        ahead = st.pending is not None and seat not in st.pending.actors  # engine.premove
         try:
             table.apply(action)
         except Rejected:
             txn.toast = refusals.toast(plang, Illegal())
             return
         table.settle()
-        answered = {seat: (press.message_id, prompts.render_answered(*before, action, plang))}
+        answered = {}  # a turn chosen ahead is kept: its prompt stays open, showing the choice
+        if not ahead:
+            answered[seat] = (press.message_id, prompts.render_answered(*before, action, plang))
         after_play(work, rooms.bot_username, table, answered)
         outcome = action.kind
 
@@ -87,7 +90,7 @@ def _presser(
     if seat is None:
         raise NotInGame
     p = table.state.pending
-    if p is None or p.id != decision or seat not in p.actors:
+    if p is None or p.id != decision or seat not in engine.asked(table.state):
         raise Stale
     if not _on_own_prompt(work.game, seat, decision, press, navigates):
         raise Stale

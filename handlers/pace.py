@@ -147,6 +147,7 @@ class PaceTable:
         self.ids = itertools.count(1)
         self.gid = ""
         self.taps = self.decision_taps = self.dismiss_taps = self.unreachable = 0
+        self.ahead_taps = 0  # turns chosen ahead (engine.premove)
         self.waits: dict[str, float] = defaultdict(float)  # seconds of play waiting, by kind
         self.errors = _ErrorCount()
 
@@ -231,6 +232,9 @@ class PaceTable:
         started = self.clock.now()
         plans: dict[tuple[int, int], float] = {}
         tapped: Counter[tuple[int, int]] = Counter()
+        # The next player choosing their turn ahead (engine.premove) thinks from the moment the
+        # prompt first shows, through the decisions around it, into their turn if need be.
+        ahead_plans: dict[int, tuple[int, float]] = {}  # turn number -> (seat, when decided)
         for _ in range(MAX_STEPS):
             doc = self.doc()
             st = engine.State.from_dict(doc["engine"])
@@ -240,6 +244,7 @@ class PaceTable:
             assert aw is not None and st.pending is not None
             now = self.clock.now()
             asked = aw.seats + aw.ahead  # supporters asked ahead of their turn think at once
+            premove = aw.premove
             for seat in asked:
                 key = (aw.decision, seat)
                 if key in plans or tapped[key] >= MAX_TAPS_PER_DECISION:
@@ -247,20 +252,45 @@ class PaceTable:
                 own = engine.view(st, seat)["decision"] or {"kind": aw.kind, "data": {}}
                 if own["data"].get("declared") is not None:
                     continue  # declared ahead of its turn: told when the turn comes
-                if self.prompt(self.uids[seat], aw.decision) is not None:
+                thinking = None
+                if aw.kind == "turn" and not own["data"].get("acted"):
+                    thinking = ahead_plans.pop(st.turn_no - 1, None)
+                if thinking is not None and thinking[0] == seat and thinking[1] >= 0:
+                    plans[key] = max(now, thinking[1])  # went on thinking into the turn
+                elif self.prompt(self.uids[seat], aw.decision) is not None:
                     # the seat's own question (one asked during a window is not the window's)
                     lo, hi = THINK_SECONDS[think_kind(own["kind"], own["data"])]
                     plans[key] = now + self.think.uniform(lo, hi)
+            if (
+                premove is not None
+                and st.turn_no not in ahead_plans
+                and not engine.view(st, premove)["decision"]["data"].get("held")
+                and self.prompt(self.uids[premove], aw.decision) is not None
+            ):
+                lo, hi = THINK_SECONDS["turn"]
+                ahead_plans[st.turn_no] = (premove, now + self.think.uniform(lo, hi))
             mine = [(at, seat) for (dec, seat), at in plans.items() if dec == aw.decision]
             mine = [(at, seat) for at, seat in mine if seat in asked]
+            planned = ahead_plans.get(st.turn_no)
+            if (
+                premove is not None
+                and planned is not None
+                and planned[0] == premove
+                and not engine.view(st, premove)["decision"]["data"].get("held")
+            ):
+                mine.append((max(now, planned[1]), premove))
             tap = min(mine) if mine else None
             timer = min((r.due_at for r in self.timers.requests), default=None)
             waited = _waiting_for(st, aw)
             if tap is not None and (timer is None or tap[0] <= timer):
                 self.waits[waited] += max(0.0, tap[0] - now)
                 self.clock.advance(max(0.0, tap[0] - now))
-                del plans[(aw.decision, tap[1])]
-                tapped[(aw.decision, tap[1])] += 1
+                if tap[1] == premove and (aw.decision, tap[1]) not in plans:
+                    ahead_plans[st.turn_no] = (tap[1], -1.0)  # chosen: nothing more to think
+                    self.ahead_taps += 1
+                else:
+                    del plans[(aw.decision, tap[1])]
+                    tapped[(aw.decision, tap[1])] += 1
                 self.decide(tap[1], aw.decision)
             elif timer is not None:
                 self.waits[waited] += max(0.0, timer - now)

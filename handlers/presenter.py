@@ -18,13 +18,14 @@ import html
 from typing import Any
 
 import engine
-from engine import Event, EventKind, State
+from engine import Event, EventKind, State, premove
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
-from handlers import callback_data, fmt, prompts, story
+from handlers import action_payloads, callback_data, fmt, prompts, story
 from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
 from handlers.i18n import t
 from handlers.messenger import Rows
+from handlers.prompts.answer import answer_line, kept_action
 from handlers.prompts.fight import fight_header
 from handlers.story.table import table_lines
 
@@ -193,10 +194,11 @@ class Presenter:
     def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
         p = self.state.pending
         open_prompts = self.game.prompts
+        asked = engine.asked(self.state)
         for seat_s, prompt in list(open_prompts.items()):
             seat = int(seat_s)
             same = p is not None and p.id == prompt["dec"]
-            still = same and p is not None and seat in p.actors
+            still = (same and seat in asked) or self._carried(seat, prompt)
             if seat in answered:
                 msg, text = answered[seat]
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
@@ -213,6 +215,16 @@ class Presenter:
                 closed = self._closing_text(seat) or self._closed_text(seat, prompt)
                 self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
             del open_prompts[seat_s]
+
+    def _carried(self, seat: int, prompt: dict[str, Any]) -> bool:
+        """A turn being chosen ahead stays one message while the decisions around it change:
+        it is edited to carry the new decision's buttons (engine.premove)."""
+        return bool(
+            prompt.get("ahead")
+            and prompt.get("msg")
+            and not prompt.get("closed")
+            and seat == premove.seat(self.state)
+        )
 
     def _closing_text(self, seat: int) -> str | None:
         """What the run noted for the seat's open prompt: the choice made for it and why, or
@@ -232,7 +244,7 @@ class Presenter:
         text is the seat's own, so it tells the group nothing, R-D1)."""
         lang = self.lang_of(seat)
         table = engine.public_view(self.state)
-        reason = t(lang, why) if why else None
+        reason = t(lang, why) if why else self._premove_reason(seat, prompt, table)
         for e in engine.public_events(self.events):
             if reason is not None:
                 break
@@ -263,6 +275,24 @@ class Presenter:
                 reason = fmt.lines(fight_header(table, lang), told) if fight else told
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
+    def _premove_reason(self, seat: int, prompt: dict[str, Any], table: fmt.Table) -> str | None:
+        """A turn chosen ahead (engine.premove) closes when the seat's turn starts: played then
+        (with what it was), dropped (the cards no longer allowed it), or to be chosen now."""
+        if not prompt.get("ahead"):
+            return None
+        lang = self.lang_of(seat)
+        for e in engine.events_for(self.events, seat):
+            if e.kind == EventKind.PREMOVE_PLAYED:
+                view = {"seat": seat, "table": table, "decision": {"kind": "turn", "data": {}}}
+                chosen = answer_line(view, kept_action(e.data["action"]), lang)
+                return fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
+            if e.kind == EventKind.PREMOVE_DROPPED:
+                return t(lang, "prompt.closed.premove_dropped")
+        p = self.state.pending
+        if p is not None and p.kind == "turn" and seat in p.actors:
+            return t(lang, "prompt.closed.turn_came")
+        return None
+
     def cancel(self) -> None:
         """The game ends outside the engine (/cancel): every open prompt says so, the status
         is unpinned."""
@@ -283,10 +313,11 @@ class Presenter:
         if p is None:
             return
         open_prompts = self.game.prompts
-        version = _prompt_version(self.state)
-        for seat in p.actors:
+        premove_seat = premove.seat(self.state)
+        for seat in engine.asked(self.state):
             if not self.asks(seat):
                 continue
+            version = _prompt_version(self.state, seat)
             current = open_prompts.get(str(seat))
             same = current is not None and current["dec"] == p.id
             shown = same and current is not None and not current.get("closed")
@@ -295,9 +326,9 @@ class Presenter:
             pr = self.prompt(seat)
             rows = self.rows(p.id, pr.rows)
             title = pr.text.split("\n", 1)[0]
-            if same and current is not None and current.get("msg"):
+            if current is not None and (same or self._carried(seat, current)) and current["msg"]:
                 self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
-                current.update(v=version, closed=False)
+                current.update(dec=p.id, v=version, closed=False)
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
@@ -309,6 +340,8 @@ class Presenter:
                 "title": title,
                 "closed": False,
             }
+            if seat == premove_seat:
+                open_prompts[str(seat)]["ahead"] = True
 
     def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
         """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
@@ -318,7 +351,8 @@ class Presenter:
         view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
         pr = prompts.render_prompt(view, legal, lang, nav)
         aw = engine.awaiting(st)
-        ahead = aw is not None and seat in aw.ahead  # R-A3: no deadline before its turn
+        # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove)
+        ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
         due = self.deadline_at() if deadline and not ahead else None
         if due is None:
             return pr
@@ -360,12 +394,14 @@ class Presenter:
         ]
 
 
-def _prompt_version(st: State) -> str:
+def _prompt_version(st: State, seat: int) -> str:
     """Prompts of the boost window change as cards are played, support prompts as declarations
-    are told (R-A3), and a decision asked during a window goes on under its own deadline once
-    the window closes: re-render them then."""
+    are told (R-A3), a decision asked during a window goes on under its own deadline once the
+    window closes, and a turn chosen ahead shows what is kept: re-render them then."""
     fight = engine.current_fight(st)
     played = len(fight.get("played", [])) if fight else 0
     supports = len(fight.get("supports", {})) if fight else 0
     kind = st.pending.kind if st.pending is not None else ""
-    return f"{kind}:{played}:{supports}"
+    held = premove.held(st, seat)
+    kept = action_payloads.encode_action(kept_action(held)) if held else ""
+    return f"{kind}:{played}:{supports}:{kept}"

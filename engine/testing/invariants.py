@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.actions import Event
+from engine.api import asked
 from engine.cards import ALL_ITEMS, ASSOCIATIONS, OCCUPATIONS, association_split, hand_limit
 from engine.mechanics import KINDS
 from engine.state import Json, State
@@ -472,7 +473,7 @@ def check_views(
         ):
             out.append(f"view of seat {seat}: 'me' is not seat {seat}'s own cards")
         dec = v["decision"]
-        if p is None or seat not in p.actors:
+        if p is None or seat not in asked(st):
             if dec is not None:
                 out.append(f"view of seat {seat} shows a decision it is not asked")
         elif dec is not None:
@@ -480,6 +481,8 @@ def check_views(
             data = dict(dec.get("data", {}))
             if allowed is not None:
                 data.pop(allowed, None)
+            if seat not in p.actors:
+                data.pop("held", None)  # its turn chosen ahead: a card of its own, if any
             items, assoc, occ = _secrets_in(data, _LABEL_KEYS)
             if items or assoc or occ:
                 out.append(f"view of seat {seat}: decision {p.kind} data leaks {dec['data']}")

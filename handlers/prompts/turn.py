@@ -7,6 +7,7 @@ from engine.cards import CLAIRVOYANT, DIPLOMAT
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.prompts import claim
+from handlers.prompts.answer import answer_line, kept_action
 from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
 
 
@@ -31,7 +32,10 @@ def _title(a: Ask) -> str:
 
 def _root(a: Ask) -> Page:
     acted = bool(a.p.data.get("acted"))
-    page = Page([_title(a), a.t("game.turn.after" if acted else "game.turn.choose"), a.hand()])
+    if a.p.data.get("ahead") is not None:
+        page = _ahead(a)
+    else:
+        page = Page([_title(a), a.t("game.turn.after" if acted else "game.turn.choose"), a.hand()])
     kinds = {x.kind: x for x in a.legal}
     buttons: list[Button] = []
     if "pass" in kinds:
@@ -57,6 +61,17 @@ def _root(a: Ask) -> Page:
     page.info = [action_payloads.info_item(item_kind(c)) for c in a.me["items"]]
     if "diplomat" in kinds or "clairvoyant" in kinds:
         page.info.append(action_payloads.info_occupation(a.me["occupation"]))
+    return page
+
+
+def _ahead(a: Ask) -> Page:
+    """The next turn, chosen ahead (engine.premove): whose turn it is, what is kept."""
+    now = int(a.p.data["ahead"])
+    page = Page([a.t("game.turn.next_title"), a.t("game.turn.next_body", name=a.name(now))])
+    held = a.p.data.get("held")
+    if held is not None:
+        page.add(a.t("game.turn.next_held"), answer_line(a.view, kept_action(held), a.lang))
+    page.add(a.hand())
     return page
 
 

@@ -221,9 +221,11 @@ def test_awaiting_matches_the_pending_decision_and_every_legal_action_applies(
         assert sorted(aw.seats + aw.ahead) == sorted(st.pending.actors)
         assert not set(aw.seats) & set(aw.ahead) and aw.decision == st.pending.id
         assert aw.closable == (aw.window and not aw.seats)
+        # the next player choosing their turn ahead (engine.premove) is asked too
+        assert engine.asked(st) == st.pending.actors + [s for s in [aw.premove] if s is not None]
         for seat in range(st.n):
             legal = engine.legal_actions(st, seat)
-            assert bool(legal) == (seat in st.pending.actors)
+            assert bool(legal) == (seat in engine.asked(st))
             for a in legal[:3]:
                 if a.kind not in ("claim", "claim_other"):
                     engine.apply(st, a)  # never rejected
@@ -295,9 +297,9 @@ def assert_views_are_clean(st: State) -> None:
         assert not leaked, (seat, leaked)
         me = v["me"]
         assert me["items"] == st.players[seat].items and me["assoc"] == st.players[seat].assoc
-        # a decision is shown only to a player asked
+        # a decision is shown only to a player asked (the next one may choose ahead)
         if v["decision"] is not None:
-            assert st.pending is not None and seat in st.pending.actors
+            assert st.pending is not None and seat in engine.asked(st)
 
 
 @pytest.mark.parametrize(("n", "seed", "options"), GAMES)

@@ -29,7 +29,8 @@ from tests.unit import playouts
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = Path(i18n.__file__).parent / "locales"
 # Public events that tell nothing a line could add (the seat order has its own message).
-SILENT = {"game_started", "fight_over"}
+# The turn chosen ahead (engine.premove) is told in its own prompt as it closes, not as news.
+SILENT = {"game_started", "fight_over", "premove_played", "premove_dropped"}
 
 
 def check_text(text: str) -> None:
@@ -101,6 +102,12 @@ SYNTHETIC = [
 SYNTHETIC += [
     Event("fight_result", None, dict(seat=0, target=1, attack=2, defence=2, winner=w, how=how))
     for w, how in ((None, "tie"), (1, "poison_ring"), (0, "poison_mixer"), (0, "strength"))
+]
+SYNTHETIC += [
+    Event(
+        "premove_played", (1,), {"seat": 1, "action": {"kind": "pass", "seat": 1, "decision": 3}}
+    ),
+    Event("premove_dropped", (1,), {"seat": 1}),
 ]
 SYNTHETIC += [
     Event("received", (1,), {"seat": 1, "source": 0, "card": "dagger", "how": how})

@@ -1,0 +1,83 @@
+"""The next turn chosen ahead (issue 9, pace): once the player whose turn it is has taken their
+action, the next player in seat order may choose their own action while the rest of this turn
+plays out (a trade being answered, a reward being chosen), as a premove.
+
+*Decision (issue 9):* the choice is kept from everyone and may be changed until the next turn
+starts; then it is played at once if it is still legal (it is checked as a press would be), and
+dropped otherwise, the turn then asked as usual. Only a turn's action can be chosen ahead (pass,
+trade, attack, a declaration of victory); free uses wait for the turn itself. Offered once a trade
+is offered, or a fight's result is known (or the Priest stopped it), whenever the pending decision
+is not a window and does not ask the next player anything, and never to a player marked away.
+When it is offered depends on public information only: a window's actors are secret (R-D1), and
+a turn played at once after a Doctor window would tell the table its player holds no Doctor.
+Only that player sees the question (their own private prompt), and nothing the table sees
+changes with it: no wait, no deadline, no message; their choice reaches the table only as their
+turn's action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action, Illegal
+from engine.frames import TurnFrame, innermost_fight
+from engine.state import Pending, State
+from engine.turn import AHEAD_KINDS, allowed, legal_turn_actions
+
+STOPPED = ("priest_tribute", "end")  # a fight the Priest stopped (R-A2)
+
+
+def current_turn(st: State) -> TurnFrame | None:
+    """The turn being played (the outermost frame)."""
+    if not st.frames:
+        return None
+    f = st.frames[0]
+    return f if f["kind"] == "turn" else None
+
+
+def seat(st: State) -> int | None:
+    """The seat that may choose its next turn now, if any."""
+    p = st.pending
+    turn = current_turn(st)
+    if p is None or st.result is not None or turn is None or p.window:
+        return None  # who is asked in a window is secret (R-D1): being offered would tell
+    if turn["stage"] not in ("after", "end"):
+        return None  # this turn's action is not taken yet
+    fight = innermost_fight(st.frames)
+    if fight is not None and "winner" not in fight and fight["stage"] not in STOPPED:
+        return None  # supports and boosts first: the fight is still being fought
+    nxt = (turn["seat"] + 1) % st.n
+    if nxt in p.actors or st.players[nxt].away:
+        return None
+    return nxt
+
+
+def legal(st: State, who: int) -> list[Action]:
+    """The actions ``who`` may choose ahead: its turn's action as the cards lie now (under the
+    pending decision's id, which every press names)."""
+    p = st.pending
+    assert p is not None
+    ahead = Pending(p.id, "turn", [who], "turn", False, [], {"acted": False})
+    return [a for a in legal_turn_actions(st, ahead, who) if a.kind in AHEAD_KINDS]
+
+
+def validate(st: State, action: Action) -> None:
+    assert action.seat is not None
+    if not allowed(action, legal(st, action.seat), st.n):
+        raise Illegal(f"{action.kind} cannot be chosen ahead now")
+
+
+def hold(st: State, action: Action) -> None:
+    """Keep ``action`` as the seat's choice for its next turn (replacing an earlier one)."""
+    turn = current_turn(st)
+    assert turn is not None
+    turn["premove"] = action.to_dict()
+
+
+def held(st: State, who: int) -> dict[str, Any] | None:
+    """The action ``who`` chose ahead and that is still kept (its own view only)."""
+    turn = current_turn(st)
+    if turn is None:
+        return None
+    kept = turn.get("premove")
+    return kept if kept is not None and kept["seat"] == who else None

@@ -1,0 +1,108 @@
+"""The next turn chosen ahead (engine.premove, issue 9 pace decision): offered to the next player
+once this turn's action is taken and they are asked nothing else, kept from everyone, changeable,
+played the moment their turn starts if still legal, dropped (and the turn asked) otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import Action, Illegal, NotYourTurn
+from tests.unit.engine_helpers import Game
+
+
+def _offered(g: Game) -> Game:
+    """4 players: seat 0 offers its Dagger to seat 2; seat 1 (next) is asked nothing."""
+    return g.act(0, "trade", target=2, card="dagger")
+
+
+def test_premove_offered_to_the_next_player_once_the_action_is_taken() -> None:
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"], 2: ["whip"]})
+    assert engine.awaiting(g.st).premove is None  # seat 0 has not acted yet
+    assert engine.legal_actions(g.st, 1) == []
+    _offered(g)
+    aw = engine.awaiting(g.st)
+    assert aw.kind == "trade_answer" and aw.seats == (2,) and aw.premove == 1
+    assert 1 not in aw.seats  # never waited for: the table waits for the answer only
+    assert engine.asked(g.st) == [2, 1]
+    kinds = {a.kind for a in engine.legal_actions(g.st, 1)}
+    assert kinds == {"pass", "trade", "attack"}  # a turn's action, no free use
+    decision = engine.view(g.st, 1)["decision"]
+    assert decision["kind"] == "turn" and decision["data"]["ahead"] == 0
+    assert decision["data"]["held"] is None
+
+
+def test_premove_is_kept_from_everyone_and_may_be_changed() -> None:
+    g = _offered(Game.make(4, hands={0: ["dagger"], 1: ["gloves"], 2: ["whip"]}))
+    public_before = engine.public_view(g.st)
+    views_before = [engine.view(g.st, s) for s in (0, 2, 3)]
+    g.act(1, "attack", target=3)
+    assert g.last == []  # nobody is told anything, not even the chooser (the view shows it)
+    assert engine.public_view(g.st) == public_before
+    assert [engine.view(g.st, s) for s in (0, 2, 3)] == views_before
+    assert engine.view(g.st, 1)["decision"]["data"]["held"]["kind"] == "attack"
+    g.act(1, "trade", target=0, card="gloves")
+    held = engine.view(g.st, 1)["decision"]["data"]["held"]
+    assert (held["kind"], held["target"], held["card"]) == ("trade", 0, "gloves")
+    assert engine.awaiting(g.st).seats == (2,)  # still only the answer is waited for
+
+
+def test_premove_is_played_the_moment_the_turn_starts() -> None:
+    g = _offered(Game.make(4, hands={0: ["dagger"], 1: ["gloves"], 2: ["whip"]}))
+    g.act(1, "attack", target=3)
+    g.act(2, "refuse").end_turn()
+    kinds = g.kinds(g.last)
+    assert kinds.index("turn") < kinds.index("premove_played") < kinds.index("attack")
+    attack = g.of("attack", g.last)[0]
+    assert (attack.data["seat"], attack.data["target"]) == (1, 3)
+    played = g.of("premove_played", g.last)[0]
+    assert played.to == (1,) and played.data["action"]["kind"] == "attack"
+    assert g.st.turn == 1 and g.kind != "turn"  # the fight is on: the turn was not asked
+
+
+def test_premove_no_longer_legal_is_dropped_and_the_turn_asked() -> None:
+    """Seat 1 means to trade its Gloves on, but loses them in the fight: its turn is asked."""
+    g = Game.make(4, hands={0: ["dagger", "key1"], 1: ["gloves", "whip"]})
+    g.attack(0, 1, {2: "attacker", 3: "attacker"}).close()  # 3 : 1, seat 0 wins
+    assert g.kind == "doctor"  # a face-down Doctor may be anywhere; the reward rides on it
+    assert engine.awaiting(g.st).premove is None  # R-D1: nothing depends on the window's actors
+    g.act(0, "take").close()
+    assert g.kind == "reward_take" and engine.awaiting(g.st).premove == 1
+    g.act(1, "trade", target=2, card="gloves")
+    g.act(0, "take", card="gloves").end_turn()
+    dropped = g.of("premove_dropped", g.last)
+    assert dropped and dropped[0].to == (1,) and not g.of("premove_played")
+    assert g.kind == "turn" and g.pending.actors == [1] and not g.pending.data["acted"]
+
+
+def test_premove_not_offered_while_the_fight_is_fought() -> None:
+    g = Game.make(4, hands={0: ["dagger"]})
+    g.act(0, "attack", target=2)
+    while g.kind in ("priest", "support", "hypnotist", "boost"):
+        assert engine.awaiting(g.st).premove is None
+        if g.st.pending.window:
+            g.close()
+        else:
+            g.act(g.pending.actors[0], "support", choice="neutral")
+    assert g.kind == "doctor" and engine.awaiting(g.st).premove is None  # a window: R-D1
+    g.close()  # 1 : 1, a tie: the attacker draws, nothing is left of seat 0's turn
+    assert g.kind == "turn" and g.st.turn == 1
+
+
+def test_premove_not_offered_to_the_trade_partner_nor_an_away_player() -> None:
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]})
+    g.act(0, "trade", target=1, card="dagger")
+    assert engine.awaiting(g.st).premove is None  # seat 1 answers the offer
+    g2 = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]})
+    g2.player(1).away = True
+    _offered(g2)
+    assert engine.awaiting(g2.st).premove is None
+
+
+def test_premove_a_free_use_or_another_seat_is_refused() -> None:
+    g = _offered(Game.make(4, hands={0: ["dagger"], 1: ["gloves"]}, occ={1: "clairvoyant"}))
+    d = g.pending.id
+    with pytest.raises(Illegal):
+        engine.apply(g.st, Action("clairvoyant", 1, d))
+    with pytest.raises(NotYourTurn):
+        engine.apply(g.st, Action("pass", 3, d))
