@@ -1,0 +1,79 @@
+"""Issue 9 (pace), the turn chosen ahead (engine.premove) through the bot: the next player gets
+one private prompt while a trade is answered, no deadline on it, nothing in the group; the choice
+is kept in that prompt and played the moment their turn starts, the prompt then saying so."""
+
+from __future__ import annotations
+
+from engine import Action
+from handlers import action_payloads
+from handlers.i18n import t
+from tests.service.service_game import ServiceGame
+
+
+def _offer(table: ServiceGame) -> tuple[int, int, int]:
+    """The player whose turn it is offers an item to the player two seats on."""
+    st = table.state()
+    trader = st.turn
+    nxt, partner = (trader + 1) % table.n, (trader + 2) % table.n
+    card = st.players[trader].items[0]
+    assert st.pending is not None
+    decision = st.pending.id
+    table.press_payload(trader, action_payloads.nav("tr"))
+    table.press_payload(trader, action_payloads.nav("tr", partner))
+    offer = Action("trade", trader, decision, target=partner, card=card)
+    table.press_payload(trader, action_payloads.encode_action(offer))
+    return trader, nxt, partner
+
+
+def _texts(table: ServiceGame, seat: int) -> list[str]:
+    return [m.text for m in table.messenger.in_chat(table.uids[seat])]
+
+
+def test_premove_prompt_is_private_kept_and_played_as_the_turn_starts() -> None:
+    table = ServiceGame(n=4)
+    table.start()
+    _, nxt, partner = _offer(table)
+    message_id, payloads = table.prompt(nxt)
+    shown = table.messenger.messages[(table.uids[nxt], message_id)].text
+    assert t("en", "game.turn.next_title") in shown
+    assert "until" not in shown.lower()  # no deadline: nobody waits for it
+    assert any(p.endswith(":pa") for p in payloads)
+    group_before = table.group_texts()
+    sent_before = len(table.messenger.in_chat(table.uids[nxt]))
+
+    table.press_payload(nxt, "pa")  # pass, chosen ahead
+    assert table.group_texts() == group_before  # the group learns nothing
+    kept = table.messenger.messages[(table.uids[nxt], message_id)].text
+    assert t("en", "game.turn.next_held") in kept and t("en", "game.answer.turn.pass") in kept
+    assert table.state().pending.kind == "trade_answer"  # type: ignore[union-attr]
+
+    st = table.state()
+    assert st.pending is not None
+    refuse = Action("refuse", partner, st.pending.id)
+    table.press_payload(partner, action_payloads.encode_action(refuse))
+    after = table.state()
+    assert after.turn == partner  # the pass was played at once: the partner's turn now
+    name = after.players[nxt].name
+    assert any(f"{name}</b> passes" in x or f"{name}</b> passed" in x for x in table.group_texts())
+    closed = table.messenger.messages[(table.uids[nxt], message_id)].text
+    assert t("en", "prompt.closed.premove_played") in closed
+    # one message carried the whole time: no new prompt in the next player's chat
+    assert len(table.messenger.in_chat(table.uids[nxt])) == sent_before
+
+
+def test_premove_not_chosen_the_turn_prompt_comes_as_usual() -> None:
+    table = ServiceGame(n=4)
+    table.start()
+    _, nxt, partner = _offer(table)
+    message_id, _ = table.prompt(nxt)
+    st = table.state()
+    assert st.pending is not None
+    refuse = Action("refuse", partner, st.pending.id)
+    table.press_payload(partner, action_payloads.encode_action(refuse))
+    after = table.state()
+    assert after.turn == nxt and after.pending is not None and after.pending.kind == "turn"
+    closed = table.messenger.messages[(table.uids[nxt], message_id)].text
+    assert t("en", "prompt.closed.turn_came") in closed
+    new_id, _ = table.prompt(nxt)
+    assert new_id != message_id  # the turn itself arrives as a new message (it notifies)
+    assert "until" in table.messenger.messages[(table.uids[nxt], new_id)].text.lower()
