@@ -5,6 +5,9 @@ when the fake clock reaches them), played by a brisk table of humans: each asked
 the prompt the bot sent, thinks (uniformly, seeded), decides what to do with the engine's AI
 policy on their own view, and presses the buttons that lead to it (navigation pages included).
 Someone the bot does not ask does nothing; every other wait ends on its deadline (the defaults).
+The next player offered their turn ahead (engine.premove) starts thinking when that prompt shows,
+chooses when done (if the prompt is still there then, else as soon as it is back), and, if their
+turn starts first, goes on thinking and presses in the turn's own prompt.
 
 Think times (issue 9): turn action 8-35 s, support 3-12 s, boost 2-10 s, Priest / Hypnotist /
 Doctor / smuggling windows 1-5 s, trade answer 5-20 s; other choices (rewards, gifts, the free
