@@ -18,8 +18,8 @@ from engine.mechanics import KINDS, advance
 from engine.rng import Rng
 from engine.setup import new_game as _setup
 from engine.state import State
+from engine.turn import allowed
 
-CLAIM_KINDS = ("claim", "claim_other")
 # R-T2 with R-D1 (issue 8): a timed-out trade answer accepts a Black Pearl or Broken Mirror and
 # refuses anything else, so "time is up" there would tell the table what was offered. The answer
 # is announced as any answer is, and the deadline itself is not.
@@ -150,18 +150,7 @@ def validate(st: State, action: Action) -> None:
         return
     if action.seat is None or action.seat not in p.actors:
         raise NotYourTurn(f"seat {action.seat} may not act on {p.kind}")
-    legal = KINDS[p.kind].legal(st, p, action.seat)
-    if action.kind in CLAIM_KINDS:
-        probe = Action(action.kind, action.seat, action.decision)
-        seats = action.seats
-        if probe not in legal:
-            raise Illegal(f"{action.kind} is not allowed now")
-        if len(set(seats)) != len(seats) or any(
-            s == action.seat or not 0 <= s < st.n for s in seats
-        ):
-            raise Illegal("named players must be distinct other players")
-        return
-    if action not in legal:
+    if not allowed(action, KINDS[p.kind].legal(st, p, action.seat), st.n):
         raise Illegal(f"{action.kind} is not a legal answer to {p.kind}")
 
 
