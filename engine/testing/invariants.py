@@ -241,7 +241,16 @@ _PUBLIC_OCC = frozenset({"played", "occupation_used", "game_over"})
 
 # Private event kinds that tell the recipient about their own cards (data["seat"] == recipient).
 _OWN = frozenset(
-    {"dealt", "drew_card", "received", "item_lost", "occupation_received", "occupation_taken"}
+    {
+        "dealt",
+        "drew_card",
+        "received",
+        "item_lost",
+        "occupation_received",
+        "occupation_taken",
+        "premove_played",  # the seat's own turn chosen ahead (engine.premove)
+        "premove_dropped",
+    }
 )
 # Private looks at someone else: kind -> {how: licence}.
 _LOOKS: dict[str, dict[str, str]] = {
@@ -250,7 +259,16 @@ _LOOKS: dict[str, dict[str, str]] = {
     "occupation_seen": {"fight": "fight_look"},
 }
 _PRIVATE_ITEMS = frozenset(
-    {"dealt", "drew_card", "received", "item_lost", "offered", "items_seen", "pile_seen"}
+    {
+        "dealt",
+        "drew_card",
+        "received",
+        "item_lost",
+        "offered",
+        "items_seen",
+        "pile_seen",
+        "premove_played",  # a trade chosen ahead names the seat's own card
+    }
 )
 _PRIVATE_ASSOC = frozenset({"dealt", "association_seen"})
 _PRIVATE_OCC = frozenset(
@@ -344,6 +362,8 @@ def _check_private_event(st: State, e: Event, n: int, ledger: Ledger) -> list[st
             out.append(f"seat {r} got occupation_received without a Tome swap: {d}")
         elif k == "occupation_taken" and not ledger.has("coat", r, None):
             out.append(f"seat {r} took an occupation without a Coat: {d}")
+        elif k == "premove_played" and d["action"].get("card") not in (None, *st.players[r].items):
+            out.append(f"seat {r} was told of a turn chosen ahead with another's card: {d}")
     elif k == "offered":
         if d.get("target") != r or not ledger.has("offer", r, d.get("seat")):
             out.append(f"seat {r} saw an offer not made to them: {d}")

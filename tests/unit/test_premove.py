@@ -106,3 +106,42 @@ def test_premove_a_free_use_or_another_seat_is_refused() -> None:
         engine.apply(g.st, Action("clairvoyant", 1, d))
     with pytest.raises(NotYourTurn):
         engine.apply(g.st, Action("pass", 3, d))
+
+
+@pytest.mark.parametrize(("n", "seed"), [(3, 1), (4, 2), (5, 3), (7, 4), (10, 5)])
+def test_premove_random_games_keep_every_invariant(n: int, seed: int) -> None:
+    """Whole random games in which the next player chooses ahead whenever offered (and now and
+    then changes their mind): the state, every view and every event stay clean."""
+    from engine.rng import Rng, seed_state
+    from engine.testing import invariants
+
+    st, _ = engine.new_game([f"p{i}" for i in range(n)], seed, {"max_rounds": 12})
+    rng = Rng(seed_state(seed))
+    ledger = invariants.Ledger()
+    chosen = played = 0
+    for _ in range(20_000):
+        aw = engine.awaiting(st)
+        if aw is None:
+            break
+        if aw.premove is not None and rng.below(3) > 0:
+            options = engine.legal_actions(st, aw.premove)
+            options = [a for a in options if a.kind not in ("claim", "claim_other")]
+            action = options[rng.below(len(options))]
+            chosen += 1
+        elif aw.seats:
+            seat = aw.seats[rng.below(len(aw.seats))]
+            options = [
+                a
+                for a in engine.legal_actions(st, seat)
+                if a.kind not in ("claim", "claim_other", "solo")
+            ]
+            action = options[rng.below(len(options))] if options else engine.timeout_action(st)
+        else:
+            action = engine.timeout_action(st)
+        st, events = engine.apply(st, action)
+        played += sum(e.kind == "premove_played" for e in events)
+        found = invariants.check(st) + invariants.check_events(st, events, ledger)
+        found += invariants.check_views(st, events, ledger, range(n))
+        found += invariants.check_roundtrip(st, light=True)
+        assert not found, found
+    assert st.over and chosen > 0 and played > 0
