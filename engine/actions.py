@@ -37,16 +37,21 @@ class Action:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Action:
-        return cls(
-            kind=d["kind"],
-            seat=d["seat"],
-            decision=d["decision"],
-            target=d.get("target"),
-            card=d.get("card"),
-            choice=d.get("choice"),
-            cards=tuple(d.get("cards", ())),
-            seats=tuple(d.get("seats", ())),
-        )
+        return action_of(d)
+
+
+def action_of(d: dict[str, Any]) -> Action:
+    """An action from its ``to_dict`` form (as a view may hold one, e.g. a turn chosen ahead)."""
+    return Action(
+        kind=d["kind"],
+        seat=d["seat"],
+        decision=d["decision"],
+        target=d.get("target"),
+        card=d.get("card"),
+        choice=d.get("choice"),
+        cards=tuple(d.get("cards", ())),
+        seats=tuple(d.get("seats", ())),
+    )
 
 
 @dataclass(frozen=True, slots=True)

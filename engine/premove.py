@@ -22,7 +22,7 @@ from typing import Any
 from engine.actions import Action, Illegal
 from engine.frames import TurnFrame, innermost_fight
 from engine.state import Pending, State
-from engine.turn import AHEAD_KINDS, allowed, legal_turn_actions
+from engine.turn import ahead_actions, allowed
 
 STOPPED = ("priest_tribute", "end")  # a fight the Priest stopped (R-A2)
 
@@ -58,7 +58,7 @@ def legal(st: State, who: int) -> list[Action]:
     p = st.pending
     assert p is not None
     ahead = Pending(p.id, "turn", [who], "turn", False, [], {"acted": False})
-    return [a for a in legal_turn_actions(st, ahead, who) if a.kind in AHEAD_KINDS]
+    return ahead_actions(st, ahead, who)
 
 
 def validate(st: State, action: Action) -> None:

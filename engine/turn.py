@@ -79,9 +79,7 @@ def _play_premove(ctx: Ctx, p: Pending, held: dict[str, Any]) -> None:
     player hears which."""
     seat = p.actors[0]
     action = Action.from_dict({**held, "decision": p.id})
-    options = legal_turn_actions(ctx.state, p, seat)
-    chosen = [a for a in options if a.kind in AHEAD_KINDS]
-    if action.seat != seat or not allowed(action, chosen, ctx.state.n):
+    if action.seat != seat or not allowed(action, ahead_actions(ctx.state, p, seat), ctx.state.n):
         ctx.private((seat,), "premove_dropped", seat=seat)
         return
     ctx.private((seat,), "premove_played", seat=seat, action=held)
@@ -207,6 +205,11 @@ def _diplomat(ctx: Ctx, seat: int, a: Action, f: TurnFrame) -> None:
         f["stage"] = "end"  # the turn ends at once, an action not yet taken is lost
         return
     ctx.open("diplomat_give", [seat], "choice", target=a.target, receive=card)
+
+
+def ahead_actions(st: State, p: Pending, seat: int) -> list[Action]:
+    """The turn's actions that may be chosen ahead (engine.premove): no free use."""
+    return [a for a in legal_turn_actions(st, p, seat) if a.kind in AHEAD_KINDS]
 
 
 def allowed(action: Action, options: list[Action], n: int) -> bool:

@@ -57,7 +57,8 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             return
         action = action_payloads.decode_action(parsed.payload, seat, decision)
         before = engine.view(st, seat), engine.legal_actions(st, seat)
-        ahead = st.pending is not None and seat not in st.pending.actors  # engine.premove
+        aw = engine.awaiting(st)
+        ahead = aw is not None and seat == aw.premove  # its next turn, chosen ahead
         try:
             table.apply(action)
         except Rejected:

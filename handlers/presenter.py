@@ -19,13 +19,14 @@ from typing import Any
 
 import engine
 from engine import Event, EventKind, State, premove
+from engine.actions import action_of
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from handlers import action_payloads, callback_data, fmt, prompts, story
 from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
 from handlers.i18n import t
 from handlers.messenger import Rows
-from handlers.prompts.answer import answer_line, kept_action
+from handlers.prompts.answer import answer_line
 from handlers.prompts.fight import fight_header
 from handlers.story.table import table_lines
 
@@ -284,7 +285,7 @@ class Presenter:
         for e in engine.events_for(self.events, seat):
             if e.kind == EventKind.PREMOVE_PLAYED:
                 view = {"seat": seat, "table": table, "decision": {"kind": "turn", "data": {}}}
-                chosen = answer_line(view, kept_action(e.data["action"]), lang)
+                chosen = answer_line(view, action_of(e.data["action"]), lang)
                 return fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
             if e.kind == EventKind.PREMOVE_DROPPED:
                 return t(lang, "prompt.closed.premove_dropped")
@@ -403,5 +404,5 @@ def _prompt_version(st: State, seat: int) -> str:
     supports = len(fight.get("supports", {})) if fight else 0
     kind = st.pending.kind if st.pending is not None else ""
     held = premove.held(st, seat)
-    kept = action_payloads.encode_action(kept_action(held)) if held else ""
+    kept = action_payloads.encode_action(action_of(held)) if held else ""
     return f"{kind}:{played}:{supports}:{kept}"

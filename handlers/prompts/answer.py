@@ -47,20 +47,6 @@ def _about(view: dict[str, Any], action: Action) -> int | None:
     return None
 
 
-def kept_action(held: dict[str, Any]) -> Action:
-    """A turn chosen ahead as the seat's view keeps it (engine.premove)."""
-    return Action(
-        held["kind"],
-        held["seat"],
-        held["decision"],
-        target=held.get("target"),
-        card=held.get("card"),
-        choice=held.get("choice"),
-        cards=tuple(held.get("cards", ())),
-        seats=tuple(held.get("seats", ())),
-    )
-
-
 def answer_line(view: dict[str, Any], action: Action, lang: str) -> str:
     """``view`` is the answering seat's view from before the answer."""
     p = view["decision"]
