@@ -218,14 +218,19 @@ class Presenter:
             del open_prompts[seat_s]
 
     def _carried(self, seat: int, prompt: dict[str, Any]) -> bool:
-        """A turn being chosen ahead stays one message while the decisions around it change:
-        it is edited to carry the new decision's buttons (engine.premove)."""
-        return bool(
-            prompt.get("ahead")
-            and prompt.get("msg")
-            and not prompt.get("closed")
-            and seat == premove.seat(self.state)
+        """A turn being chosen ahead stays one message while the decisions around it change,
+        edited to carry the new decision's buttons (engine.premove), and becomes the turn's own
+        prompt if the turn starts with nothing chosen: the player, told a moment ago that their
+        turn is next, reads it where they are looking. A choice dropped closes it, saying so,
+        and the turn comes as a new message below."""
+        if not (prompt.get("ahead") and prompt.get("msg") and not prompt.get("closed")):
+            return False
+        p = self.state.pending
+        turn_came = p is not None and p.kind == "turn" and p.actors == [seat]
+        dropped = any(
+            e.kind == EventKind.PREMOVE_DROPPED for e in engine.events_for(self.events, seat)
         )
+        return seat == premove.seat(self.state) or (turn_came and not dropped)
 
     def _closing_text(self, seat: int) -> str | None:
         """What the run noted for the seat's open prompt: the choice made for it and why, or
@@ -278,7 +283,7 @@ class Presenter:
 
     def _premove_reason(self, seat: int, prompt: dict[str, Any], table: fmt.Table) -> str | None:
         """A turn chosen ahead (engine.premove) closes when the seat's turn starts: played then
-        (with what it was), dropped (the cards no longer allowed it), or to be chosen now."""
+        (with what it was), or dropped (the cards no longer allowed it)."""
         if not prompt.get("ahead"):
             return None
         lang = self.lang_of(seat)
@@ -289,9 +294,6 @@ class Presenter:
                 return fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
             if e.kind == EventKind.PREMOVE_DROPPED:
                 return t(lang, "prompt.closed.premove_dropped")
-        p = self.state.pending
-        if p is not None and p.kind == "turn" and seat in p.actors:
-            return t(lang, "prompt.closed.turn_came")
         return None
 
     def cancel(self) -> None:
@@ -329,7 +331,9 @@ class Presenter:
             title = pr.text.split("\n", 1)[0]
             if current is not None and (same or self._carried(seat, current)) and current["msg"]:
                 self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
-                current.update(dec=p.id, v=version, closed=False)
+                current.update(dec=p.id, v=version, closed=False, title=title)
+                if seat != premove_seat:
+                    current.pop("ahead", None)  # the turn itself now
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it

@@ -61,19 +61,22 @@ def test_premove_prompt_is_private_kept_and_played_as_the_turn_starts() -> None:
     assert len(table.messenger.in_chat(table.uids[nxt])) == sent_before
 
 
-def test_premove_not_chosen_the_turn_prompt_comes_as_usual() -> None:
+def test_premove_not_chosen_the_same_message_becomes_the_turn_prompt() -> None:
     table = ServiceGame(n=4)
     table.start()
     _, nxt, partner = _offer(table)
     message_id, _ = table.prompt(nxt)
+    sent_before = len(table.messenger.in_chat(table.uids[nxt]))
     st = table.state()
     assert st.pending is not None
     refuse = Action("refuse", partner, st.pending.id)
     table.press_payload(partner, action_payloads.encode_action(refuse))
     after = table.state()
     assert after.turn == nxt and after.pending is not None and after.pending.kind == "turn"
-    closed = table.messenger.messages[(table.uids[nxt], message_id)].text
-    assert t("en", "prompt.closed.turn_came") in closed
-    new_id, _ = table.prompt(nxt)
-    assert new_id != message_id  # the turn itself arrives as a new message (it notifies)
-    assert "until" in table.messenger.messages[(table.uids[nxt], new_id)].text.lower()
+    turn_id, _ = table.prompt(nxt)
+    assert turn_id == message_id  # one message: "your turn is next" became the turn itself
+    assert len(table.messenger.in_chat(table.uids[nxt])) == sent_before
+    text = table.messenger.messages[(table.uids[nxt], turn_id)].text
+    assert t("en", "game.turn.next_title") not in text
+    assert t("en", "game.turn.title", round=after.round) in text
+    assert "until" in text.lower()  # its deadline runs now
