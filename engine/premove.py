@@ -1,18 +1,18 @@
-"""The next turn chosen ahead (issue 9, pace): once the player whose turn it is has taken their
-action, the next player in seat order may choose their own action while the rest of this turn
-plays out (a trade being answered, a reward being chosen), as a premove.
+"""The next turn chosen ahead (issue 9, pace): while one player's turn is played, the next player
+in seat order may already choose their own action, as a premove.
 
 *Decision (issue 9):* the choice is kept from everyone and may be changed until the next turn
 starts; then it is played at once if it is still legal (it is checked as a press would be), and
 dropped otherwise, the turn then asked as usual. Only a turn's action can be chosen ahead (pass,
-trade, attack, a declaration of victory); free uses wait for the turn itself. Offered once a trade
-is offered, or a fight's result is known (or the Priest stopped it), whenever the pending decision
-is not a window and does not ask the next player anything, and never to a player marked away.
-When it is offered depends on public information only: a window's actors are secret (R-D1), and
-a turn played at once after a Doctor window would tell the table its player holds no Doctor.
-Only that player sees the question (their own private prompt), and nothing the table sees
-changes with it: no wait, no deadline, no message; their choice reaches the table only as their
-turn's action.
+trade, attack, a declaration of victory); free uses wait for the turn itself. It may be chosen
+from the moment the turn starts, and is paused (the choice kept, not changeable) while a window is
+open, while a fight is fought (until its result is known or the Priest stopped it), and while the
+pending decision asks the next player something; never offered to a player marked away. When it
+is open depends on public information only: a window's actors are secret (R-D1), and a choice
+made during a Doctor window by everyone but a Doctor holder (who is asked in it) would tell the
+table who holds none, by a turn played at once as the window closes. Only that player sees the
+question (their own private prompt), and nothing the table sees changes with it: no wait, no
+deadline, no message; their choice reaches the table only as their turn's action.
 """
 
 from __future__ import annotations
@@ -35,21 +35,26 @@ def current_turn(st: State) -> TurnFrame | None:
     return f if f["kind"] == "turn" else None
 
 
-def seat(st: State) -> int | None:
-    """The seat that may choose its next turn now, if any."""
-    p = st.pending
+def owner(st: State) -> int | None:
+    """The seat whose next turn may be chosen ahead during this turn (open or paused): the next
+    player in seat order, while the game runs and they are not marked away."""
     turn = current_turn(st)
-    if p is None or st.result is not None or turn is None or p.window:
+    if st.pending is None or st.result is not None or turn is None:
+        return None
+    nxt = (turn["seat"] + 1) % st.n
+    return None if st.players[nxt].away else nxt
+
+
+def seat(st: State) -> int | None:
+    """The seat that may choose its next turn now, if any (the owner, unless paused)."""
+    nxt = owner(st)
+    p = st.pending
+    if nxt is None or p is None or p.window:
         return None  # who is asked in a window is secret (R-D1): being offered would tell
-    if turn["stage"] not in ("after", "end"):
-        return None  # this turn's action is not taken yet
     fight = innermost_fight(st.frames)
     if fight is not None and "winner" not in fight and fight["stage"] not in STOPPED:
         return None  # supports and boosts first: the fight is still being fought
-    nxt = (turn["seat"] + 1) % st.n
-    if nxt in p.actors or st.players[nxt].away:
-        return None
-    return nxt
+    return None if nxt in p.actors else nxt
 
 
 def legal(st: State, who: int) -> list[Action]:

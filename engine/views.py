@@ -165,7 +165,18 @@ def view(st: State, seat: int) -> Json:
         },
         "decision": mine,
         "notes": [dict(n) for n in me.notes],
+        "next_turn": _next_turn(st, seat),
     }
+
+
+def _next_turn(st: State, seat: int) -> Json | None:
+    """The seat's next turn while it may be chosen ahead (engine.premove): whose turn it is now,
+    what is kept, and whether it may be chosen or changed right now (``open``) or is paused."""
+    if seat != premove.owner(st):
+        return None
+    now = premove.current_turn(st)
+    assert now is not None
+    return {"now": now["seat"], "held": premove.held(st, seat), "open": premove.seat(st) == seat}
 
 
 def public_events(events: list[Event]) -> list[Event]:

@@ -45,6 +45,7 @@ _OPTIONAL = (
     "due",
     "dec",
     "prompts",
+    "ahead",
     "status",
     "story",
     "lobby_msg",
@@ -59,8 +60,9 @@ class GameRecord:
 
     ``due``: the next wake-up ``{"dec", "at", "deadline"}``; ``dec``: the pending decision's
     timing ``{"id", "opened", "played"?, "reminded"?, "told"?}``; ``prompts``: per seat (as a
-    string) the open prompt ``{"dec", "msg", "v", "title", "closed"}``; ``status`` and ``story``:
-    the group's living status and newest story message."""
+    string) the open prompt ``{"dec", "msg", "v", "title", "closed"}``; ``ahead``: the prompt of
+    the next turn chosen ahead (engine.premove) ``{"seat", "dec", "msg", "seq", "v", "title"}``;
+    ``status`` and ``story``: the group's living status and newest story message."""
 
     gid: str
     chat: int
@@ -73,6 +75,7 @@ class GameRecord:
     due: dict[str, Any] | None = None
     dec: dict[str, Any] | None = None
     prompts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    ahead: dict[str, Any] | None = None
     status: dict[str, Any] | None = None
     story: dict[str, Any] | None = None
     lobby_msg: int | None = None
@@ -99,6 +102,7 @@ class GameRecord:
             due=doc.get("due"),
             dec=doc.get("dec"),
             prompts=doc.get("prompts") or {},
+            ahead=doc.get("ahead"),
             status=doc.get("status"),
             story=doc.get("story"),
             lobby_msg=doc.get("lobby_msg"),

@@ -4,7 +4,7 @@ decision's timer. Each runs as one unit of work on the game: load, engine, rende
 from __future__ import annotations
 
 import engine
-from engine import Rejected
+from engine import Rejected, premove
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
@@ -93,19 +93,24 @@ def _presser(
     p = table.state.pending
     if p is None or p.id != decision or seat not in engine.asked(table.state):
         raise Stale
-    if not _on_own_prompt(work.game, seat, decision, press, navigates):
+    ahead = seat == premove.seat(table.state)
+    if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):
         raise Stale
     return table, seat
 
 
 def _on_own_prompt(
-    game: GameRecord, seat: int, decision: int, press: ButtonPress, navigates: bool
+    game: GameRecord, seat: int, decision: int, press: ButtonPress, navigates: bool, ahead: bool
 ) -> bool:
     """Game buttons act only in the player's private chat, on the prompt they belong to (a
-    navigation edits that message, so it must be it)."""
+    navigation edits that message, so it must be it); ``ahead``: the seat's next turn, chosen
+    ahead in a message of its own (engine.premove)."""
     if press.chat_id != press.user.id:
         return False
-    prompt = game.prompts.get(str(seat))
+    if ahead:
+        prompt = game.ahead if game.ahead is not None and game.ahead["seat"] == seat else None
+    else:
+        prompt = game.prompts.get(str(seat))
     if prompt is None or prompt.get("dec") != decision or prompt.get("msg") is None:
         return not navigates
     return bool(prompt["msg"] == press.message_id)

@@ -7,7 +7,8 @@ policy on their own view, and presses the buttons that lead to it (navigation pa
 Someone the bot does not ask does nothing; every other wait ends on its deadline (the defaults).
 The next player offered their turn ahead (engine.premove) starts thinking when that prompt shows,
 chooses when done (if the prompt is still there then, else as soon as it is back), and, if their
-turn starts first, goes on thinking and presses in the turn's own prompt.
+turn starts first, goes on thinking and presses in the turn's own prompt; ``--ahead`` says which
+share of the players does so at all (the others wait for their turn).
 
 Think times (issue 9): turn action 8-35 s, support 3-12 s, boost 2-10 s, Priest / Hypnotist /
 Doctor / smuggling windows 1-5 s, trade answer 5-20 s; other choices (rewards, gifts, the free
@@ -135,7 +136,7 @@ class _ErrorCount(logging.Handler):
 class PaceTable:
     """One game of ``players`` brisk humans through the service."""
 
-    def __init__(self, players: int, seed: int) -> None:
+    def __init__(self, players: int, seed: int, ahead: float = 1.0) -> None:
         self.clock = FakeClock()
         self.timers = FakeTimers()
         self.store = MemoryStore(clock=self.clock)
@@ -151,6 +152,9 @@ class PaceTable:
         self.gid = ""
         self.taps = self.decision_taps = self.dismiss_taps = self.unreachable = 0
         self.ahead_taps = 0  # turns chosen ahead (engine.premove)
+        # the players who use the "your turn is next" prompt at all (a share of the table)
+        picks = random.Random(f"ahead{seed}")
+        self.planners = {s for s in range(players) if picks.random() < ahead}
         self.waits: dict[str, float] = defaultdict(float)  # seconds of play waiting, by kind
         self.errors = _ErrorCount()
 
@@ -266,6 +270,7 @@ class PaceTable:
                     plans[key] = now + self.think.uniform(lo, hi)
             if (
                 premove is not None
+                and premove in self.planners
                 and st.turn_no not in ahead_plans
                 and not engine.view(st, premove)["decision"]["data"].get("held")
                 and self.prompt(self.uids[premove], aw.decision) is not None
@@ -497,16 +502,19 @@ def goals(by_players: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def run(games: int, players: list[int], seed: int) -> dict[str, Any]:
+def run(games: int, players: list[int], seed: int, ahead: float = 1.0) -> dict[str, Any]:
     by_players = {}
     for n in players:
-        played = [PaceTable(n, seed * 1000 + n * 100 + i).play() for i in range(games)]
+        played = [PaceTable(n, seed * 1000 + n * 100 + i, ahead).play() for i in range(games)]
         by_players[n] = summarize(played)
-    return {"seed": seed, "tables": by_players, "goals": goals(by_players)}
+    return {"seed": seed, "ahead": ahead, "tables": by_players, "goals": goals(by_players)}
 
 
 def render(report: dict[str, Any]) -> str:
-    lines = [f"pace benchmark (seed {report['seed']}; think times in handlers/pace.py)"]
+    lines = [
+        f"pace benchmark (seed {report['seed']}; think times in handlers/pace.py; "
+        f"{report['ahead']:.0%} of players choose their turn ahead when offered)"
+    ]
     for n, f in report["tables"].items():
         lines += [
             "",
@@ -553,9 +561,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=5, help="games per table size")
     parser.add_argument("--players", type=_players, default=[5, 3, 8], help="e.g. 5 or 3,5,8")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--ahead",
+        type=float,
+        default=1.0,
+        help="share of players who choose their turn ahead when offered (0-1)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    report = run(args.games, args.players, args.seed)
+    report = run(args.games, args.players, args.seed, args.ahead)
     print(json.dumps(report) if args.json else render(report))
     return 0
 

@@ -574,6 +574,10 @@ def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -
         prompt = doc.get("prompts", {}).get(seat)
         if prompt is not None and str(prompt.get("dec")) == dec and prompt.get("msg") is None:
             prompt["msg"] = message_id
+    elif kind == "ahead" and e["op"] == "send":
+        ahead = doc.get("ahead") or {}
+        if ahead.get("seq") == e["seq"] and ahead.get("msg") is None:
+            ahead["msg"] = message_id
     elif kind == "status" and e["op"] == "send":
         status = doc.get("status") or {}
         if status.get("seq") == e["seq"]:

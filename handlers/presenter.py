@@ -101,6 +101,7 @@ class Presenter:
                 text = prompts.render_prompt(seen.view, seen.legal, self.lang_of(seat), "").text
                 self.txn.send(self.chat_of(seat), text)
         self.run.fight_told = []
+        self._ahead_prompt()
         self._open_prompts()
         self.run.events = []
 
@@ -199,7 +200,7 @@ class Presenter:
         for seat_s, prompt in list(open_prompts.items()):
             seat = int(seat_s)
             same = p is not None and p.id == prompt["dec"]
-            still = (same and seat in asked) or self._carried(seat, prompt)
+            still = same and seat in asked
             if seat in answered:
                 msg, text = answered[seat]
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
@@ -216,21 +217,6 @@ class Presenter:
                 closed = self._closing_text(seat) or self._closed_text(seat, prompt)
                 self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
             del open_prompts[seat_s]
-
-    def _carried(self, seat: int, prompt: dict[str, Any]) -> bool:
-        """A turn being chosen ahead stays one message while the decisions around it change,
-        edited to carry the new decision's buttons (engine.premove), and becomes the turn's own
-        prompt if the turn starts with nothing chosen: the player, told a moment ago that their
-        turn is next, reads it where they are looking. A choice dropped closes it, saying so,
-        and the turn comes as a new message below."""
-        if not (prompt.get("ahead") and prompt.get("msg") and not prompt.get("closed")):
-            return False
-        p = self.state.pending
-        turn_came = p is not None and p.kind == "turn" and p.actors == [seat]
-        dropped = any(
-            e.kind == EventKind.PREMOVE_DROPPED for e in engine.events_for(self.events, seat)
-        )
-        return seat == premove.seat(self.state) or (turn_came and not dropped)
 
     def _closing_text(self, seat: int) -> str | None:
         """What the run noted for the seat's open prompt: the choice made for it and why, or
@@ -250,7 +236,7 @@ class Presenter:
         text is the seat's own, so it tells the group nothing, R-D1)."""
         lang = self.lang_of(seat)
         table = engine.public_view(self.state)
-        reason = t(lang, why) if why else self._premove_reason(seat, prompt, table)
+        reason = t(lang, why) if why else None
         for e in engine.public_events(self.events):
             if reason is not None:
                 break
@@ -281,20 +267,86 @@ class Presenter:
                 reason = fmt.lines(fight_header(table, lang), told) if fight else told
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
-    def _premove_reason(self, seat: int, prompt: dict[str, Any], table: fmt.Table) -> str | None:
-        """A turn chosen ahead (engine.premove) closes when the seat's turn starts: played then
-        (with what it was), or dropped (the cards no longer allowed it)."""
-        if not prompt.get("ahead"):
-            return None
+    def _ahead_prompt(self) -> None:
+        """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
+        first offered, edited as the decisions around it change (its buttons carry the pending
+        decision's id), without buttons while it is paused, and closed when the seat's turn
+        starts: saying what was played, or that the choice was dropped (the turn then comes as a
+        new message), or, with nothing chosen, becoming the turn's own prompt (the player, told a
+        moment ago that their turn is next, reads it where they are looking)."""
+        st = self.state
+        rec = self.game.ahead
+        owner = premove.owner(st)
+        if rec is not None and (owner is None or rec["seat"] != owner or not self.asks(owner)):
+            self._end_ahead(rec)
+            self.game.ahead = rec = None
+        if owner is None or not self.asks(owner) or st.pending is None:
+            return
+        view = engine.view(st, owner)
+        offered = view["next_turn"]["open"]
+        kept = view["next_turn"]["held"]
+        held = action_payloads.encode_action(action_of(kept)) if kept else ""
+        items = ",".join(view["me"]["items"])
+        version = f"{st.pending.id if offered else 'paused'}:{held}:{items}"
+        if rec is None:
+            if offered:
+                pr = self.prompt(owner)
+                rows = self.rows(st.pending.id, pr.rows)
+                self.txn.send(self.chat_of(owner), pr.text, rows, tag="ahead")
+                self.game.ahead = {
+                    "seat": owner,
+                    "dec": st.pending.id,
+                    "msg": None,
+                    "seq": self.txn.seq,
+                    "v": version,
+                    "title": pr.text.split("\n", 1)[0],
+                }
+            return
+        if rec.get("v") == version or rec.get("msg") is None:
+            return  # unchanged, or still being sent: the next command edits it
+        if offered:
+            pr = self.prompt(owner)
+            rows = self.rows(st.pending.id, pr.rows)
+            self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
+            rec["dec"] = st.pending.id
+        else:
+            text = prompts.render_next_turn_paused(view, self.lang_of(owner))
+            self.txn.edit(self.chat_of(owner), rec["msg"], text, None, tag="prompt")
+        rec["v"] = version
+
+    def _end_ahead(self, rec: dict[str, Any]) -> None:
+        """The seat's turn started (or the game ended, or the seat is away): close its message."""
+        seat, msg = int(rec["seat"]), rec.get("msg")
+        if msg is None:
+            return
         lang = self.lang_of(seat)
+        table = engine.public_view(self.state)
         for e in engine.events_for(self.events, seat):
             if e.kind == EventKind.PREMOVE_PLAYED:
                 view = {"seat": seat, "table": table, "decision": {"kind": "turn", "data": {}}}
                 chosen = answer_line(view, action_of(e.data["action"]), lang)
-                return fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
+                text = fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+                return
             if e.kind == EventKind.PREMOVE_DROPPED:
-                return t(lang, "prompt.closed.premove_dropped")
-        return None
+                text = fmt.lines(rec.get("title", ""), "", t(lang, "prompt.closed.premove_dropped"))
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+                return
+        p = self.state.pending
+        turn_came = p is not None and p.kind == "turn" and p.actors == [seat]
+        if turn_came and str(seat) not in self.game.prompts and self.asks(seat):
+            assert p is not None
+            pr = self.prompt(seat)
+            self.txn.edit(self.chat_of(seat), msg, pr.text, self.rows(p.id, pr.rows), tag="prompt")
+            self.game.prompts[str(seat)] = {
+                "dec": p.id,
+                "msg": msg,
+                "v": _prompt_version(self.state, seat),
+                "title": pr.text.split("\n", 1)[0],
+                "closed": False,
+            }
+            return
+        self.txn.edit(self.chat_of(seat), msg, self._closed_text(seat, rec), None, tag="closed")
 
     def cancel(self) -> None:
         """The game ends outside the engine (/cancel): every open prompt says so, the status
@@ -310,14 +362,18 @@ class Presenter:
                 text = self._closed_text(seat, prompt, why)
                 self.txn.edit(self.chat_of(seat), prompt["msg"], text, None, tag="closed")
         self.game.prompts = {}
+        rec = self.game.ahead
+        if rec is not None and rec.get("msg"):
+            text = self._closed_text(int(rec["seat"]), rec, why)
+            self.txn.edit(self.chat_of(int(rec["seat"])), rec["msg"], text, None, tag="closed")
+        self.game.ahead = None
 
     def _open_prompts(self) -> None:
         p = self.state.pending
         if p is None:
             return
         open_prompts = self.game.prompts
-        premove_seat = premove.seat(self.state)
-        for seat in engine.asked(self.state):
+        for seat in p.actors:
             if not self.asks(seat):
                 continue
             version = _prompt_version(self.state, seat)
@@ -329,11 +385,9 @@ class Presenter:
             pr = self.prompt(seat)
             rows = self.rows(p.id, pr.rows)
             title = pr.text.split("\n", 1)[0]
-            if current is not None and (same or self._carried(seat, current)) and current["msg"]:
+            if current is not None and same and current["msg"]:
                 self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
-                current.update(dec=p.id, v=version, closed=False, title=title)
-                if seat != premove_seat:
-                    current.pop("ahead", None)  # the turn itself now
+                current.update(v=version, closed=False, title=title)
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
@@ -345,8 +399,6 @@ class Presenter:
                 "title": title,
                 "closed": False,
             }
-            if seat == premove_seat:
-                open_prompts[str(seat)]["ahead"] = True
 
     def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
         """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
@@ -401,12 +453,10 @@ class Presenter:
 
 def _prompt_version(st: State, seat: int) -> str:
     """Prompts of the boost window change as cards are played, support prompts as declarations
-    are told (R-A3), a decision asked during a window goes on under its own deadline once the
-    window closes, and a turn chosen ahead shows what is kept: re-render them then."""
+    are told (R-A3), and a decision asked during a window goes on under its own deadline once the
+    window closes: re-render them then."""
     fight = engine.current_fight(st)
     played = len(fight.get("played", [])) if fight else 0
     supports = len(fight.get("supports", {})) if fight else 0
     kind = st.pending.kind if st.pending is not None else ""
-    held = premove.held(st, seat)
-    kept = action_payloads.encode_action(action_of(held)) if held else ""
-    return f"{kind}:{played}:{supports}:{kept}"
+    return f"{kind}:{played}:{supports}"

@@ -389,7 +389,7 @@ def _check_private_event(st: State, e: Event, n: int, ledger: Ledger) -> list[st
 # -- views ---------------------------------------------------------------------------------------
 _LOG_LABELS = _LABEL_KEYS | {"k"}  # a log entry's kind, e.g. "priest_stopped", is a label
 _PLAYER_KEYS = frozenset({"seat", "name", "items", "drink", "occupation", "spent", "away"})
-_VIEW_KEYS = frozenset({"seat", "table", "me", "decision", "notes"})
+_VIEW_KEYS = frozenset({"seat", "table", "me", "decision", "notes", "next_turn"})
 # Decision kinds whose private data may name an item card, and under which key.
 _DECISION_ITEMS = {
     "trade_answer": "card",
@@ -506,8 +506,22 @@ def check_views(
             items, assoc, occ = _secrets_in(data, _LABEL_KEYS)
             if items or assoc or occ:
                 out.append(f"view of seat {seat}: decision {p.kind} data leaks {dec['data']}")
+        out += _check_next_turn(st, seat, v["next_turn"])
         out += _check_notes(seat, v["notes"], ledger)
     return out
+
+
+def _check_next_turn(st: State, seat: int, nt: Json | None) -> list[str]:
+    """Only the next player sees their turn chosen ahead, and only their own choice."""
+    turn = st.frames[0] if st.frames and st.frames[0]["kind"] == "turn" else None
+    if nt is None:
+        return []
+    if turn is None or seat != (turn["seat"] + 1) % st.n or st.players[seat].away:
+        return [f"view of seat {seat} shows a next turn that is not its own"]
+    kept = turn.get("premove")
+    if nt.get("held") != (kept if kept is not None and kept["seat"] == seat else None):
+        return [f"view of seat {seat}: next turn holds {nt.get('held')!r}, not its own choice"]
+    return []
 
 
 def _check_notes(seat: int, notes: list[Json], ledger: Ledger) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, action_of
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
@@ -98,6 +98,22 @@ def render_answered(
     return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 
+def render_next_turn_paused(view: dict[str, Any], lang: str) -> str:
+    """The next turn chosen ahead while it is paused (engine.premove): no buttons, what is kept,
+    and that it may be chosen again in a moment."""
+    nt = view["next_turn"]
+    held = nt["held"]
+    lines = [
+        t(lang, "game.turn.next_title"),
+        t(lang, "game.turn.next_paused", name=fmt.name(view["table"], nt["now"])),
+    ]
+    if held is not None:
+        as_turn = {**view, "decision": {"kind": "turn", "data": {}}}  # not what it is asked now
+        lines += [t(lang, "game.turn.next_held"), answer_line(as_turn, action_of(held), lang)]
+    lines += [t(lang, "game.prompt.hand", cards=fmt.cards(lang, view["me"]["items"]))]
+    return fmt.truncate(fmt.lines(*lines))
+
+
 def render_info(lang: str, info: action_payloads.Info) -> str:
     """A card's name and text for an alert: the catalogs keep every one within INFO_MAX
     UTF-16 units (Telegram's limit), so it is never cut."""
@@ -113,4 +129,11 @@ def render_info(lang: str, info: action_payloads.Info) -> str:
     return t(lang, "game.info", label=label, text=text)
 
 
-__all__ = ["PAGES", "Prompt", "render_answered", "render_info", "render_prompt"]
+__all__ = [
+    "PAGES",
+    "Prompt",
+    "render_answered",
+    "render_info",
+    "render_next_turn_paused",
+    "render_prompt",
+]

@@ -4,6 +4,7 @@ is kept in that prompt and played the moment their turn starts, the prompt then 
 
 from __future__ import annotations
 
+import engine
 from engine import Action
 from handlers import action_payloads
 from handlers.i18n import t
@@ -23,6 +24,14 @@ def _offer(table: ServiceGame) -> tuple[int, int, int]:
     offer = Action("trade", trader, decision, target=partner, card=card)
     table.press_payload(trader, action_payloads.encode_action(offer))
     return trader, nxt, partner
+
+
+def _answer(table: ServiceGame, partner: int) -> None:
+    """The partner refuses the offer (or, offered the Black Pearl, which cannot be refused,
+    accepts it)."""
+    legal = engine.legal_actions(table.state(), partner)
+    answer = next((a for a in legal if a.kind == "refuse"), legal[0])
+    table.press_payload(partner, action_payloads.encode_action(answer))
 
 
 def _texts(table: ServiceGame, seat: int) -> list[str]:
@@ -47,10 +56,7 @@ def test_premove_prompt_is_private_kept_and_played_as_the_turn_starts() -> None:
     assert t("en", "game.turn.next_held") in kept and t("en", "game.answer.turn.pass") in kept
     assert table.state().pending.kind == "trade_answer"  # type: ignore[union-attr]
 
-    st = table.state()
-    assert st.pending is not None
-    refuse = Action("refuse", partner, st.pending.id)
-    table.press_payload(partner, action_payloads.encode_action(refuse))
+    _answer(table, partner)
     after = table.state()
     assert after.turn == partner  # the pass was played at once: the partner's turn now
     name = after.players[nxt].name
@@ -67,10 +73,7 @@ def test_premove_not_chosen_the_same_message_becomes_the_turn_prompt() -> None:
     _, nxt, partner = _offer(table)
     message_id, _ = table.prompt(nxt)
     sent_before = len(table.messenger.in_chat(table.uids[nxt]))
-    st = table.state()
-    assert st.pending is not None
-    refuse = Action("refuse", partner, st.pending.id)
-    table.press_payload(partner, action_payloads.encode_action(refuse))
+    _answer(table, partner)
     after = table.state()
     assert after.turn == nxt and after.pending is not None and after.pending.kind == "turn"
     turn_id, _ = table.prompt(nxt)
@@ -80,3 +83,37 @@ def test_premove_not_chosen_the_same_message_becomes_the_turn_prompt() -> None:
     assert t("en", "game.turn.next_title") not in text
     assert t("en", "game.turn.title", round=after.round) in text
     assert "until" in text.lower()  # its deadline runs now
+
+
+def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answers() -> None:
+    """The next player is offered their turn as soon as the turn before starts; offered a trade
+    themselves, the same message waits without buttons (the choice kept), the offer comes as a
+    message of its own, and the buttons come back once it is answered."""
+    table = ServiceGame(n=4)
+    table.start()
+    st = table.state()
+    trader = st.turn
+    nxt = (trader + 1) % table.n
+    ahead_id, _ = table.prompt(nxt)
+    chat = table.uids[nxt]
+    assert t("en", "game.turn.next_title") in table.messenger.messages[(chat, ahead_id)].text
+    table.press_payload(nxt, "pa")  # chosen while the trader still thinks
+
+    assert st.pending is not None
+    card = st.players[trader].items[0]
+    table.press_payload(trader, action_payloads.nav("tr"))
+    table.press_payload(trader, action_payloads.nav("tr", nxt))
+    offer = Action("trade", trader, st.pending.id, target=nxt, card=card)
+    table.press_payload(trader, action_payloads.encode_action(offer))
+    paused = table.messenger.messages[(chat, ahead_id)]
+    assert not paused.rows  # paused: nothing to press while the offer is answered
+    assert t("en", "game.turn.next_held") in paused.text
+    assert t("en", "game.answer.turn.pass") in paused.text
+    offer_id, _ = table.prompt(nxt)
+    assert offer_id != ahead_id  # the offer is a new message: it notifies
+
+    _answer(table, nxt)
+    after = table.state()
+    assert after.turn == (nxt + 1) % table.n  # the kept pass, played as the turn started
+    closed = table.messenger.messages[(chat, ahead_id)].text
+    assert t("en", "prompt.closed.premove_played") in closed

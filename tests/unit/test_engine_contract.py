@@ -143,9 +143,9 @@ def rejected(st: State, action: Action, error: type[Exception]) -> None:
 
 
 def test_rejects_the_wrong_player() -> None:
-    g = Game.make(4, hands={1: ["whip"]})
+    g = Game.make(4, hands={2: ["whip"]})
     d = g.pending.id
-    rejected(g.st, Action("pass", 1, d), NotYourTurn)
+    rejected(g.st, Action("pass", 2, d), NotYourTurn)  # seat 1 may choose its turn ahead
     rejected(g.st, Action("pass", None, d), NotYourTurn)
     rejected(g.st, Action("pass", 9, d), NotYourTurn)
 

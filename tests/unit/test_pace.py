@@ -48,3 +48,13 @@ def test_a_choice_among_identical_cards_reaches_the_button_the_menu_shows() -> N
     ]
     chosen = legal[1]
     assert pace._identical(chosen, legal) == [chosen, legal[0]]
+
+
+def test_ahead_share_decides_who_chooses_their_turn_ahead() -> None:
+    """``--ahead 0``: nobody uses the "your turn is next" prompt; by default everyone does."""
+    nobody = pace.PaceTable(3, 7, ahead=0.0)
+    nobody.play()
+    assert nobody.planners == set() and nobody.ahead_taps == 0
+    everyone = pace.PaceTable(3, 7)
+    everyone.play()
+    assert everyone.planners == {0, 1, 2} and everyone.ahead_taps > 0

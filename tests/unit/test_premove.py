@@ -1,6 +1,7 @@
 """The next turn chosen ahead (engine.premove, issue 9 pace decision): offered to the next player
-once this turn's action is taken and they are asked nothing else, kept from everyone, changeable,
-played the moment their turn starts if still legal, dropped (and the turn asked) otherwise."""
+from the moment this turn starts, paused (kept, not changeable) in windows, while a fight is fought
+and while they are asked something else; kept from everyone, changeable, played the moment their
+turn starts if still legal, dropped (and the turn asked) otherwise."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ def _offered(g: Game) -> Game:
     return g.act(0, "trade", target=2, card="dagger")
 
 
-def test_premove_offered_to_the_next_player_once_the_action_is_taken() -> None:
+def test_premove_offered_to_the_next_player_from_the_turns_start() -> None:
     g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"], 2: ["whip"]})
-    assert engine.awaiting(g.st).premove is None  # seat 0 has not acted yet
-    assert engine.legal_actions(g.st, 1) == []
+    aw = engine.awaiting(g.st)
+    assert aw.kind == "turn" and aw.seats == (0,) and aw.premove == 1  # seat 0 still thinks
+    assert engine.asked(g.st) == [0, 1]
+    assert engine.legal_actions(g.st, 2) == []  # only the next player
     _offered(g)
     aw = engine.awaiting(g.st)
     assert aw.kind == "trade_answer" and aw.seats == (2,) and aw.premove == 1
@@ -30,6 +33,8 @@ def test_premove_offered_to_the_next_player_once_the_action_is_taken() -> None:
     decision = engine.view(g.st, 1)["decision"]
     assert decision["kind"] == "turn" and decision["data"]["ahead"] == 0
     assert decision["data"]["held"] is None
+    assert engine.view(g.st, 1)["next_turn"] == {"now": 0, "held": None, "open": True}
+    assert all(engine.view(g.st, s)["next_turn"] is None for s in (0, 2, 3))
 
 
 def test_premove_is_kept_from_everyone_and_may_be_changed() -> None:
@@ -75,28 +80,45 @@ def test_premove_no_longer_legal_is_dropped_and_the_turn_asked() -> None:
     assert g.kind == "turn" and g.pending.actors == [1] and not g.pending.data["acted"]
 
 
-def test_premove_not_offered_while_the_fight_is_fought() -> None:
-    g = Game.make(4, hands={0: ["dagger"]})
+def test_premove_paused_while_the_fight_is_fought_the_choice_kept() -> None:
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]})
+    g.act(1, "pass")  # chosen while seat 0 still thinks
     g.act(0, "attack", target=2)
     while g.kind in ("priest", "support", "hypnotist", "boost"):
         assert engine.awaiting(g.st).premove is None
+        nt = engine.view(g.st, 1)["next_turn"]
+        assert nt["open"] is False and nt["held"]["kind"] == "pass"  # paused, still kept
+        assert engine.legal_actions(g.st, 1) == [] or 1 in g.pending.actors
         if g.st.pending.window:
             g.close()
         else:
             g.act(g.pending.actors[0], "support", choice="neutral")
     assert g.kind == "doctor" and engine.awaiting(g.st).premove is None  # a window: R-D1
     g.close()  # 1 : 1, a tie: the attacker draws, nothing is left of seat 0's turn
-    assert g.kind == "turn" and g.st.turn == 1
+    played = g.of("premove_played", g.last)
+    assert played and played[0].to == (1,)  # the kept pass, played as seat 1's turn started
+    assert g.st.turn == 2 and g.kind == "turn"
 
 
-def test_premove_not_offered_to_the_trade_partner_nor_an_away_player() -> None:
+def test_premove_paused_for_the_trade_partner_until_it_answered() -> None:
     g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]})
+    g.act(1, "attack", target=3)  # chosen ahead, then seat 0 offers seat 1 a trade
     g.act(0, "trade", target=1, card="dagger")
-    assert engine.awaiting(g.st).premove is None  # seat 1 answers the offer
-    g2 = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]})
-    g2.player(1).away = True
-    _offered(g2)
-    assert engine.awaiting(g2.st).premove is None
+    assert engine.awaiting(g.st).premove is None  # seat 1 answers the offer first
+    assert engine.view(g.st, 1)["next_turn"]["open"] is False
+    assert engine.view(g.st, 1)["decision"]["kind"] == "trade_answer"
+    g.act(1, "refuse")
+    assert g.st.turn == 1 and g.of("premove_played", g.last)  # the kept attack, played
+    assert g.of("attack", g.last)[0].data["target"] == 3 and g.kind != "turn"
+
+
+def test_premove_never_offered_to_an_away_player() -> None:
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]})
+    g.player(1).away = True
+    assert engine.awaiting(g.st).premove is None
+    _offered(g)
+    assert engine.awaiting(g.st).premove is None
+    assert engine.view(g.st, 1)["next_turn"] is None
 
 
 def test_premove_a_free_use_or_another_seat_is_refused() -> None:

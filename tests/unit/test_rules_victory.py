@@ -35,14 +35,16 @@ def test_R_W1_not_with_the_black_pearl() -> None:
 def test_R_W1_only_as_the_action_on_your_turn() -> None:
     g = Game.make(
         4,
-        hands={0: ["key1"], 1: ["goblet1"]},
+        hands={0: ["key1"], 1: ["goblet1"], 2: ["goblet2"]},
         assoc=ORDERS4,
         occ={0: "diplomat"},
         occ_up={0: True},
     )
-    assert g.legal(1) == []
+    assert g.legal(2) == []
     with pytest.raises(engine.NotYourTurn):
-        claim(g, 1)
+        claim(g, 2)
+    claim(g, 1)  # the next player may choose it ahead (engine.premove): kept, not played
+    assert g.st.result is None and g.st.turn == 0
     g.act(0, "pass")
     assert g.kind == "turn" and g.pending.data["acted"]  # the Diplomat is still to use
     assert "claim" not in g.legal_kinds(0)
