@@ -145,7 +145,7 @@ def validate(st: State, action: Action) -> None:
         if action.seat is not None and action.seat not in awaited(st):
             raise NotYourTurn(f"seat {action.seat} is not waited for")
         return
-    if action.seat is not None and action.seat not in p.actors and action.seat == premove.seat(st):
+    if action.seat is not None and action.seat == premove.seat(st):  # never one of the actors
         premove.validate(st, action)
         return
     if action.seat is None or action.seat not in p.actors:

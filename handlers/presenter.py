@@ -26,7 +26,7 @@ from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
 from handlers.i18n import t
 from handlers.messenger import Rows
-from handlers.prompts.answer import answer_line
+from handlers.prompts.answer import ahead_line
 from handlers.prompts.fight import fight_header
 from handlers.story.table import table_lines
 
@@ -323,8 +323,8 @@ class Presenter:
         table = engine.public_view(self.state)
         for e in engine.events_for(self.events, seat):
             if e.kind == EventKind.PREMOVE_PLAYED:
-                view = {"seat": seat, "table": table, "decision": {"kind": "turn", "data": {}}}
-                chosen = answer_line(view, action_of(e.data["action"]), lang)
+                view = {"seat": seat, "table": table}
+                chosen = ahead_line(view, e.data["action"], lang)
                 text = fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
                 return

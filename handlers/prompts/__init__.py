@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import Action, action_of
+from engine.actions import Action
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
 from handlers.prompts import fight, trade, turn
-from handlers.prompts.answer import answer_line
+from handlers.prompts.answer import ahead_line, answer_line
 from handlers.prompts.base import (
     MAX_BUTTONS,
     MAX_PER_ROW,
@@ -108,8 +108,7 @@ def render_next_turn_paused(view: dict[str, Any], lang: str) -> str:
         t(lang, "game.turn.next_paused", name=fmt.name(view["table"], nt["now"])),
     ]
     if held is not None:
-        as_turn = {**view, "decision": {"kind": "turn", "data": {}}}  # not what it is asked now
-        lines += [t(lang, "game.turn.next_held"), answer_line(as_turn, action_of(held), lang)]
+        lines += [t(lang, "game.turn.next_held"), ahead_line(view, held, lang)]
     lines += [t(lang, "game.prompt.hand", cards=fmt.cards(lang, view["me"]["items"]))]
     return fmt.truncate(fmt.lines(*lines))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, action_of
 from engine.cards import ALL_ITEMS, OCCUPATIONS
 from handlers import fmt
 from handlers.card_labels import card_label, occupation_label
@@ -74,3 +74,10 @@ def answer_line(view: dict[str, Any], action: Action, lang: str) -> str:
         direction=t(lang, f"game.dir.{action.choice}") if pk == "sextant_dir" else "",
         position=int(action.choice) + 1 if pk == "look_pos" and action.choice else "",
     )
+
+
+def ahead_line(view: dict[str, Any], held: dict[str, Any], lang: str) -> str:
+    """The turn's action a seat chose ahead (engine.premove), in its stored form, worded as a
+    turn's answer whatever the seat is asked now."""
+    as_turn = {**view, "decision": {"kind": "turn", "data": {}}}
+    return answer_line(as_turn, action_of(held), lang)

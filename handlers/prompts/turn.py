@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engine.actions import Action, action_of
+from engine.actions import Action
 from engine.cards import CLAIRVOYANT, DIPLOMAT
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.prompts import claim
-from handlers.prompts.answer import answer_line
+from handlers.prompts.answer import ahead_line
 from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
 
 
@@ -70,7 +70,7 @@ def _ahead(a: Ask) -> Page:
     page = Page([a.t("game.turn.next_title"), a.t("game.turn.next_body", name=a.name(now))])
     held = a.p.data.get("held")
     if held is not None:
-        page.add(a.t("game.turn.next_held"), answer_line(a.view, action_of(held), a.lang))
+        page.add(a.t("game.turn.next_held"), ahead_line(a.view, held, a.lang))
     page.add(a.hand())
     return page
 
