@@ -21,6 +21,7 @@ from engine.ai.claims import best_claim
 from engine.ai.mind import Mind
 from engine.ai.policy import AiPolicy
 from engine.ai.rollout import play_out, value
+from engine.ai.style import EXPERT_STYLE
 from engine.ai.worlds import can_sample, sample
 from engine.api import apply
 from engine.rng import Rng, seed_state
@@ -52,7 +53,7 @@ class ExpertPolicy:
     __slots__ = ("ai", "budget_ms")
 
     def __init__(self, budget_ms: int = DEFAULT_BUDGET_MS) -> None:
-        self.ai = AiPolicy()
+        self.ai = AiPolicy(EXPERT_STYLE)
         self.budget_ms = budget_ms
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:

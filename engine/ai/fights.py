@@ -19,7 +19,6 @@ from engine.cards import (
 from engine.fight import fight_strengths
 
 ATTACKER, DEFENDER, NEUTRAL = "attacker", "defender", "neutral"
-_LEAN = 0.2  # how much more likely one side must be mine before I take it
 _ONCE_COST = 2.0  # spending a once-occupation
 
 
@@ -30,9 +29,9 @@ def preferred_side(m: Mind, attacker: int, defender: int) -> str | None:
     if me == defender:
         return DEFENDER
     lean = m.ally(attacker) - m.ally(defender)
-    if lean > _LEAN:
+    if lean > m.style.support_lean:
         return ATTACKER
-    if lean < -_LEAN:
+    if lean < -m.style.support_lean:
         return DEFENDER
     return None
 

@@ -8,13 +8,11 @@ from dataclasses import dataclass, field
 from engine.ai.beliefs import Beliefs
 from engine.ai.holdings import Holdings
 from engine.ai.seat_facts import MY_GOAL, SeatFacts, value_to
+from engine.ai.style import AI_STYLE, Style
 from engine.cards import ALL_ITEMS, BAG_OF
 
 CONFIDENT = 0.9  # an ally this sure may be handed goal items and named in a claim
 COLLECTOR_BONUS = 3.0  # a goal item gathered in the hand that will claim
-# What an enemy gains from a card weighs less than what we gain from it: keeping a card from
-# them only lasts until they take it back, while ours bring a claim nearer.
-ENEMY_WEIGHT = 0.5
 
 
 @dataclass(slots=True)
@@ -22,6 +20,7 @@ class Mind:
     t: SeatFacts
     beliefs: Beliefs
     holdings: Holdings
+    style: Style = AI_STYLE
     _collector: int | None = field(default=None)
 
     def ally(self, seat: int) -> float:
@@ -34,11 +33,13 @@ class Mind:
     def worth(self, card: str, seat: int) -> float:
         """What ``card`` in ``seat``'s hand is worth to my association."""
         t = self.t
+        kept = self.style.their_goal
         if seat == t.seat:
-            return value_to(t, t.association, card)
+            return value_to(t, t.association, card, kept)
         p = self.ally(seat)
-        theirs = value_to(t, t.enemy_association, card)
-        return p * value_to(t, t.association, card) - (1 - p) * ENEMY_WEIGHT * theirs
+        theirs = value_to(t, t.enemy_association, card, kept)
+        ours = value_to(t, t.association, card, kept)
+        return p * ours - (1 - p) * self.style.enemy_weight * theirs
 
     def loss(self, card: str, to: int) -> float:
         """What handing ``card`` from my hand to ``to`` costs my association."""
@@ -96,7 +97,7 @@ def draw_value(m: Mind) -> float:
     top = stacked_top(t)
     value = 1.0 + MY_GOAL * m.unseen_goal_chance()
     if top is not None:
-        value = value_to(t, t.association, top)
+        value = value_to(t, t.association, top, m.style.their_goal)
     if my_bag_with_us(m):  # R-W2: every draw brings our Bag nearer to counting
         value += 2.0 * MY_GOAL / (t.pile + 4)
     return value

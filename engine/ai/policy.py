@@ -17,6 +17,7 @@ from engine.ai.beliefs import Beliefs, believe
 from engine.ai.holdings import Holdings, track
 from engine.ai.mind import Mind
 from engine.ai.seat_facts import SeatFacts
+from engine.ai.style import AI_STYLE, Style
 from engine.cards import CLAIRVOYANT, DIPLOMAT, DUELIST, POISON_MIXER, PRIEST
 from engine.rng import Rng
 
@@ -101,11 +102,13 @@ DECIDE: dict[str, Decide] = {
 
 
 class AiPolicy:
-    """``choose(view, legal, rng)``: one of ``legal`` (a claim with its allies filled in)."""
+    """``choose(view, legal, rng)``: one of ``legal`` (a claim with its allies filled in),
+    weighed by ``style``."""
 
-    __slots__ = ("_cache",)
+    __slots__ = ("_cache", "style")
 
-    def __init__(self) -> None:
+    def __init__(self, style: Style = AI_STYLE) -> None:
+        self.style = style
         self._cache: tuple[tuple[object, ...], Holdings, Beliefs] | None = None
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
@@ -124,7 +127,7 @@ class AiPolicy:
         if cache is None or cache[0] != key:
             holdings = track(t)
             cache = self._cache = (key, holdings, believe(t, holdings))
-        return Mind(t, cache[2], cache[1])
+        return Mind(t, cache[2], cache[1], self.style)
 
 
 def _fingerprint(t: SeatFacts) -> tuple[object, ...]:

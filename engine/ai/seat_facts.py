@@ -119,12 +119,13 @@ THEIR_GOAL = 4.0  # kept out of their hands
 HIDDEN_BAG = 3.0  # a Bag before the pile runs out: a draw each time it is traded on
 
 
-def value_to(t: SeatFacts, association: str, card: str) -> float:
-    """What ``card`` is worth in the hand of a player of ``association``."""
+def value_to(t: SeatFacts, association: str, card: str, their_goal: float = THEIR_GOAL) -> float:
+    """What ``card`` is worth in the hand of a player of ``association`` (the other side's goal
+    items ``their_goal``: kept out of their hands)."""
     if t.goal_of(association, card):
         return MY_GOAL
     if t.goal_of(other_association(association), card):
-        return THEIR_GOAL
+        return their_goal
     if card.startswith("bag_"):
         return HIDDEN_BAG + (1.0 if card == BAG_OF[association] else 0.0)
     return _TOOL_VALUE.get(item_kind(card), 1.0)

@@ -11,7 +11,6 @@ from engine.ai.mind import Mind, draw_value
 from engine.ai.seat_facts import SeatFacts, unrefusable
 from engine.cards import BAGS, item_kind
 
-_ACCEPT_MARGIN = 0.1
 _LIKELY_ACCEPTED = 0.7
 REPEAT_COST = 0.6  # per earlier time I gave the same card away: no endless back and forth
 # The Black Pearl handed to an enemy comes straight back: each time this partner returned it
@@ -111,7 +110,7 @@ def answer(m: Mind, legal: list[Action]) -> Action:
 
     best = max((a for a in legal if a.kind == "accept"), key=score, default=None)
     refuse = next((a for a in legal if a.kind == "refuse"), None)
-    if best is not None and (refuse is None or score(best) > _ACCEPT_MARGIN):
+    if best is not None and (refuse is None or score(best) > m.style.accept_margin):
         return best
     return refuse or legal[0]
 

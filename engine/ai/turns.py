@@ -18,7 +18,6 @@ FORTUNE_AT = 0.95  # R-W7: as sure as a claim for my own association
 _TURN_WORTH = 2.0  # what an ordinary action is worth, lost when the Diplomat misses before it
 _DIPLOMAT_SPENT = 1.0
 _REPEAT_ATTACK_COST = 1.5
-_IDLE = 0.05
 # A table where nothing happens (everyone passing, every offer refused) round after round: each
 # such round beyond the second makes passing look worse, until a fight or a trade moves a card.
 _IDLE_ROUND_COST = 0.5
@@ -61,9 +60,11 @@ def scores(m: Mind, legal: list[Action]) -> dict[Action, float]:
     score: dict[Action, float] = {}
     for a in legal:
         if a.kind == "pass":
-            score[a] = _IDLE - _STALL_COST * urgency(t.round) - _IDLE_ROUND_COST * idle_rounds(t)
+            score[a] = (
+                m.style.idle - _STALL_COST * urgency(t.round) - _IDLE_ROUND_COST * idle_rounds(t)
+            )
         elif a.kind == "end":
-            score[a] = _IDLE
+            score[a] = m.style.idle
         elif a.kind == "trade" and a.card is not None and a.target is not None:
             score[a] = trades.offer_value(m, a.card, a.target) - trades.repeat_cost(
                 t, a.card, a.target

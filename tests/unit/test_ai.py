@@ -14,6 +14,7 @@ import engine
 from engine import Action, State
 from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy, expert, turns
 from engine.ai.beliefs import Beliefs
+from engine.ai.style import EXPERT_STYLE
 from engine.ai.worlds import can_sample, sample
 from engine.cards import ALL_ITEMS
 from engine.core import HISTORY_FIELDS, goal_count
@@ -358,7 +359,8 @@ def test_expert_budget_bounds_its_rollouts() -> None:
     is too small to compare candidates, and the heuristic's choice is kept."""
     g = Game.make(5, assoc=[ORD, BRO, ORD, BRO, ORD], hands={0: ["key1", "dagger"]})
     v, legal = view(g.st, 0), g.legal(0)
-    assert ExpertPolicy(budget_ms=0).choose(v, legal, Rng(2)) == AiPolicy().choose(v, legal, Rng(2))
+    heuristic = AiPolicy(EXPERT_STYLE).choose(v, legal, Rng(2))
+    assert ExpertPolicy(budget_ms=0).choose(v, legal, Rng(2)) == heuristic
 
 
 def test_expert_search_spends_its_budget_and_little_more() -> None:
