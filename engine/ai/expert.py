@@ -1,11 +1,13 @@
-"""The expert AI passenger: the ``ai`` passenger's judgement, checked by looking ahead.
+"""The expert AI passenger: the ``ai`` passenger's heuristic in the expert's style
+(``engine.ai.style.EXPERT_STYLE``: weights tuned in games against the ``ai``), checked by looking
+ahead.
 
 At a turn decision before the action (where the game is decided: trades, attacks, the Diplomat)
 it takes the heuristic's few best candidates of each kind and plays each of them forward in the
 same worlds sampled from its beliefs (determinization, ``engine.ai.worlds``), one round with the
 fast rollout policy (``engine.ai.rollout``), and picks the candidate with the best mean result;
 the heuristic's own choice stays unless another is clearly better. Declarations of victory and
-every other decision are the ``ai`` passenger's.
+every other decision are the heuristic's, in the expert's style.
 
 The time per decision is bounded by a budget in CPU milliseconds, spent as a number of engine
 steps derived from it (the engine has no clock, and the same seed must play the same game).

@@ -14,7 +14,7 @@ import engine
 from engine import Action, State
 from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy, expert, turns
 from engine.ai.beliefs import Beliefs
-from engine.ai.style import EXPERT_STYLE
+from engine.ai.style import AI_STYLE, EXPERT_STYLE
 from engine.ai.worlds import can_sample, sample
 from engine.cards import ALL_ITEMS
 from engine.core import HISTORY_FIELDS, goal_count
@@ -260,6 +260,23 @@ def test_never_an_illegal_move(chunk: int) -> None:
         seats: list[Any] = [AiPolicy() if (seed + s) % 3 else BaselinePolicy() for s in range(n)]
         st = play(seed, n, seats, opts)
         assert st.result is not None
+
+
+def test_expert_backs_a_side_on_a_slight_lean_where_ai_stays_neutral() -> None:
+    """R-A3 support: seat 3 once offered seat 0 a trade (a faint sign of an ally), then seat 4
+    attacks seat 3. The ai wants a clear lean before it declares; the expert's style
+    (support_lean 0) backs the likelier ally."""
+    g = Game.make(6, assoc=[ORD, BRO, BRO, ORD, BRO, ORD], hands={3: ["whip", "gloves"]}, turn=3)
+    g.act(3, "trade", target=0, card="whip").act(0, "refuse")
+    g.act(4, "attack", target=3).close()
+    for seat in (5, 1, 2):
+        g.act(seat, "support", choice="neutral")
+    v, legal = view(g.st, 0), g.legal(0)
+    b = beliefs_of(g.st, 0)
+    assert 0.0 < b.ally[3] - b.ally[4] < AI_STYLE.support_lean
+    assert AiPolicy().choose(v, legal, Rng(3)).choice == "neutral"
+    assert AiPolicy(EXPERT_STYLE).choose(v, legal, Rng(3)).choice == "defender"
+    assert ExpertPolicy().choose(v, legal, Rng(3)).choice == "defender"
 
 
 def test_long_all_ai_games_finish_with_legal_claims() -> None:
