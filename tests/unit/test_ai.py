@@ -371,6 +371,18 @@ def test_expert_is_deterministic_and_never_illegal() -> None:
     assert run() == run()
 
 
+def test_expert_world_claim_needs_the_goal_items_in_most_sampled_worlds() -> None:
+    """R-W3 checked in sampled worlds: three Keys in hand hold in every world (nobody named);
+    one Key with nothing known of the others holds in almost none."""
+    sure = Game.make(4, assoc=[ORD, BRO, ORD, BRO], hands={0: ["key1", "key2", "key3"]})
+    m = AiPolicy().mind(view(sure.st, 0))
+    claim = expert.world_claim(m, sure.legal(0), seed=3)
+    assert claim is not None and claim.kind == "claim" and claim.seats == ()
+    unsure = Game.make(6, assoc=[ORD, BRO, ORD, BRO, ORD, BRO], hands={0: ["key1", "whip"]})
+    m = AiPolicy().mind(view(unsure.st, 0))
+    assert expert.world_claim(m, unsure.legal(0), seed=3) is None
+
+
 def test_expert_budget_bounds_its_rollouts() -> None:
     """The budget is spent as a number of rollouts (no clock in the engine): none at all when it
     is too small to compare candidates, and the heuristic's choice is kept."""
