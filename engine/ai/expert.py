@@ -27,9 +27,8 @@ from engine.ai.rollout import play_out, value
 from engine.ai.style import EXPERT_STYLE
 from engine.ai.worlds import can_sample, sample
 from engine.api import apply
-from engine.core import goal_count
 from engine.rng import Rng, seed_state
-from engine.victory import CLAIM_NEEDS, is_real_minority
+from engine.victory import CLAIM_NEEDS, claim_tally
 
 # CPU milliseconds per searched decision. A timer batch settles one AI turn (and the windows
 # around it) well inside the 30 s Lambda even at 256 MB, about a seventh of a core.
@@ -55,7 +54,6 @@ TIMELY_CLAIM_AT = 0.9  # the least sure claim made when waiting looks worse
 # this share of them.
 CLAIM_WORLDS = 48
 WORLD_CLAIM_AT = 0.9
-WORLD_CLAIMS = True
 _CLAIM_CANDIDATES = 5
 
 
@@ -77,10 +75,9 @@ class ExpertPolicy:
         decided = turns.decisive(m, legal)
         if decided is not None:
             return decided
-        if WORLD_CLAIMS:
-            claim = world_claim(m, legal, rng.below(1 << 62))
-            if claim is not None:
-                return claim
+        claim = world_claim(m, legal, rng.below(1 << 62))
+        if claim is not None:
+            return claim
         score = turns.scores(m, legal)
         heuristic = turns.best_scored(legal, rng, score)
         candidates = _candidates(heuristic, score)
@@ -141,18 +138,14 @@ def world_claim(m: Mind, legal: list[Action], seed: int) -> Action | None:
     by_drink = [0] * len(sets)
     for w in range(CLAIM_WORLDS):
         world = sample(m, Rng(seed_state(seed + w)))
-        goals = [goal_count(world, p.items, mine) for p in world.players]
-        ally = [p.association == mine for p in world.players]
-        drink = t.drink and is_real_minority(world, mine)
-        own = goals[t.seat]
         for i, named in enumerate(sets):
-            if not all(ally[s] and goals[s] >= 1 for s in named):
+            tally = claim_tally(world, t.seat, list(named), mine, own_drink=True)
+            if not tally["held"]:
                 continue
-            total = own + sum(goals[s] for s in named)
-            if total >= CLAIM_NEEDS:
-                plain[i] += 1
-            elif drink and total + 1 >= CLAIM_NEEDS:
+            if tally["drink"] and tally["total"] - 1 < CLAIM_NEEDS:
                 by_drink[i] += 1
+            else:
+                plain[i] += 1
     discount = min(1.0, b.minority_seen / b.minority) if b.minority > 0 else 0.0
     chance = [(p + discount * d) / CLAIM_WORLDS for p, d in zip(plain, by_drink, strict=True)]
     best = max(range(len(sets)), key=lambda i: (chance[i], -len(sets[i])))
