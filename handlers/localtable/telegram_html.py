@@ -8,6 +8,7 @@ markup Telegram rejects: unknown tags, unclosed or mismatched tags, unknown enti
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
@@ -27,6 +28,8 @@ _SIMPLE = {
     "pre": "pre",
 }
 _KNOWN_ENTITIES = {"lt", "gt", "amp", "quot"}
+# <tg-time unix="…" format="…">: "r" (relative) or any of w, d|D, t|T in that order.
+_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
 
 
 class HtmlError(ValueError):
@@ -75,6 +78,12 @@ class _Reader(HTMLParser):
             self.out.append('<blockquote class="expandable">' if expandable else "<blockquote>")
         elif tag == "tg-emoji":
             self.out.append("<span>")
+        elif tag == "tg-time":
+            unix, fmt = values.get("unix") or "", values.get("format") or ""
+            if not unix.isdigit() or not _TIME_FORMAT.fullmatch(fmt):
+                raise HtmlError("can't parse entities: Invalid date-time entity")
+            # The page shows it in the viewer's own time zone and format, as Telegram's apps do.
+            self.out.append(f'<time class="tg-time" data-unix="{unix}" data-format="{fmt}">')
         else:
             raise HtmlError(f'can\'t parse entities: Unsupported start tag "{tag}"')
         self.open.append(tag)
@@ -95,6 +104,8 @@ class _Reader(HTMLParser):
             self.out.append("</a>")
         elif opened == "blockquote":
             self.out.append("</blockquote>")
+        elif opened == "tg-time":
+            self.out.append("</time>")
         else:
             self.out.append("</span>")
 

@@ -167,3 +167,19 @@ def test_pinning_in_the_group_is_refused_as_telegram_refuses_a_plain_member(
     gateway.send(GROUP_ID, "status")
     assert gateway.pin(GROUP_ID, 1) is False
     assert gateway.pin(GROUP_ID, 1, pinned=False) is False
+
+
+def test_deadlines_render_on_the_table_as_a_date_time_entity() -> None:
+    """Issue 23: every prompt with a deadline carries <tg-time>; the table refused it, so the
+    human never saw a decision. It is a date-time entity shown in the viewer's time zone."""
+    from handlers.fmt import clock
+
+    shown = render(f"⏳ until {clock(1_700_001_260)}")
+    assert shown.text == "⏳ until 22:34:20 UTC"
+    assert '<time class="tg-time" data-unix="1700001260" data-format="T">' in shown.html
+    for bad in (
+        '<tg-time unix="x" format="T">a</tg-time>',
+        '<tg-time unix="1" format="q">a</tg-time>',
+    ):
+        with pytest.raises(HtmlError):
+            render(bad)

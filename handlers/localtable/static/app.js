@@ -84,6 +84,43 @@ function clock(seconds) {
   return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
 }
 
+// <tg-time unix="…" format="…">: shown in the viewer's own time zone and format, as Telegram's
+// apps show a date-time entity. Format letters: r relative; w weekday, d/D short/long date,
+// t/T short/long time. An empty format keeps the text the bot wrote.
+function localTime(node) {
+  const unix = Number(node.dataset.unix);
+  const format = node.dataset.format || "";
+  if (!format || !Number.isFinite(unix)) return;
+  const at = new Date(unix * 1000);
+  if (format === "r") {
+    const seconds = Math.round(unix - Date.now() / 1000);
+    const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+    const abs = Math.abs(seconds);
+    node.textContent =
+      abs < 60 ? rtf.format(seconds, "second")
+      : abs < 3600 ? rtf.format(Math.round(seconds / 60), "minute")
+      : abs < 86400 ? rtf.format(Math.round(seconds / 3600), "hour")
+      : rtf.format(Math.round(seconds / 86400), "day");
+    return;
+  }
+  const options = {};
+  if (format.includes("w")) options.weekday = "long";
+  if (format.includes("d")) options.dateStyle = "short";
+  if (format.includes("D")) options.dateStyle = "long";
+  if (format.includes("t")) options.timeStyle = "short";
+  if (format.includes("T")) options.timeStyle = "medium";
+  if (options.weekday && (options.dateStyle || options.timeStyle)) {
+    // Intl does not mix weekday with the styles: spell the parts out instead.
+    const parts = { weekday: "long" };
+    if (options.dateStyle) Object.assign(parts, { year: "numeric", month: options.dateStyle === "long" ? "long" : "numeric", day: "numeric" });
+    if (options.timeStyle) Object.assign(parts, { hour: "2-digit", minute: "2-digit" }, options.timeStyle === "medium" ? { second: "2-digit" } : {});
+    node.textContent = at.toLocaleString(undefined, parts);
+  } else {
+    node.textContent = at.toLocaleString(undefined, options);
+  }
+  node.title = at.toString();
+}
+
 function keyboard(view) {
   const rows = (view.markup && view.markup.inline_keyboard) || [];
   if (!rows.length) return null;
@@ -131,6 +168,7 @@ function drawMessage(view) {
   const content = document.createElement("div");
   content.className = "content";
   content.innerHTML = view.html; // the server's safe rendering of Telegram's HTML subset
+  for (const node of content.querySelectorAll("time.tg-time")) localTime(node);
   const meta = document.createElement("span");
   meta.className = "meta";
   meta.textContent = (view.edited ? `${t("edited")} ` : "") + clock(view.date);
