@@ -11,9 +11,11 @@ could have used (the code before: game id XOR start time in ms)."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,14 +25,17 @@ from engine.actions import Action
 from engine.rng import Rng
 from engine.state import State
 from handlers import game_runner, lobby
+from handlers.app import CoachRideBot
 from handlers.game_runner import GameRunner
 from handlers.pipeline import Txn, game_key, new_game_id
 from handlers.unit_of_work import UnitOfWork
-from infra.fakes import FakeClock
+from infra.fakes import FakeClock, FakeTimers
+from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
-from infra.ports import Put
+from infra.ports import Put, TimerRequest
 from tests.service.service_game import GROUP, ServiceGame
 
+DATA = Path(__file__).resolve().parents[1] / "unit" / "data"
 GID = "sAmEgAmE"  # the same public game id (Join link) for every game below
 
 
@@ -235,3 +240,32 @@ def test_game_ids_come_from_the_os_generator(monkeypatch: pytest.MonkeyPatch) ->
     fixed: Callable[[int | None], bytes] = lambda n: bytes(range(n or 32))  # noqa: E731
     monkeypatch.setattr(secrets, "token_bytes", fixed)
     assert new_game_id() == new_game_id() == "AAECAwQF"
+
+
+# -- games stored by the code before ---------------------------------------------------------------
+def test_a_game_stored_before_plays_on_to_its_end_through_the_bot() -> None:
+    """A game in play stored by the code before (64-bit seed, SplitMix64 state, no generator
+    named) is taken up by the bot: its deadlines run out one after the other until it ends (all
+    its players away: abandoned), still a SplitMix64 game. (tests/unit/test_rng.py: it plays on
+    exactly as the code before played it.)"""
+    doc = json.loads((DATA / "game_docs_before_the_record.json").read_text())["playing"]
+    assert "rng_kind" not in doc["engine"]
+    clock = FakeClock(doc["due"]["at"] - 1)
+    store = MemoryStore(clock=clock)
+    key = game_key(doc["gid"])
+    store.commit([Put(key, doc, None)])
+    bot = CoachRideBot(store, MemoryMessenger(), FakeTimers(), clock, bot_username="test_bot")
+    for _ in range(5000):
+        got = store.get(key)
+        assert got is not None
+        if got.doc["phase"] != "playing":
+            break
+        due = got.doc["due"]
+        clock.advance(max(0.0, due["at"] - clock.now()) + 0.01)
+        bot.handle_timer(TimerRequest(key, due["dec"], due["at"]))
+    else:
+        raise AssertionError("the game did not end")
+    assert got.doc["phase"] == "over"
+    st = State.from_dict(got.doc["engine"])
+    assert st.over and st.rng_kind == "splitmix64" and st.seed == doc["engine"]["seed"]
+    assert st.step > doc["engine"]["step"]
