@@ -15,7 +15,7 @@ from engine.core import Ctx
 from engine.fight import awaited, riders, support_turn
 from engine.frames import fight_on_top
 from engine.mechanics import KINDS, advance
-from engine.rng import Rng
+from engine.rng import for_game
 from engine.setup import new_game as _setup
 from engine.state import State
 from engine.turn import allowed
@@ -114,7 +114,7 @@ def default_action(st: State, seat: int) -> Action:
         raise GameOver("the game is over")
     if seat not in p.actors:
         raise NotYourTurn(f"seat {seat} is not asked")
-    return KINDS[p.kind].default(st, p, seat, Rng(st.rng))
+    return KINDS[p.kind].default(st, p, seat, for_game(st.rng_kind, st.seed, st.rng))
 
 
 def _well_formed(a: Action) -> bool:

@@ -15,7 +15,7 @@ from engine.actions import Action, Event
 from engine.cards import BAGS, GOAL_KIND, hand_limit, item_kind
 from engine.frames import Frame
 from engine.kinds import DecisionKind, EventKind
-from engine.rng import Rng
+from engine.rng import Rng, for_game
 from engine.state import Json, Pending, State
 
 # Public events kept in ``State.history``, with the fields kept of each: who did what to whom,
@@ -47,7 +47,7 @@ class Ctx:
     def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[Event] = []
-        self.rng = Rng(state.rng)
+        self.rng = for_game(state.rng_kind, state.seed, state.rng)
 
     # -- events and notes ------------------------------------------------------------------
     def public(self, kind: EventKind | str, **data: Any) -> None:

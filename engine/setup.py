@@ -15,7 +15,7 @@ from engine.cards import (
     STARTER_ITEMS,
     association_split,
 )
-from engine.rng import Rng, seed_state
+from engine.rng import KEYED, KeyedRng, deal_key
 from engine.state import Json, Player, State
 
 DEFAULT_OPTIONS: Json = {
@@ -70,7 +70,7 @@ def new_game(
     opts = normalize_options(options)
     advanced_three = opts["advanced_three"] and n == 3
     opts["advanced_three"] = advanced_three
-    rng = Rng(seed_state(seed))
+    rng = KeyedRng(deal_key(seed))  # engine.rng: the whole seed keys the stream
 
     occupations = list(OCCUPATIONS)
     rng.shuffle(occupations)  # R-S1
@@ -118,6 +118,7 @@ def new_game(
         options=opts,
         seed=seed,
         rng=rng.state,
+        rng_kind=KEYED,
         players=players,
         pile=pile,
         occ_deck=occupations[n:],

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.cards import ASSOCIATIONS, BROTHERHOOD, ORDER
 from engine.frames import Frame, migrate, stored_before_typed
+from engine.rng import KEYED, SPLITMIX
 
 Json = dict[str, Any]
 
@@ -103,6 +104,9 @@ class Pending:
 @dataclass(slots=True)
 class State:
     options: Json
+    # The secret the hidden draws come from (engine.rng): never in a view or an event. A game
+    # dealt now draws from the keyed stream of ``seed`` (``rng`` counts the words drawn); a game
+    # stored before the keyed stream has no ``rng_kind`` and plays on with SplitMix64.
     seed: int
     rng: int
     players: list[Player]
@@ -112,6 +116,7 @@ class State:
     removed: list[str]  # item cards out of this game (R-S4, R-S6)
     turn: int  # the seat whose turn it is
     first: int
+    rng_kind: str = KEYED  # engine.rng.KINDS
     turn_no: int = 0  # turns started so far; the "when" of every note
     step: int = 0  # actions applied so far
     next_id: int = 1  # id of the next pending decision
@@ -140,6 +145,7 @@ class State:
             "options": _copy_json(self.options),
             "seed": self.seed,
             "rng": self.rng,
+            "rng_kind": self.rng_kind,
             "players": [p.to_dict() for p in self.players],
             "pile": list(self.pile),
             "occ_deck": list(self.occ_deck),
@@ -162,6 +168,7 @@ class State:
             options=_copy_json(d["options"]),
             seed=d["seed"],
             rng=d["rng"],
+            rng_kind=d.get("rng_kind", SPLITMIX),  # stored before the keyed stream
             players=[Player.from_dict(p) for p in d["players"]],
             pile=list(d["pile"]),
             occ_deck=list(d["occ_deck"]),
@@ -185,10 +192,15 @@ class State:
 def upgrade_stored_state(d: Json) -> Json:
     """A stored state as this code stores it: ``d`` itself, or a copy when it holds frames of an
     older shape (migrated as ``State.from_dict`` does), so that a reader comparing what it stores
-    with what it loaded does not take the migration for a change."""
-    if not any(stored_before_typed(f) for f in d.get("frames", [])):
+    with what it loaded does not take the migration for a change. A state stored before the keyed
+    stream is marked as SplitMix64's."""
+    old_frames = any(stored_before_typed(f) for f in d.get("frames", []))
+    if not old_frames and "rng_kind" in d:
         return d
-    return {**d, "frames": [migrate(_copy_json(f)) for f in d["frames"]]}
+    d = {**d, "rng_kind": d.get("rng_kind", SPLITMIX)}
+    if old_frames:
+        d["frames"] = [migrate(_copy_json(f)) for f in d["frames"]]
+    return d
 
 
 def _copy_json(value: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from engine import TIMEOUT, Action, DecisionKind, Event, EventKind, State
-from engine.rng import Rng, seed_state
+from engine.rng import PASSENGERS, stream
 from handlers.game_record import Player
 
 if TYPE_CHECKING:
@@ -122,7 +122,9 @@ class GameRunner:
 
     def _ai_action(self, seat: int) -> Action:
         st = self.state
-        rng = Rng(seed_state(st.rng ^ (st.step << 8) ^ seat))
+        # Its own stream, keyed one-way from the game's secret seed (engine.rng): the choice
+        # neither draws from the deal's stream nor tells anything about it.
+        rng = stream(st.seed, PASSENGERS, st.step, seat)
         ai = ai_for(self.settings.ai_level)
         view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
         own, p = view["decision"], st.pending

@@ -3,7 +3,10 @@ lobby that nobody touched for a while closing by itself."""
 
 from __future__ import annotations
 
+import secrets
+
 import engine
+from engine.rng import SEATING, stream
 from engine.setup import MAX_PLAYERS, MIN_PLAYERS
 from handlers import refusals, story, unit_of_work
 from handlers.callback_data import LobbyButton
@@ -209,10 +212,19 @@ def _check_start(
         raise TooFew
 
 
+# The game's secret: 256 bits from the operating system's cryptographic generator, kept only in
+# the stored game (its engine state). Nothing public (game id, chat, clock) goes into it.
+DEAL_SEED_BITS = 256
+
+
+def new_deal_seed() -> int:
+    return secrets.randbits(DEAL_SEED_BITS)
+
+
 def start_game(rooms: Rooms, work: UnitOfWork) -> None:
     game, txn = work.game, work.txn
     settings = game.group_settings
-    seed = int.from_bytes(game.gid.encode()[:8], "big") ^ int(txn.now * 1000)
+    seed = new_deal_seed()
     add_ai_passengers(game, settings, seed)
     names = [p.name for p in game.players]
     state, events = engine.new_game(names, seed, settings.engine_options())
@@ -248,13 +260,17 @@ def start_game(rooms: Rooms, work: UnitOfWork) -> None:
 
 def add_ai_passengers(game: GameRecord, settings: GroupSettings, seed: int) -> None:
     """Fill the table up to the chosen size with AI passengers, marked and named as such.
-    They sit among the humans at random, so the seat gives nothing away."""
+    They sit among the humans at random, so the seat gives nothing away. Names and seats come
+    from a stream of their own keyed by the game's secret ``seed`` (engine.rng), so they show
+    nothing about the deal."""
     lang = settings.language
     names = t(lang, "ai.names").split(",")
+    rng = stream(seed, SEATING)
+    rng.shuffle(names)
     missing = max(0, min(MAX_PLAYERS, settings.ai_fill) - len(game.players))
     for i in range(missing):
-        name = t(lang, "ai.marker", name=names[(seed + i) % len(names)])
-        slot = (seed >> (4 * i)) % (len(game.players) + 1)
+        name = t(lang, "ai.marker", name=names[i % len(names)])
+        slot = rng.below(len(game.players) + 1)
         game.players.insert(slot, Player(-(i + 1), name, lang, ai=True))
 
 

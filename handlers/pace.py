@@ -216,15 +216,17 @@ class PaceTable:
 
     # -- playing -------------------------------------------------------------------------------
     def play(self) -> GameFigures:
-        """The deal comes from the game id (and the clock), so seeded ids make a seed replay."""
+        """Seeded game ids and deal seeds (the bot takes both from ``secrets``) make a seed
+        replay."""
         log = logging.getLogger("coachride")
         log.addHandler(self.errors)
-        random_ids = lobby.new_game_id
+        random_ids, random_seeds = lobby.new_game_id, lobby.new_deal_seed
         lobby.new_game_id = lambda: f"pace{self.think.getrandbits(32):08x}"
+        lobby.new_deal_seed = lambda: self.think.getrandbits(lobby.DEAL_SEED_BITS)
         try:
             return self._play()
         finally:
-            lobby.new_game_id = random_ids
+            lobby.new_game_id, lobby.new_deal_seed = random_ids, random_seeds
             log.removeHandler(self.errors)
 
     def _play(self) -> GameFigures:

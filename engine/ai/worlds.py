@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from engine.ai.mind import Mind, stacked_top
 from engine.cards import ALL_ITEMS, OCCUPATIONS
-from engine.rng import Rng
+from engine.rng import SPLITMIX, Rng
 from engine.state import Pending, Player, State, other_association
 
 
@@ -74,6 +74,7 @@ def sample(m: Mind, rng: Rng) -> State:
         options=dict(t.options),
         seed=0,
         rng=rng.below(1 << 62),
+        rng_kind=SPLITMIX,  # an imagined world: its draws hide nothing, the fast generator
         players=players,
         pile=pile,
         occ_deck=occ_deck,

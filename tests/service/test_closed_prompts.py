@@ -116,8 +116,11 @@ def test_a_timed_out_window_prompt_says_the_default_and_the_group_sees_no_differ
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """R-D1: whether the Priest holder let the window run out or passed, the group's messages
-    are the same; only the holder's own prompt tells which. (One deal: the game id sets it.)"""
+    are the same; only the holder's own prompt tells which. (One deal for both games, seeded
+    alike: one where the attack goes to the Priest's holder, who is then no supporter and whose
+    window prompt closes with the window.)"""
     monkeypatch.setattr(lobby, "new_game_id", lambda: "samedeal")
+    monkeypatch.setattr(lobby, "new_deal_seed", lambda: 13)
     groups = []
     for pass_it in (False, True):
         table = _table("en")

@@ -189,7 +189,7 @@ def test_R_D2_an_away_supporter_defaults_when_its_turn_comes_not_before() -> Non
 def test_R_A3_an_ai_supporter_holding_the_priest_answers_the_window_and_declares_in_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(lobby, "new_game_id", lambda: "aiPriest")  # a deal where it lets it be
+    monkeypatch.setattr(lobby, "new_deal_seed", lambda: 1)  # a deal where it lets it be
     table = ServiceGame(n=5)
     table.start()
     attacker = table.state().turn
