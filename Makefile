@@ -84,6 +84,7 @@ build-WebhookFunction build-TimerFunction:
 		--target "$(ARTIFACTS_DIR)" --platform manylinux2014_aarch64 --implementation cp \
 		--python-version 3.12 --only-binary=:all: -r $(LAMBDA_LOCK)
 	rm -rf "$(ARTIFACTS_DIR)"/bin "$(ARTIFACTS_DIR)"/*.dist-info/RECORD
+	$(PYTHON) deploy/package.py --trim-botocore "$(ARTIFACTS_DIR)"
 	if [ -n "$(PY312)" ]; then "$(PY312)" -m compileall -q -j 0 \
 		--invalidation-mode unchecked-hash "$(ARTIFACTS_DIR)"; \
 	else echo "no Python 3.12 found: shipping no byte code" >&2; fi

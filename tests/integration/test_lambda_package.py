@@ -146,3 +146,24 @@ def test_package_holds_the_catalogs_and_no_dev_module(tmp_path: Path) -> None:
     assert "handlers/webhook.py" in files and "handlers/locales/en.json" in files
     assert not [f for f in files if "simulate" in f or "bench" in f or f.startswith("tests")]
     assert len(shipped) == len([f for f in files if f.endswith(".py")])
+
+
+def test_the_trimmed_botocore_keeps_every_service_the_package_calls(tmp_path: Path) -> None:
+    from deploy.package import AWS_SERVICES, trim_botocore
+
+    modules, _ = closure()
+    called = set()
+    for module in modules:
+        path = module_path(module)
+        assert path is not None
+        called |= set(re.findall(r"aws\.client\(\"([\w-]+)\"", path.read_text()))
+    assert called == {"dynamodb", "sqs", "secretsmanager"}
+    assert called <= set(AWS_SERVICES)
+
+    data = tmp_path / "botocore" / "data"
+    for service in ("dynamodb", "sqs", "s3", "ec2"):
+        (data / service / "2020-01-01").mkdir(parents=True)
+        (data / service / "2020-01-01" / "service-2.json").write_text("{}")
+    (data / "endpoints.json").write_text("{}")
+    assert trim_botocore(tmp_path) == 4
+    assert sorted(p.name for p in data.iterdir()) == ["dynamodb", "endpoints.json", "sqs"]
