@@ -3,10 +3,11 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 # Locked sets (hashes; `make lock` refreshes them): the runtime set for `make run`, the dev set
 # (runtime + test tools) for everything else. Installs never resolve ranges: pip takes exactly
-# the pinned files (--require-hashes, --no-deps). The code runs from the checkout (python -m).
+# the pinned files (--require-hashes, --no-deps). The code runs from the checkout (python -m);
+# byte code is written on first import (compiling all of botocore up front took ~25 s).
 RUN_LOCK := requirements.lock
 DEV_LOCK := requirements-dev.lock
-PIP_INSTALL := $(PY) -m pip install --require-hashes --no-deps --only-binary=:all:
+PIP_INSTALL := $(PY) -m pip install --require-hashes --no-deps --only-binary=:all: --no-compile
 
 .PHONY: install run test lint typecheck cfn browser bench pace simulate clean lock build-WebhookFunction build-TimerFunction
 
