@@ -39,7 +39,7 @@ LAMBDA_ENVIRONMENT = {
     "AWS_REGION": "eu-central-1",
     "AWS_DEFAULT_REGION": "eu-central-1",
 }
-FIRST_UPDATE_GOAL_MS = 250
+FIRST_UPDATE_GOAL_MS = 450
 
 
 CLAIM_FROM_ROUND = 8  # random presses, then a table that claims, as real tables do by then
