@@ -93,9 +93,10 @@ build-WebhookFunction build-TimerFunction:
 # Refresh the three locks from pyproject.toml's ranges and deploy/requirements-lambda.in: the
 # runtime and dev sets for CPython 3.11 and later on any platform (CI runs 3.11), the Lambda set
 # for the template's runtime (CPython 3.12, arm64) at the runtime lock's versions. Then commit
-# them; `make test` and `make run` reinstall from the new locks.
+# them; `make test` and `make run` reinstall from the new locks. Every package moves to the newest
+# release its range allows (--upgrade): review the diff.
 UV := $(VENV)/bin/uv
-LOCK_FLAGS := --quiet --generate-hashes --no-header --only-binary :all:
+LOCK_FLAGS := --quiet --upgrade --generate-hashes --no-header --only-binary :all:
 lock: $(VENV)/.installed
 	$(UV) pip compile pyproject.toml $(LOCK_FLAGS) --universal --python-version 3.11 \
 		-o $(RUN_LOCK)
