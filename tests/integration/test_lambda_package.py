@@ -15,6 +15,7 @@ from deploy.package import (
     FIRST_PARTY,
     closure,
     copy_package,
+    imported_names,
     module_path,
 )
 from handlers.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
@@ -167,3 +168,30 @@ def test_the_trimmed_botocore_keeps_every_service_the_package_calls(tmp_path: Pa
     (data / "endpoints.json").write_text("{}")
     assert trim_botocore(tmp_path) == 4
     assert sorted(p.name for p in data.iterdir()) == ["dynamodb", "endpoints.json", "sqs"]
+
+
+IMPORT_NAMES = {"python-telegram-bot": "telegram"}  # distribution -> the name imported
+DEV_TOOLS = {"handlers/load.py"}  # operator/dev commands that need the dev set (moto, boto3)
+
+
+def test_declared_runtime_dependencies_are_what_the_code_imports() -> None:
+    """pyproject.toml's runtime set names exactly the third-party packages engine/, handlers/
+    and infra/ import (typing-only imports aside), so `make run` installs what it needs."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = {
+        IMPORT_NAMES.get(name, name)
+        for name in (re.split(r"[<>=\[ ;]", spec)[0] for spec in project["dependencies"])
+    }
+    imported = set()
+    for package in FIRST_PARTY:
+        for path in (ROOT / package).rglob("*.py"):
+            if path.relative_to(ROOT).as_posix() in DEV_TOOLS:
+                continue
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            for name in imported_names(path, module):
+                top = name.split(".")[0]
+                if top and top not in sys.stdlib_module_names and top not in FIRST_PARTY:
+                    imported.add(top)
+    assert imported - {"__future__"} == declared
