@@ -1,20 +1,35 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
+# Locked sets (hashes; `make lock` refreshes them): the runtime set for `make run`, the dev set
+# (runtime + test tools) for everything else. Installs never resolve ranges: pip takes exactly
+# the pinned files (--require-hashes, --no-deps). The code runs from the checkout (python -m);
+# byte code is written on first import (compiling all of botocore up front took ~25 s).
+RUN_LOCK := requirements.lock
+DEV_LOCK := requirements-dev.lock
+PIP_INSTALL := $(PY) -m pip install --require-hashes --no-deps --only-binary=:all: --no-compile
 
 .PHONY: install run test lint typecheck cfn browser bench pace simulate clean lock build-WebhookFunction build-TimerFunction
 
-$(VENV)/.installed: pyproject.toml
-	@echo "Installing the project and its dev tools into $(VENV) (the first time takes a few minutes)..."
+$(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --progress-bar on -e '.[dev]'
-	@echo "Installed into $(VENV)."
+
+# The runtime set only: what `make run` needs (a minute at most on a fresh machine).
+$(VENV)/.runtime: $(RUN_LOCK) | $(PY)
+	@echo "Installing the runtime packages ($(RUN_LOCK)) into $(VENV)..."
+	$(PIP_INSTALL) --progress-bar on -r $(RUN_LOCK)
 	touch $@
+
+# The dev set: the runtime set and the test and lint tools.
+$(VENV)/.installed: $(DEV_LOCK) | $(PY)
+	@echo "Installing the runtime and dev packages ($(DEV_LOCK)) into $(VENV)..."
+	$(PIP_INSTALL) --progress-bar on -r $(DEV_LOCK)
+	@echo "Installed into $(VENV)."
+	touch $(VENV)/.runtime $@
 
 install: $(VENV)/.installed
 
-run: $(VENV)/.installed
+run: $(VENV)/.runtime
 	$(PY) -m handlers.local
 
 lint: $(VENV)/.installed
@@ -70,14 +85,22 @@ build-WebhookFunction build-TimerFunction:
 		--target "$(ARTIFACTS_DIR)" --platform manylinux2014_aarch64 --implementation cp \
 		--python-version 3.12 --only-binary=:all: -r $(LAMBDA_LOCK)
 	rm -rf "$(ARTIFACTS_DIR)"/bin "$(ARTIFACTS_DIR)"/*.dist-info/RECORD
+	$(PYTHON) deploy/package.py --trim-botocore "$(ARTIFACTS_DIR)"
 	if [ -n "$(PY312)" ]; then "$(PY312)" -m compileall -q -j 0 \
 		--invalidation-mode unchecked-hash "$(ARTIFACTS_DIR)"; \
 	else echo "no Python 3.12 found: shipping no byte code" >&2; fi
 
-# Re-lock the Lambda dependencies (requirements.txt ranges) for arm64 CPython 3.12.
+# Refresh the three locks from pyproject.toml's ranges and deploy/requirements-lambda.in: the
+# runtime and dev sets for CPython 3.11 and later on any platform (CI runs 3.11), the Lambda set
+# for the template's runtime (CPython 3.12, arm64) at the runtime lock's versions. Then commit
+# them; `make test` and `make run` reinstall from the new locks. Every package moves to the newest
+# release its range allows (--upgrade): review the diff.
+UV := $(VENV)/bin/uv
+LOCK_FLAGS := --quiet --upgrade --generate-hashes --no-header --only-binary :all:
 lock: $(VENV)/.installed
-	$(PY) -m pip install --quiet --dry-run --ignore-installed --report .lock.json \
-		--target .lock-target --platform manylinux2014_aarch64 --implementation cp \
-		--python-version 3.12 --only-binary=:all: -r requirements.txt
-	$(PY) deploy/lock.py .lock.json $(LAMBDA_LOCK)
-	rm -rf .lock.json .lock-target
+	$(UV) pip compile pyproject.toml $(LOCK_FLAGS) --universal --python-version 3.11 \
+		-o $(RUN_LOCK)
+	$(UV) pip compile pyproject.toml $(LOCK_FLAGS) --universal --python-version 3.11 \
+		--extra dev -c $(RUN_LOCK) -o $(DEV_LOCK)
+	$(UV) pip compile deploy/requirements-lambda.in $(LOCK_FLAGS) --python-version 3.12 \
+		--python-platform aarch64-manylinux2014 -c $(RUN_LOCK) -o $(LAMBDA_LOCK)

@@ -1,50 +1,23 @@
 """A group's settings: game options (docs/rules.md §7), deadlines (§8), language, lobby expiry.
 
-Plain dataclasses with pydantic's three method names (``model_validate``, ``model_dump``,
-``model_copy``): every update reads a group's settings, and importing pydantic cost the Lambda
-about 200 ms CPU of its cold start (and 9 MB of its package).
+pydantic models: a stored or edited value that is out of range or of the wrong type is refused
+with a ``pydantic.ValidationError`` naming the field (strict types: no ``"yes"`` for a switch,
+no ``True`` for a number, no ``90.5`` seconds). Unknown stored keys (settings since removed)
+are ignored; missing ones take their defaults.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 DEADLINE_KINDS = ("turn", "trade", "support", "window", "boost", "choice")
 
 Language = Literal["en", "de", "zh-Hans"]
 ItemSet = Literal["full", "beginner"]
+AiLevel = Literal["ai", "expert"]
 
-
-class SettingsError(ValueError):
-    """Stored or submitted settings that are out of range or of the wrong type."""
-
-
-def _int(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise SettingsError(f"{name}: not a number: {value!r}")
-    try:
-        number = int(value)
-    except ValueError:
-        raise SettingsError(f"{name}: not a whole number: {value!r}") from None
-    if number != float(value) or not low <= number <= high:
-        raise SettingsError(f"{name}: {value!r} is not a whole number in {low}..{high}")
-    return number
-
-
-def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise SettingsError(f"{name}: {value!r} is not one of {allowed}")
-    return str(value)
-
-
-def _bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise SettingsError(f"{name}: not true or false: {value!r}")
-    return value
-
-
-# (default, lowest, highest) seconds
 # (default, lowest, highest). Defaults measured with ``python -m handlers.pace`` (issue 9): each
 # is about twice the longest think time of a brisk player, so a thinking player is never cut
 # off, and three turns in a row let run out (R-D2) cost the table 3 minutes at most. Windows keep
@@ -59,72 +32,45 @@ DEADLINE_BOUNDS: dict[str, tuple[int, int, int]] = {
     "choice": (30, 10, 3600),
 }
 
-
-@dataclass(frozen=True)
-class Deadlines:
-    turn: int = DEADLINE_BOUNDS["turn"][0]
-    trade: int = DEADLINE_BOUNDS["trade"][0]
-    support: int = DEADLINE_BOUNDS["support"][0]
-    window: int = DEADLINE_BOUNDS["window"][0]
-    window_min: int = DEADLINE_BOUNDS["window_min"][0]
-    boost: int = DEADLINE_BOUNDS["boost"][0]
-    choice: int = DEADLINE_BOUNDS["choice"][0]
-
-    def __post_init__(self) -> None:
-        for name, (_, low, high) in DEADLINE_BOUNDS.items():
-            object.__setattr__(
-                self, name, _int(f"deadlines.{name}", getattr(self, name), low, high)
-            )
-
-    @classmethod
-    def model_validate(cls, data: Any) -> Deadlines:
-        if isinstance(data, Deadlines):
-            return data
-        if not isinstance(data, dict):
-            raise SettingsError(f"deadlines: not an object: {data!r}")
-        return cls(**{k: v for k, v in data.items() if k in DEADLINE_BOUNDS})
+_CONFIG = ConfigDict(frozen=True, strict=True, extra="ignore")
 
 
-@dataclass(frozen=True)
-class GroupSettings:
+def _seconds(kind: str) -> Any:
+    default, low, high = DEADLINE_BOUNDS[kind]
+    return Field(default=default, ge=low, le=high)
+
+
+class Deadlines(BaseModel):
+    model_config = _CONFIG
+
+    turn: int = _seconds("turn")
+    trade: int = _seconds("trade")
+    support: int = _seconds("support")
+    window: int = _seconds("window")
+    window_min: int = _seconds("window_min")
+    boost: int = _seconds("boost")
+    choice: int = _seconds("choice")
+
+
+class GroupSettings(BaseModel):
+    model_config = _CONFIG
+
     language: Language = "en"
     items: ItemSet = "full"
     smuggling: bool = False
     fortune_telling: bool = False
     advanced_three: bool = False
     personal_scores: bool = False
-    deadlines: Deadlines = field(default_factory=Deadlines)
-    lobby_minutes: int = 15
-    ai_fill: int = 0  # fill the table with AI passengers up to this size
+    deadlines: Deadlines = Field(default_factory=Deadlines)
+    lobby_minutes: Annotated[int, Field(ge=1, le=240)] = 15
+    ai_fill: Annotated[int, Field(ge=0, le=10)] = 0  # fill the table with AI passengers to this
     ai_takeover: bool = True  # an AI plays for a player marked away (R-D2)
-    ai_level: Literal["ai", "expert"] = "ai"  # how the AI passengers play (engine.ai)
+    ai_level: AiLevel = "ai"  # how the AI passengers play (engine.ai)
 
-    def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        set_(self, "language", _choice("language", self.language, get_args(Language)))
-        set_(self, "items", _choice("items", self.items, get_args(ItemSet)))
-        for name in ("smuggling", "fortune_telling", "advanced_three", "personal_scores"):
-            set_(self, name, _bool(name, getattr(self, name)))
-        set_(self, "ai_takeover", _bool("ai_takeover", self.ai_takeover))
-        set_(self, "deadlines", Deadlines.model_validate(self.deadlines))
-        set_(self, "lobby_minutes", _int("lobby_minutes", self.lobby_minutes, 1, 240))
-        set_(self, "ai_fill", _int("ai_fill", self.ai_fill, 0, 10))
-
-    @classmethod
-    def model_validate(cls, data: Any) -> GroupSettings:
-        """From a stored or edited dict; unknown keys are ignored, missing ones take defaults."""
-        if isinstance(data, GroupSettings):
-            return data
-        if not isinstance(data, dict):
-            raise SettingsError(f"settings: not an object: {data!r}")
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
-
-    def model_dump(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def model_copy(self, update: dict[str, Any] | None = None) -> GroupSettings:
-        return replace(self, **(update or {}))
+    def changed(self, **update: Any) -> GroupSettings:
+        """A copy with ``update`` applied, validated like a stored value (pydantic's own
+        ``model_copy`` does not validate)."""
+        return GroupSettings.model_validate({**self.model_dump(), **update})
 
     def engine_options(self) -> dict[str, Any]:
         return {

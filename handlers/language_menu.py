@@ -48,7 +48,7 @@ def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
             if not may_manage(rooms, work.running_game(p.chat_id), p.chat_id, p.user.id):
                 outcome = "denied"
                 raise NotAdmin
-            return work.chat(p.chat_id).group_settings.model_copy(update={"language": code})
+            return work.chat(p.chat_id).group_settings.changed(language=code)
 
         chosen = save_settings(
             rooms, p.chat_id, decide, p, lang, "language.set", chose_language=True

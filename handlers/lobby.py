@@ -56,7 +56,7 @@ def cmd_newgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         if not chat.language_chosen:
             # Until the group picks a language (/settings, /language), it speaks its creator's.
             creator_lang = work.user_lang(cmd.user.id, cmd.user.language_code)
-            settings = settings.model_copy(update={"language": creator_lang})
+            settings = settings.changed(language=creator_lang)
             chat.settings = settings.model_dump()
         elif chat.is_new:
             chat.settings = settings.model_dump()

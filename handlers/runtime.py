@@ -34,7 +34,7 @@ def bot_username(messenger: TelegramMessenger) -> str:
 
 # What a cold container imports before it answers its first update (handlers.bench measures
 # it, with the AWS clients' creation): the webhook module, then what _build and the AWS calls
-# need. No botocore: infra.aws_json signs the calls itself.
+# need (botocore's clients: infra.aws).
 FIRST_UPDATE_IMPORTS = (
     "handlers.webhook",
     "handlers.runtime",
@@ -45,7 +45,7 @@ FIRST_UPDATE_IMPORTS = (
     "infra.timers",
     "infra.timed",
     "infra.rate_limit",
-    "infra.aws_json",
+    "infra.aws",
     "infra.http_pool",
 )
 

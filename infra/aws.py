@@ -1,28 +1,151 @@
-"""botocore clients for the operator's tools (``register_webhook``); the Lambda path talks to
-AWS through ``infra.aws_json`` instead, without botocore's import and client-creation time.
+"""botocore clients, one per service per container, and the one retry policy of every AWS call.
 
-A botocore client reads the region, credentials and endpoint from the environment exactly as
-``boto3.client`` does, without importing boto3 and s3transfer.
+The Lambda path (DynamoDB, SQS, Secrets Manager) and the operator's tools get their clients
+here. A client reads the region, credentials and endpoint exactly as ``boto3.client`` does
+(``AWS_REGION``/``AWS_DEFAULT_REGION``, the environment's or a container's credentials, a profile,
+``AWS_ENDPOINT_URL…``) without importing boto3 and s3transfer.
+
+The retry policy (``POLICY``), for every call of every client made here:
+
+- each attempt: connect within ``connect_timeout``, each read within ``read_timeout``;
+- botocore's standard retry mode: at most ``max_attempts`` (per service) for throttling, 5xx
+  answers, a bad CRC32 and connection errors, jittered exponential backoff, a retry quota;
+- bounded by the invocation's time: a call starts only if one attempt fits what is left of the
+  invocation (``infra.ports.time_left``, the Lambda's remaining time, minus ``margin``), else it
+  raises ``OutOfTime`` without sending; a retry is made only if its pause and one more attempt
+  still fit, else botocore raises the last answer's error. Outside any invocation a call gets
+  ``call_budget`` seconds;
+- TransactWriteItems' idempotency token (``ClientRequestToken``): botocore fills it once per
+  call, so every retry of the call carries the same token and DynamoDB applies it at most once.
+
+The layers above (the store sends a transaction again that DynamoDB cancelled for another
+transaction or throttling; the pipeline reads again after a version conflict) go through these
+clients, so every request they make is held to the same deadline.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
+from infra.ports import OutOfTime, time_left
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    connect_timeout: float = 1.0
+    read_timeout: float = 3.0
+    # botocore's standard mode defaults: 4 attempts for DynamoDB, 3 for the others.
+    max_attempts: dict[str, int] = field(default_factory=lambda: {"dynamodb": 4})
+    default_attempts: int = 3
+    margin: float = 0.5  # seconds left to the caller after the last attempt
+    call_budget: float = 10.0  # seconds for a call made outside any invocation
+
+    @property
+    def attempt_seconds(self) -> float:
+        """The longest one attempt may take (a connection, then a read)."""
+        return self.connect_timeout + self.read_timeout
+
+    def attempts(self, service: str) -> int:
+        return self.max_attempts.get(service, self.default_attempts)
+
+    def seconds_left(self, call_started: float) -> float:
+        """What is left for this call: of the invocation, and of the call's own budget."""
+        own = self.call_budget - (time.monotonic() - call_started)
+        return min(time_left() - self.margin, own)
+
+
+POLICY = RetryPolicy()
+
 _lock = threading.Lock()
-_session: Any = None
+_sessions: dict[str, Any] = {}  # by the environment's access key (one in Lambda; tests change it)
+_clients: dict[tuple[str, ...], Any] = {}
 
 
-def client(service: str, region: str | None = None) -> Any:
-    """A new client for ``service``; callers keep it (a session is not thread-safe: locked)."""
-    global _session
-    import botocore.session
-    from botocore.config import Config
-
-    # Short timeouts: a Lambda waiting a minute on a stuck connection holds a Telegram update.
-    config = Config(connect_timeout=3, read_timeout=10, retries={"mode": "standard"})
+def client(service: str, region: str | None = None, policy: RetryPolicy = POLICY) -> Any:
+    """The client for ``service``, made on first use and kept for the container's life (thread
+    safe: botocore clients are; creating them is locked). A change of the region or the
+    configured endpoint (tests) makes a new one."""
+    env = os.environ
+    access_key = env.get("AWS_ACCESS_KEY_ID", "")
+    endpoint = env.get("AWS_ENDPOINT_URL_" + service.upper()) or env.get("AWS_ENDPOINT_URL", "")
+    key = (service, region or "", endpoint, access_key, str(id(policy)))
     with _lock:
-        if _session is None:
-            _session = botocore.session.get_session()
-        return _session.create_client(service, region_name=region, config=config)
+        found = _clients.get(key)
+        if found is None:
+            session = _sessions.get(access_key)
+            if session is None:
+                import botocore.session
+
+                session = _sessions[access_key] = botocore.session.get_session()
+            found = _clients[key] = new_client(session, service, region, policy)
+        return found
+
+
+def new_client(session: Any, service: str, region: str | None, policy: RetryPolicy) -> Any:
+    """A client of ``session`` that follows ``policy`` (see the module's docstring)."""
+    from botocore.config import Config
+    from botocore.retries import standard
+
+    attempts = policy.attempts(service)
+    config = Config(
+        connect_timeout=policy.connect_timeout,
+        read_timeout=policy.read_timeout,
+        retries={"mode": "standard", "total_max_attempts": attempts},
+        tcp_keepalive=True,
+    )
+    made = session.create_client(service, region_name=region, config=config)
+    events = made.meta.events
+    name = made.meta.service_model.service_id.hyphenize()
+    # botocore registered its standard retry handler under this id; keep one as an object and
+    # put it back behind the deadline check.
+    needs_retry, unique_id = f"needs-retry.{name}", f"retry-config-{name}"
+    events.unregister(needs_retry, unique_id=unique_id)
+    handler = standard.register_retry_handler(made, max_attempts=attempts)
+    events.unregister(needs_retry, unique_id=unique_id)
+    bounded = _Bounded(policy, handler.needs_retry)
+    events.register(needs_retry, bounded.needs_retry, unique_id=unique_id)
+    events.register_first(f"before-call.{name}", bounded.before_call)
+    return made
+
+
+class _Bounded:
+    """Holds every request of a call to the invocation's remaining time."""
+
+    def __init__(self, policy: RetryPolicy, standard: Any) -> None:
+        self.policy = policy
+        self.standard = standard
+
+    def before_call(self, model: Any, context: dict[str, Any], **_: Any) -> None:
+        context["deadline_call_started"] = started = time.monotonic()
+        left = self.policy.seconds_left(started)
+        if left < self.policy.attempt_seconds:
+            raise OutOfTime(f"{model.name}: {left:.1f} s left, one attempt may take longer")
+
+    def needs_retry(self, **kwargs: Any) -> float | None:
+        delay: float | None = self.standard(**kwargs)
+        if delay is None:
+            return None
+        context = (kwargs.get("request_dict") or {}).get("context") or {}
+        left = self.policy.seconds_left(context.get("deadline_call_started", time.monotonic()))
+        if delay + self.policy.attempt_seconds > left:
+            log.warning(
+                "AWS call not retried: %.1f s left of the invocation",
+                left,
+                extra={"operation": getattr(kwargs.get("operation"), "name", None)},
+            )
+            return None
+        return delay
+
+
+def reset() -> None:
+    """Forget the kept clients and sessions."""
+    with _lock:
+        _clients.clear()
+        _sessions.clear()

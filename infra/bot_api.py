@@ -2,7 +2,7 @@
 
 A cold Lambda imports this instead of python-telegram-bot (about 280 ms of imports, most of
 them for types the gateway never looks at); requests travel on kept-alive connections
-(``infra.http_pool``), as ``infra.aws_json``'s do. Requests are JSON bodies, answers the raw
+(``infra.http_pool``). Requests are JSON bodies, answers the raw
 ``result``; Telegram's refusals become the exceptions below, sorted the way python-telegram-bot
 sorts them (``retry_after`` and ``migrate_to_chat_id`` first, then by HTTP status). Each
 request's timeout fits the invocation's remaining time.

@@ -26,9 +26,9 @@ class BotSecrets:
 
 
 def secrets_manager_value(arn: str) -> str:
-    from infra import aws_json
+    from infra import aws
 
-    return str(aws_json.SecretsManager().get_secret_value(SecretId=arn)["SecretString"])
+    return str(aws.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"])
 
 
 class SecretSource:

@@ -11,10 +11,11 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from infra import doc_bytes
-from infra.aws_json import AwsError, DynamoDB
+from botocore.exceptions import ClientError
+
+from infra import aws, doc_bytes
 from infra.ports import (
     UPDATE_MARKER_PREFIX,
     UPDATE_MARKER_TTL_SECONDS,
@@ -31,8 +32,15 @@ from infra.ports import (
 )
 from infra.timers import SystemClock
 
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb.client import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef
+
 _BATCH_GET_LIMIT = 100
 # Reason codes after which the same transaction may simply be sent again ("None" = item was fine).
+# botocore retries requests (infra.aws.POLICY); a transaction DynamoDB cancelled because another
+# one touched the same items, or throttled, is built and sent again here (new token, new ``now``),
+# each request held to the invocation's time by the client.
 _RETRYABLE = {"None", "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"}
 _ABSENT = "attribute_not_exists(pk) OR #ttl <= :now"
 _AT_VERSION = "#version = :v AND (attribute_not_exists(#ttl) OR #ttl > :now)"
@@ -46,9 +54,9 @@ class DynamoStore:
     def __init__(
         self,
         table_name: str,
-        client: DynamoDB | None = None,
+        client: DynamoDBClient | None = None,
         clock: Clock | None = None,
-        max_attempts: int = 5,
+        max_attempts: int = 3,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.table_name = table_name
@@ -60,11 +68,11 @@ class DynamoStore:
         self._lock = threading.Lock()  # guards lazy client creation and stats
 
     @property
-    def client(self) -> DynamoDB:
+    def client(self) -> DynamoDBClient:
         if self._client is None:
             with self._lock:
                 if self._client is None:
-                    self._client = DynamoDB()  # reads region, credentials, endpoint: first use
+                    self._client = aws.client("dynamodb")  # the container's, made on first use
         return self._client
 
     def get(self, key: str) -> Versioned | None:
@@ -118,8 +126,8 @@ class DynamoStore:
             self._record(writes=1)
             try:
                 self.client.transact_write_items(TransactItems=items)
-            except AwsError as exc:
-                reasons = exc.cancellation_reasons
+            except ClientError as exc:
+                reasons = cancellation_reasons(exc)
                 if reasons is not None and len(reasons) != len(items):
                     reasons = None
                 if reasons is None:
@@ -147,9 +155,9 @@ class DynamoStore:
         bodies: dict[str, bytes],
         update_id: int | None,
         now: float,
-    ) -> list[dict[str, Any]]:
+    ) -> list[TransactWriteItemTypeDef]:
         table = self.table_name
-        items: list[dict[str, Any]] = []
+        items: list[Any] = []
         for write in writes:
             if isinstance(write, Delete):
                 key = {"pk": {"S": write.key}}
@@ -190,6 +198,16 @@ class DynamoStore:
 
     def _backoff(self, attempt: int) -> None:
         self._sleep(random.uniform(0, 0.02 * 2**attempt))
+
+
+def cancellation_reasons(error: ClientError) -> list[str] | None:
+    """A cancelled transaction's reason code per item (``"None"``: that item was fine)."""
+    if error.response.get("Error", {}).get("Code") != "TransactionCanceledException":
+        return None
+    reasons: Any = error.response.get("CancellationReasons")
+    if not isinstance(reasons, list):
+        return None
+    return [str(r.get("Code") or "None") if isinstance(r, dict) else "None" for r in reasons]
 
 
 def _ttl(item: dict[str, Any]) -> int | None:

@@ -43,7 +43,7 @@ class Settings:
     table_name: str | None = field(default_factory=lambda: _env("GAME_TABLE_NAME"))
     timer_queue_url: str | None = field(default_factory=lambda: _env("TIMER_QUEUE_URL"))
     db_path: str = field(default_factory=lambda: _env("GAME_DB_PATH") or "coach-ride.sqlite3")
-    # In AWS the token and the webhook secret live in Secrets Manager (see infra/secrets.py).
+    # In AWS the token and the webhook secret live in Secrets Manager (see infra/bot_secrets.py).
     bot_token_secret_arn: str | None = field(default_factory=lambda: _env("BOT_TOKEN_SECRET_ARN"))
     webhook_secret_arn: str | None = field(default_factory=lambda: _env("WEBHOOK_SECRET_ARN"))
 

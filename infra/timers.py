@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from infra.ports import Clock, TimerRequest, Timers
 
 if TYPE_CHECKING:
-    from infra.aws_json import Sqs
+    from mypy_boto3_sqs.client import SQSClient
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def requeue_if_early(timers: Timers, request: TimerRequest, now: float) -> bool:
 
 class SqsTimers:
     def __init__(
-        self, queue_url: str, client: Sqs | None = None, clock: Clock | None = None
+        self, queue_url: str, client: SQSClient | None = None, clock: Clock | None = None
     ) -> None:
         self.queue_url = queue_url
         self.clock: Clock = clock or SystemClock()
@@ -75,13 +75,13 @@ class SqsTimers:
         self._client_lock = threading.Lock()
 
     @property
-    def client(self) -> Sqs:
+    def client(self) -> SQSClient:
         if self._client is None:
             with self._client_lock:
                 if self._client is None:
-                    from infra import aws_json
+                    from infra import aws
 
-                    self._client = aws_json.Sqs()
+                    self._client = aws.client("sqs")  # the container's, made on first use
         return self._client
 
     def schedule(self, request: TimerRequest) -> None:

@@ -1,9 +1,9 @@
 """Fake AWS credentials and a moto-backed game table shared by the integration tests.
 
-The stores, timers and secrets talk to AWS over HTTP with their own signed client
-(``infra.aws_json``), which moto's in-process mock cannot intercept: they run against moto's
-server instead (one per test process, names unique per test), reached the standard way
-(``AWS_ENDPOINT_URL``). Tests set up and inspect through boto3 on the same server.
+The stores, timers and secrets talk to AWS through the container's botocore clients
+(``infra.aws``), over HTTP to moto's server (one per test process, names unique per test),
+reached the standard way (``AWS_ENDPOINT_URL``), so every request is signed, sent and parsed as
+in Lambda. Tests set up and inspect through boto3 on the same server.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def moto_endpoint() -> Iterator[str]:
 
 @pytest.fixture
 def moto_server(aws_env: None, moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    """moto's server as every AWS service, for botocore and infra.aws_json alike."""
+    """moto's server as every AWS service, for the container's clients and boto3's alike."""
     monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
     return moto_endpoint
 

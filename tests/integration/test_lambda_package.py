@@ -15,19 +15,26 @@ from deploy.package import (
     FIRST_PARTY,
     closure,
     copy_package,
+    imported_names,
     module_path,
 )
 from handlers.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
 from handlers.runtime import FIRST_UPDATE_IMPORTS
 
 ROOT = Path(__file__).resolve().parents[2]
-# The Lambda Python runtime's SDK: botocore only for credentials off Lambda (infra.aws_json).
-RUNTIME_PROVIDED = {"botocore", "boto3"}
+# Nothing is taken from the Lambda runtime: botocore is shipped, at the version the tests run on.
+RUNTIME_PROVIDED: set[str] = set()
+
+
+def locked(lock: str) -> dict[str, str]:
+    """{distribution: version} of a lock file."""
+    text = (ROOT / lock).read_text()
+    pins = re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", text, re.M)
+    return {name.lower().replace("-", "_"): version for name, version in pins}
 
 
 def locked_distributions() -> set[str]:
-    text = (ROOT / "deploy" / "requirements-lambda.txt").read_text()
-    return {name.lower().replace("-", "_") for name in re.findall(r"^(\S+)==", text, re.M)}
+    return set(locked("deploy/requirements-lambda.txt"))
 
 
 def test_entry_points_never_reach_test_or_operator_tooling() -> None:
@@ -56,14 +63,13 @@ def test_the_first_update_loads_no_telegram_library() -> None:
     )
     loaded = set(ast.literal_eval(out.stdout))
     assert "http.client" in loaded  # the probe sees what the modules import
-    unwanted = {"telegram", "httpx", "httpcore", "anyio", "asyncio", "engine.ai", "urllib3"}
+    unwanted = {"telegram", "httpx", "httpcore", "anyio", "asyncio", "engine.ai"}
     assert loaded & unwanted == set()
 
 
-def test_the_first_update_talks_to_aws_without_botocore() -> None:
-    """botocore cost the first update ~200 ms of imports and ~130 ms to build its DynamoDB
-    client (issue 12): the Lambda path signs its AWS calls itself (infra.aws_json), and with
-    the credentials Lambda sets in the environment botocore is never imported."""
+def test_the_first_update_talks_to_aws_through_botocore() -> None:
+    """The Lambda path calls AWS through botocore's clients (infra.aws), made once per
+    container; boto3 and s3transfer are never imported."""
     probe = "import sys; import {}; {}; print(sorted(sys.modules))"
     out = subprocess.run(
         [
@@ -77,8 +83,24 @@ def test_the_first_update_talks_to_aws_without_botocore() -> None:
         env={**os.environ, **LAMBDA_ENVIRONMENT},
     )
     loaded = set(ast.literal_eval(out.stdout))
-    assert {"infra.aws_json", "infra.dynamo_store", "infra.http_pool"} <= loaded
-    assert {m for m in loaded if m.split(".")[0] in ("botocore", "boto3", "s3transfer")} == set()
+    assert {"infra.aws", "infra.dynamo_store", "botocore.client", "pydantic"} <= loaded
+    assert {m for m in loaded if m.split(".")[0] in ("boto3", "s3transfer")} == set()
+
+
+def test_the_package_ships_the_botocore_the_tests_run_on() -> None:
+    """AWS advises shipping the SDK rather than taking the runtime's, which changes without
+    notice: the Lambda lock pins botocore (and pydantic) at the dev lock's versions."""
+    import botocore
+    import pydantic
+
+    lambda_lock, dev_lock = (
+        locked("deploy/requirements-lambda.txt"),
+        locked("requirements-dev.lock"),
+    )
+    for name in ("botocore", "pydantic", "pydantic_core", "jmespath", "urllib3"):
+        assert lambda_lock[name] == dev_lock[name], name
+    assert lambda_lock["botocore"] == botocore.__version__
+    assert lambda_lock["pydantic"] == pydantic.VERSION
 
 
 def test_the_first_update_imports_cover_a_whole_game() -> None:
@@ -125,3 +147,51 @@ def test_package_holds_the_catalogs_and_no_dev_module(tmp_path: Path) -> None:
     assert "handlers/webhook.py" in files and "handlers/locales/en.json" in files
     assert not [f for f in files if "simulate" in f or "bench" in f or f.startswith("tests")]
     assert len(shipped) == len([f for f in files if f.endswith(".py")])
+
+
+def test_the_trimmed_botocore_keeps_every_service_the_package_calls(tmp_path: Path) -> None:
+    from deploy.package import AWS_SERVICES, trim_botocore
+
+    modules, _ = closure()
+    called = set()
+    for module in modules:
+        path = module_path(module)
+        assert path is not None
+        called |= set(re.findall(r"aws\.client\(\"([\w-]+)\"", path.read_text()))
+    assert called == {"dynamodb", "sqs", "secretsmanager"}
+    assert called <= set(AWS_SERVICES)
+
+    data = tmp_path / "botocore" / "data"
+    for service in ("dynamodb", "sqs", "s3", "ec2"):
+        (data / service / "2020-01-01").mkdir(parents=True)
+        (data / service / "2020-01-01" / "service-2.json").write_text("{}")
+    (data / "endpoints.json").write_text("{}")
+    assert trim_botocore(tmp_path) == 4
+    assert sorted(p.name for p in data.iterdir()) == ["dynamodb", "endpoints.json", "sqs"]
+
+
+IMPORT_NAMES = {"python-telegram-bot": "telegram"}  # distribution -> the name imported
+DEV_TOOLS = {"handlers/load.py"}  # operator/dev commands that need the dev set (moto, boto3)
+
+
+def test_declared_runtime_dependencies_are_what_the_code_imports() -> None:
+    """pyproject.toml's runtime set names exactly the third-party packages engine/, handlers/
+    and infra/ import (typing-only imports aside), so `make run` installs what it needs."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = {
+        IMPORT_NAMES.get(name, name)
+        for name in (re.split(r"[<>=\[ ;]", spec)[0] for spec in project["dependencies"])
+    }
+    imported = set()
+    for package in FIRST_PARTY:
+        for path in (ROOT / package).rglob("*.py"):
+            if path.relative_to(ROOT).as_posix() in DEV_TOOLS:
+                continue
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            for name in imported_names(path, module):
+                top = name.split(".")[0]
+                if top and top not in sys.stdlib_module_names and top not in FIRST_PARTY:
+                    imported.add(top)
+    assert imported - {"__future__"} == declared

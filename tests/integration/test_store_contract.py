@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from botocore.exceptions import ClientError
 
-from infra import doc_bytes
-from infra.aws_json import AwsError, DynamoDB
+from infra import aws, doc_bytes
 from infra.dynamo_store import DynamoStore, marker_key
 from infra.fakes import FakeClock
 from infra.memory_store import MemoryStore
@@ -57,7 +57,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
         for handle in handles:
             handle.close()
     else:
-        table = request.getfixturevalue("game_table")  # on moto's server, via infra.aws_json
+        table = request.getfixturevalue("game_table")  # on moto's server, via infra.aws
         yield Backend("dynamo", clock, lambda: DynamoStore(table, clock=clock))
 
 
@@ -293,7 +293,7 @@ def test_codec_rejects_what_it_did_not_write() -> None:
 
 def test_dynamo_items_have_the_documented_shape(game_table: str, dynamodb: DynamoDBClient) -> None:
     clock = FakeClock()
-    store = DynamoStore(game_table, clock=clock)  # writes through infra.aws_json, read by boto3
+    store = DynamoStore(game_table, clock=clock)  # writes through infra.aws, read by boto3
     store.commit([Put("GAME#1", game(), None, ttl_seconds=3600)], update_id=123)
 
     item = dynamodb.get_item(TableName=game_table, Key={"pk": {"S": "GAME#1"}})["Item"]
@@ -312,13 +312,16 @@ def test_dynamo_client_comes_from_the_standard_environment(game_table: str) -> N
     assert store.get("GAME#1") is not None
 
 
-class _ContendedClient(DynamoDB):
+class _ContendedClient:
     """Answers the first ``conflicts`` transactions the way DynamoDB does when another
-    transaction holds one of the items, then passes through."""
+    transaction holds one of the items, then passes through to the container's client."""
 
     def __init__(self, conflicts: int) -> None:
-        super().__init__()
+        self.inner = aws.client("dynamodb")
         self.conflicts = conflicts
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
 
     def transact_write_items(self, **kwargs: Any) -> Any:
         if self.conflicts > 0:
@@ -326,13 +329,16 @@ class _ContendedClient(DynamoDB):
             reasons = [{"Code": "TransactionConflict"}] + [{"Code": "None"}] * (
                 len(kwargs["TransactItems"]) - 1
             )
-            details = {"CancellationReasons": reasons}
-            raise AwsError("TransactWriteItems", "TransactionCanceledException", "", 400, details)
-        return super().transact_write_items(**kwargs)
+            answer: Any = {
+                "Error": {"Code": "TransactionCanceledException", "Message": ""},
+                "CancellationReasons": reasons,
+            }
+            raise ClientError(answer, "TransactWriteItems")
+        return self.inner.transact_write_items(**kwargs)
 
 
 def test_dynamo_retries_transaction_conflicts(game_table: str) -> None:
-    client = _ContendedClient(conflicts=2)
+    client: Any = _ContendedClient(conflicts=2)
     sleeps: list[float] = []
     store = DynamoStore(game_table, client=client, sleep=sleeps.append)
 

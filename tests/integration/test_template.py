@@ -264,7 +264,7 @@ def actions_the_code_performs() -> set[str]:
     calls: set[str] = set()
     for source in (TEMPLATE.parent / "infra").glob("*.py"):
         text = source.read_text()
-        if "aws_json" in text:  # the modules that talk to AWS (infra.aws_json's clients)
+        if "aws.client(" in text:  # the modules that talk to AWS (infra.aws's clients)
             calls |= set(re.findall(r"\.(\w+)\(", text)) & set(CALL_ACTIONS)
     return set().union(*(CALL_ACTIONS[c] for c in calls))
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 
-from infra.aws_json import Sqs
+from infra import aws
 from infra.fakes import FakeClock, FakeTimers
 from infra.ports import TimerRequest
 from infra.timers import (
@@ -27,16 +27,17 @@ if TYPE_CHECKING:
     from mypy_boto3_sqs.client import SQSClient
 
 
-class SentMessages(Sqs):
-    """Records the parameters of every SendMessage call; the call still goes to moto."""
+class SentMessages:
+    """Records the parameters of every SendMessage call; the call still goes to moto through
+    the container's client."""
 
     def __init__(self) -> None:
-        super().__init__()
+        self.inner = aws.client("sqs")
         self.params: list[dict[str, Any]] = []
 
-    def send_message(self, **params: Any) -> dict[str, Any]:
+    def send_message(self, **params: Any) -> Any:
         self.params.append(dict(params))
-        return super().send_message(**params)
+        return self.inner.send_message(**params)
 
     @property
     def delays(self) -> list[int]:

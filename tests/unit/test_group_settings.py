@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
-from handlers.group_settings import GroupSettings, SettingsError
+from handlers.group_settings import GroupSettings
 
 
 def test_stored_settings_round_trip_and_unknown_keys_are_ignored() -> None:
@@ -15,11 +16,13 @@ def test_stored_settings_round_trip_and_unknown_keys_are_ignored() -> None:
     assert s.model_dump()["deadlines"]["window_min"] == 5
 
 
-def test_copy_with_an_update_is_validated() -> None:
+def test_a_change_is_validated() -> None:
     s = GroupSettings()
-    assert s.model_copy(update={"language": "zh-Hans"}).language == "zh-Hans"
-    with pytest.raises(SettingsError):
-        s.model_copy(update={"language": "fr"})
+    assert s.changed(language="zh-Hans").language == "zh-Hans"
+    with pytest.raises(ValidationError):
+        s.changed(language="fr")
+    with pytest.raises(ValidationError):
+        s.changed(ai_level="grandmaster")
 
 
 @pytest.mark.parametrize(
@@ -33,9 +36,24 @@ def test_copy_with_an_update_is_validated() -> None:
         {"items": "all"},
         {"deadlines": {"turn": 90.5}},
         {"ai_fill": True},
+        {"ai_level": "grandmaster"},
+        {"ai_takeover": 1},
+        {"deadlines": "fast"},
         "not a dict",
     ],
 )
 def test_out_of_range_or_mistyped_settings_are_rejected(bad: object) -> None:
-    with pytest.raises(SettingsError):
+    with pytest.raises(ValidationError):
         GroupSettings.model_validate(bad)
+
+
+def test_an_invalid_stored_value_names_its_field() -> None:
+    with pytest.raises(ValidationError) as raised:
+        GroupSettings.model_validate({"ai_level": "grandmaster", "deadlines": {"turn": 5}})
+    message = str(raised.value)
+    assert "ai_level" in message and "deadlines.turn" in message
+
+
+def test_settings_are_frozen() -> None:
+    with pytest.raises(ValidationError):
+        GroupSettings().language = "de"  # type: ignore[misc]
