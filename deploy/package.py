@@ -4,7 +4,7 @@
 
 copies them (and the catalogs they read) from the checkout. The set is the closure of the
 entry points' imports, lazy ones inside functions included, so test and operator tooling
-(``engine/testing/``, ``infra/fakes.py``, ``handlers/bench.py``, ``handlers/local.py``, …) stays
+(``engine/testing/``, ``devtools/``, ``infra/fakes.py``, ``handlers/bench.py``, …) stays
 out by construction, and a new runtime module is shipped without editing a list.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY_POINTS = ("handlers.webhook", "handlers.timer")
-FIRST_PARTY = ("engine", "handlers", "infra")
+FIRST_PARTY = ("engine", "handlers", "infra", "devtools")
 DATA = ("handlers/locales/*.json",)
 # Never shipped, whatever imports them: a runtime import of one of these is a bug.
 DEV_ONLY = frozenset(
@@ -32,6 +32,8 @@ DEV_ONLY = frozenset(
         "handlers.bench",
         "handlers.local",
         "handlers.register_webhook",
+        "devtools",  # the Bot API emulator and other tools beside the bot
+        "devtools.botapi",
     }
 )
 

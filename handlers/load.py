@@ -52,7 +52,7 @@ class _Timers:
 
 def _delivered(api: Any) -> int:
     """Messages Telegram accepted: sends and edits that did not fail."""
-    with api._lock:
+    with api.lock:
         edits = sum(1 for m, _ in api.calls if m == "editMessageText")
         failed = sum(1 for m, _, _ in api.errors if m == "editMessageText")
         return len(api.sent) + edits - failed
@@ -68,13 +68,13 @@ def _game_thread(
     limiter_on: bool,
     scale: float,
 ) -> None:
+    from devtools.botapi.updates import callback_update, message_update
     from handlers.app import CoachRideBot
     from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
     from infra.telegram_gateway import TelegramGateway
     from infra.timers import SystemClock
-    from tests.fakes.updates import callback_update, message_update
 
     clock = SystemClock()
     gid = ""
@@ -107,7 +107,7 @@ def _game_thread(
         """(decision, uid, message id, buttons) of the newest open prompt of this game."""
         best = None
         for uid in uids:
-            with api._lock:
+            with api.lock:
                 shown = list(api.messages_in(uid))[-4:]  # a prompt is among the newest
             for message in shown:
                 data = [d for _, d in message.buttons() if d and d.startswith(f"{gid}:")]
@@ -155,9 +155,8 @@ def _game_thread(
             ends = [d for d in choices if d.split(":", 2)[2].startswith(("cl", "fo", "so"))]
             pick = rng.choice(ends if decision > 60 and ends else choices)
             started = time.time()
-            svc.handle_update(
-                callback_update(next(COUNTER), uid, f"P{uid}", uid, message_id, pick, "en")
-            )
+            press = callback_update(next(COUNTER), uid, f"P{uid}", uid, message_id, pick, "en")
+            svc.handle_update(api.pressed(press))
             with figures.lock:
                 figures.presses += 1
             while time.time() < min(stop_at, started + 60):  # the next prompt shows
@@ -179,8 +178,8 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
     import boto3
     from moto.server import ThreadedMotoServer
 
-    from tests.fakes.bot_api import RateLimits, RecordingRequest
-    from tests.fakes.moto_serial import OneRequestAtATime
+    from devtools.botapi import RateLimits, RecordingRequest
+    from devtools.moto_serial import OneRequestAtATime
 
     for name, value in {
         "AWS_ACCESS_KEY_ID": "testing",

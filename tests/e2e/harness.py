@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from devtools.botapi import RecordingRequest
+from devtools.botapi.updates import callback_update, message_update
 from engine.rng import Rng
 from handlers.app import CoachRideBot
 from handlers.telegram_messenger import TelegramMessenger, make_bot
 from infra.fakes import FakeClock, FakeTimers
 from infra.memory_store import MemoryStore
 from infra.telegram_gateway import TelegramGateway
-from tests.fakes.bot_api import RecordingRequest
-from tests.fakes.updates import callback_update, message_update
 
 GROUP = -100123
 BOT = "coachride_bot"
@@ -81,8 +81,10 @@ class Harness:
     def press(self, player: Player, chat: int, message_id: int, data: str) -> None:
         self.presses += 1
         self.service.handle_update(
-            callback_update(
-                next(self.ids), player.uid, player.name, chat, message_id, data, player.lang
+            self.api.pressed(
+                callback_update(
+                    next(self.ids), player.uid, player.name, chat, message_id, data, player.lang
+                )
             )
         )
 
