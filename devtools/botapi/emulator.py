@@ -39,6 +39,7 @@ from devtools.botapi.html import Parsed
 from devtools.botapi.limits import (
     Refusal,
     answer_refusals,
+    commands_refusals,
     keyboard_refusals,
     read_text,
 )
@@ -239,6 +240,8 @@ class BotApiEmulator:
                     problems += [f"text shows other than written: {'; '.join(parsed.lints)}"]
         if method == "answerCallbackQuery":
             refusals += answer_refusals(params)
+        if method == "setMyCommands" and not problems:
+            refusals += commands_refusals(params)
         details = problems + [r.detail for r in refusals if r.detail not in problems]
         if details:
             first = refusals[0] if refusals else None

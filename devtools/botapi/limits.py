@@ -139,12 +139,8 @@ def answer_refusals(params: Mapping[str, Any]) -> list[Refusal]:
     return []
 
 
-def _details(check: Any) -> Any:
-    return lambda value: [r.detail for r in check(value)]
-
-
-# What BotApiSpec checks inside calls: every button and command wherever it appears.
-OBJECT_LIMITS = {
-    "InlineKeyboardButton": _details(button_refusals),
-    "BotCommand": _details(command_refusals),
-}
+def commands_refusals(params: Mapping[str, Any]) -> list[Refusal]:
+    commands = params.get("commands")
+    if not isinstance(commands, list):
+        return []
+    return [r for c in commands if isinstance(c, Mapping) for r in command_refusals(c)]

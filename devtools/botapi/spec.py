@@ -22,9 +22,6 @@ SPEC_NAME = "bot-api-10.1.json"
 SPEC_PATH = Path(__file__).resolve().parents[2] / "docs" / "telegram" / SPEC_NAME
 _CONSTANT = re.compile(r'(?:must be|always) "?([a-z_]+)"?$')
 
-# Limits of objects inside a call, checked once the object has the spec's shape.
-ObjectLimits = dict[str, Callable[[Mapping[str, Any]], list[str]]]
-
 
 def find_spec_path() -> Path:
     """``$TELEGRAM_BOT_API_SPEC``, else the project's copy in ``docs/telegram/``."""
@@ -52,8 +49,7 @@ def _fields(raw: Iterable[Mapping[str, Any]]) -> dict[str, SpecField]:
 class BotApiSpec:
     """Methods and types of the Bot API, and a validator for calls against them."""
 
-    def __init__(self, raw: Mapping[str, Any], object_limits: ObjectLimits | None = None) -> None:
-        self.object_limits: ObjectLimits = object_limits or {}
+    def __init__(self, raw: Mapping[str, Any]) -> None:
         self.version: str = raw["version"]
         self.methods = {name: _fields(m.get("fields", [])) for name, m in raw["methods"].items()}
         self.returns = {name: tuple(m.get("returns", [])) for name, m in raw["methods"].items()}
@@ -67,10 +63,7 @@ class BotApiSpec:
     @classmethod
     @functools.cache
     def load(cls, path: Path | None = None) -> BotApiSpec:
-        from devtools.botapi.limits import OBJECT_LIMITS
-
-        raw = json.loads((path or find_spec_path()).read_text(encoding="utf-8"))
-        return cls(raw, OBJECT_LIMITS)
+        return cls(json.loads((path or find_spec_path()).read_text(encoding="utf-8")))
 
     def check_call(self, method: str, params: Mapping[str, Any]) -> list[str]:
         """Everything wrong with calling ``method`` with ``params``; empty when valid."""
@@ -157,9 +150,6 @@ class BotApiSpec:
             problems += self.check_value(value, f.types, f"{prefix}{f.name}")
             if f.constant is not None and value != f.constant:
                 problems.append(f"{prefix}{f.name}: must be {f.constant!r} in {owner}")
-        extra = self.object_limits.get(owner)
-        if extra is not None and not problems:
-            problems += [f"{prefix.rstrip('.') or owner}: {p}" for p in extra(values)]
         return problems
 
 
