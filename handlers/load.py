@@ -239,6 +239,7 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
                     "429s": api.limits.limited,
                     "429_overall": api.limits.by_reason["overall"],
                     "429_group": api.limits.by_reason["group"],
+                    "429_private": api.limits.by_reason["private"],
                     "presses": figures.presses,
                     "p50_ms": round(statistics.median(lat) * 1000) if lat else None,
                     "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000)
@@ -256,7 +257,7 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
 def _line(row: dict[str, Any]) -> str:
     return (
         f"{row['games']:>5} {row['seconds']:>7} {row['msgs_per_s']:>9} {row['429s']:>5} "
-        f"{row['429_overall']:>7} {row['429_group']:>5} "
+        f"{row['429_overall']:>7} {row['429_group']:>5} {row['429_private']:>7} "
         f"{row['presses']:>7} {row['p50_ms']!s:>7} {row['p99_ms']!s:>7} {row['finished']:>8}"
     )
 
@@ -278,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.simplefilter("ignore")
     counts = [int(x) for x in args.games.split(",") if x.strip()]
     print(f"limiter: {'off' if args.no_limiter else 'on'}; {args.seconds:.0f} s per N")
-    print("games seconds msgs_per_s  429s overall group presses  p50_ms  p99_ms finished")
+    print("games seconds msgs_per_s  429s overall group private presses  p50_ms  p99_ms finished")
     rows = run(counts, args.seconds, not args.no_limiter, args.scale)
     clean = [r["games"] for r in rows if r["429s"] == 0]
     print(f"largest N with no 429: {max(clean) if clean else 'none'}")

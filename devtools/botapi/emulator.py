@@ -197,8 +197,13 @@ class BotApiEmulator:
 
     def call(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """Validate, record and answer one call; returns (HTTP status, Telegram's answer)."""
-        if method == "getUpdates":  # may wait, so it takes the lock itself
-            self.calls.append(Call(method, params))
+        if method == "getUpdates":  # may wait, so it is answered outside the lock
+            with self.lock:
+                self.calls.append(Call(method, params))
+                try:
+                    self._validate(method, params)
+                except Reply as reply:
+                    return reply.code, reply.answer()
             return 200, {"ok": True, "result": self._get_updates(params)}
         with self.lock:
             return self._call(method, params)
@@ -449,20 +454,16 @@ class BotApiEmulator:
         return self.bot
 
     def _get_updates(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """Drop the updates ``offset`` confirms; wait up to ``timeout`` for one."""
-        offset = params.get("offset")
+        """Drop the updates ``offset`` confirms; wait up to ``timeout`` for one (an update
+        stays until an offset beyond it confirms it, as on Telegram)."""
+        offset = int(params.get("offset") or 0)
         limit = min(max(int(params.get("limit") or 100), 1), 100)
         timeout = min(float(params.get("timeout") or 0), MAX_POLL_SECONDS)
         deadline = time.monotonic() + timeout
         with self.lock:
             while True:
-                if isinstance(offset, int) and offset:
+                if offset:
                     self.updates = [u for u in self.updates if u["update_id"] >= offset]
-                elif not isinstance(offset, int):
-                    # Without an offset the tests' bots take each update once.
-                    updates, self.updates = self.updates[:limit], self.updates[limit:]
-                    if updates or timeout <= 0:
-                        return updates
                 if self.updates or self._woken:
                     self._woken = False
                     return list(self.updates[:limit])

@@ -26,10 +26,6 @@ GROUP = -100123
 BOT = "coachride_bot"
 
 
-def _no_sleep(seconds: float) -> None:
-    return None
-
-
 @dataclass
 class Player:
     uid: int
@@ -48,7 +44,9 @@ class Harness:
     def __post_init__(self) -> None:
         self.api = RecordingRequest(clock=self.clock.now)
         bot = make_bot("123456:TEST", "https://api.telegram.org/bot", self.api.transport)
-        self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=_no_sleep))
+        # The gateway's waits (pacing, flood control) pass on the clock the emulator's rate
+        # limits run on, as they would on Telegram.
+        self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=self.clock.advance))
         self.store = MemoryStore(clock=self.clock)
         self.service = CoachRideBot(
             self.store, self.messenger, self.timers, self.clock, bot_username=BOT, time_scale=1.0
