@@ -4,6 +4,7 @@ table's (lenient) answers them as Telegram does. Each limit is checked on both s
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
@@ -282,3 +283,30 @@ def test_sqlite_storage_keeps_the_chats_across_a_restart(tmp_path: Any, clock: F
     assert (shown.text, shown.html, shown.buttons()) == ("Lobby", "<b>Lobby</b>", [("x", "go")])
     assert send(again, "next")[0] == 200
     assert again.last_message(USER).message_id == 2  # ids go on
+
+
+def test_sqlite_storage_reads_the_chats_the_table_kept_before_the_emulator(tmp_path: Any) -> None:
+    db = sqlite3.connect(tmp_path / "t.sqlite3", isolation_level=None)
+    db.execute(
+        "CREATE TABLE table_messages (chat_id INTEGER NOT NULL, message_id INTEGER NOT NULL, "
+        "body TEXT NOT NULL, PRIMARY KEY (chat_id, message_id))"
+    )
+    old = {
+        "sender": 7,
+        "date": 1,
+        "text": "Lobby",
+        "html": "<b>Lobby</b>",
+        "markup": {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]},
+        "edited": True,
+        "shown": None,
+    }
+    db.execute("INSERT INTO table_messages VALUES (?, ?, ?)", (GROUP, 4, json.dumps(old)))
+    db.execute("INSERT INTO table_messages VALUES (?, ?, ?)", (GROUP, 5, "{not json"))
+    api = BotApiEmulator(chats=SqliteChats(db), strict=False)
+    shown = api.last_message(GROUP)
+    assert (shown.message_id, shown.html, shown.buttons(), shown.edits) == (
+        4,
+        "<b>Lobby</b>",
+        [("Go", "go")],
+        1,
+    )
