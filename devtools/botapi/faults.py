@@ -127,7 +127,10 @@ class RateLimits:
     overall: int = 30
     group_per_minute: int = 20
     private_per_second: float = 1.0
-    private_burst: int = 3
+    # Telegram does not say how long a burst may be; 8 lets a bot answer a press with a few
+    # messages at once (the local table's games, which the bot does not pace per chat, play at
+    # their normal speed) while a steady stream faster than 1/s is refused.
+    private_burst: int = 8
     clock: Callable[[], float] = time.time
     limited: int = 0  # 429s answered
     by_reason: Counter[str] = field(default_factory=Counter)  # "overall", "group", "private"
