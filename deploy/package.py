@@ -8,7 +8,7 @@ models of the services the code calls (``AWS_SERVICES``) and drops the other ~44
 shipped botocore: 28 MB of the package, and about 140 ms of a cold start that botocore spends
 listing every service directory when it loads a model. The set is the closure of the
 entry points' imports, lazy ones inside functions included, so test and operator tooling
-(``engine/testing/``, ``infra/fakes.py``, ``handlers/bench.py``, ``handlers/local.py``, …) stays
+(``engine/testing/``, ``devtools/``, ``infra/fakes.py``, ``handlers/bench.py``, …) stays
 out by construction, and a new runtime module is shipped without editing a list.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY_POINTS = ("handlers.webhook", "handlers.timer")
-FIRST_PARTY = ("engine", "handlers", "infra")
+FIRST_PARTY = ("engine", "handlers", "infra", "devtools")
 DATA = ("handlers/locales/*.json",)
 # Every service infra.aws.client(...) is asked for on the Lambda path, and those botocore's
 # credential providers may call (a role to assume, SSO): the models the package keeps.
@@ -39,6 +39,8 @@ DEV_ONLY = frozenset(
         "handlers.bench",
         "handlers.local",
         "handlers.register_webhook",
+        "devtools",  # the Bot API emulator and other tools beside the bot
+        "devtools.botapi",
     }
 )
 

@@ -52,7 +52,7 @@ class _Timers:
 
 def _delivered(api: Any) -> int:
     """Messages Telegram accepted: sends and edits that did not fail."""
-    with api._lock:
+    with api.lock:
         edits = sum(1 for m, _ in api.calls if m == "editMessageText")
         failed = sum(1 for m, _, _ in api.errors if m == "editMessageText")
         return len(api.sent) + edits - failed
@@ -68,13 +68,13 @@ def _game_thread(
     limiter_on: bool,
     scale: float,
 ) -> None:
+    from devtools.botapi.updates import callback_update, message_update
     from handlers.app import CoachRideBot
     from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
     from infra.telegram_gateway import TelegramGateway
     from infra.timers import SystemClock
-    from tests.fakes.updates import callback_update, message_update
 
     clock = SystemClock()
     gid = ""
@@ -107,7 +107,7 @@ def _game_thread(
         """(decision, uid, message id, buttons) of the newest open prompt of this game."""
         best = None
         for uid in uids:
-            with api._lock:
+            with api.lock:
                 shown = list(api.messages_in(uid))[-4:]  # a prompt is among the newest
             for message in shown:
                 data = [d for _, d in message.buttons() if d and d.startswith(f"{gid}:")]
@@ -155,9 +155,8 @@ def _game_thread(
             ends = [d for d in choices if d.split(":", 2)[2].startswith(("cl", "fo", "so"))]
             pick = rng.choice(ends if decision > 60 and ends else choices)
             started = time.time()
-            svc.handle_update(
-                callback_update(next(COUNTER), uid, f"P{uid}", uid, message_id, pick, "en")
-            )
+            press = callback_update(next(COUNTER), uid, f"P{uid}", uid, message_id, pick, "en")
+            svc.handle_update(api.pressed(press))
             with figures.lock:
                 figures.presses += 1
             while time.time() < min(stop_at, started + 60):  # the next prompt shows
@@ -179,8 +178,8 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
     import boto3
     from moto.server import ThreadedMotoServer
 
-    from tests.fakes.bot_api import RateLimits, RecordingRequest
-    from tests.fakes.moto_serial import OneRequestAtATime
+    from devtools.botapi import RateLimits, RecordingRequest
+    from devtools.moto_serial import OneRequestAtATime
 
     for name, value in {
         "AWS_ACCESS_KEY_ID": "testing",
@@ -240,6 +239,7 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
                     "429s": api.limits.limited,
                     "429_overall": api.limits.by_reason["overall"],
                     "429_group": api.limits.by_reason["group"],
+                    "429_private": api.limits.by_reason["private"],
                     "presses": figures.presses,
                     "p50_ms": round(statistics.median(lat) * 1000) if lat else None,
                     "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000)
@@ -257,7 +257,7 @@ def run(counts: list[int], seconds: float, limiter_on: bool, scale: float) -> li
 def _line(row: dict[str, Any]) -> str:
     return (
         f"{row['games']:>5} {row['seconds']:>7} {row['msgs_per_s']:>9} {row['429s']:>5} "
-        f"{row['429_overall']:>7} {row['429_group']:>5} "
+        f"{row['429_overall']:>7} {row['429_group']:>5} {row['429_private']:>7} "
         f"{row['presses']:>7} {row['p50_ms']!s:>7} {row['p99_ms']!s:>7} {row['finished']:>8}"
     )
 
@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.simplefilter("ignore")
     counts = [int(x) for x in args.games.split(",") if x.strip()]
     print(f"limiter: {'off' if args.no_limiter else 'on'}; {args.seconds:.0f} s per N")
-    print("games seconds msgs_per_s  429s overall group presses  p50_ms  p99_ms finished")
+    print("games seconds msgs_per_s  429s overall group private presses  p50_ms  p99_ms finished")
     rows = run(counts, args.seconds, not args.no_limiter, args.scale)
     clean = [r["games"] for r in rows if r["429s"] == 0]
     print(f"largest N with no 429: {max(clean) if clean else 'none'}")

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from devtools.botapi.messenger import EmulatedMessenger
 from engine.actions import Action
 from engine.ai import AiPolicy
 from engine.cards import item_kind
@@ -39,7 +40,7 @@ from engine.rng import Rng, seed_state
 from handlers import action_payloads, lobby
 from handlers.app import CoachRideBot
 from infra.fakes import FakeClock, FakeTimers
-from infra.memory_messenger import MemoryMessenger, Shown
+from infra.memory_messenger import Shown
 from infra.memory_store import MemoryStore
 from infra.ports import Rows, Sent
 
@@ -81,7 +82,7 @@ def think_kind(kind: str, data: dict[str, Any]) -> str:
 
 
 @dataclass
-class CountingMessenger(MemoryMessenger):
+class CountingMessenger(EmulatedMessenger):
     """Counts Bot API calls by method and by chat kind; looking around a prompt's pages while
     deciding (``quiet``) is not counted, since the player then presses the way there again."""
 
@@ -183,23 +184,22 @@ class PaceTable:
 
     def press(self, uid: int, message_id: int, data: str) -> None:
         update_id = next(self.ids)
-        self.service.handle_update(
-            {
-                "update_id": update_id,
-                "callback_query": {
-                    "id": f"q{update_id}",
-                    "from": {**self._user(uid), "language_code": "en"},
-                    "chat_instance": f"c{uid}",
-                    "data": data,
-                    "message": {
-                        "message_id": message_id,
-                        "date": int(self.clock.now()),
-                        "chat": {"id": uid, "type": "private"},
-                        "text": "…",
-                    },
+        update = {
+            "update_id": update_id,
+            "callback_query": {
+                "id": f"q{update_id}",
+                "from": {**self._user(uid), "language_code": "en"},
+                "chat_instance": f"c{uid}",
+                "data": data,
+                "message": {
+                    "message_id": message_id,
+                    "date": int(self.clock.now()),
+                    "chat": {"id": uid, "type": "private"},
+                    "text": "…",
                 },
-            }
-        )
+            },
+        }
+        self.service.handle_update(self.messenger.pressed(update))
 
     # -- reading the game (to know whose phone to look at, and what they know) ----------------
     def doc(self) -> dict[str, Any]:

@@ -13,21 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from devtools.botapi import RecordingRequest
+from devtools.botapi.updates import callback_update, message_update
 from engine.rng import Rng
 from handlers.app import CoachRideBot
 from handlers.telegram_messenger import TelegramMessenger, make_bot
 from infra.fakes import FakeClock, FakeTimers
 from infra.memory_store import MemoryStore
 from infra.telegram_gateway import TelegramGateway
-from tests.fakes.bot_api import RecordingRequest
-from tests.fakes.updates import callback_update, message_update
 
 GROUP = -100123
 BOT = "coachride_bot"
-
-
-def _no_sleep(seconds: float) -> None:
-    return None
 
 
 @dataclass
@@ -48,7 +44,9 @@ class Harness:
     def __post_init__(self) -> None:
         self.api = RecordingRequest(clock=self.clock.now)
         bot = make_bot("123456:TEST", "https://api.telegram.org/bot", self.api.transport)
-        self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=_no_sleep))
+        # The gateway's waits (pacing, flood control) pass on the clock the emulator's rate
+        # limits run on, as they would on Telegram.
+        self.messenger = TelegramMessenger(TelegramGateway(bot, sleep=self.clock.advance))
         self.store = MemoryStore(clock=self.clock)
         self.service = CoachRideBot(
             self.store, self.messenger, self.timers, self.clock, bot_username=BOT, time_scale=1.0
@@ -81,8 +79,10 @@ class Harness:
     def press(self, player: Player, chat: int, message_id: int, data: str) -> None:
         self.presses += 1
         self.service.handle_update(
-            callback_update(
-                next(self.ids), player.uid, player.name, chat, message_id, data, player.lang
+            self.api.pressed(
+                callback_update(
+                    next(self.ids), player.uid, player.name, chat, message_id, data, player.lang
+                )
             )
         )
 

@@ -14,9 +14,9 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from devtools.botapi import Chaos, RateLimits
 from infra.dynamo_store import DynamoStore
 from infra.rate_limit import SharedRateLimiter
-from tests.fakes.bot_api import Chaos, RateLimits
 from tests.integration.conftest import aws_env, create_game_table  # noqa: F401
 from tests.service.webhook_table import FUNCTION_TIMEOUT, BotTable
 

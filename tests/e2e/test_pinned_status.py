@@ -3,8 +3,8 @@ the end; where it may not, the one refusal is an answer — not retried, not log
 
 from __future__ import annotations
 
+from devtools.botapi import BOT_ID
 from tests.e2e.harness import GROUP, Harness, Player
-from tests.fakes.bot_api import BOT_ID
 
 
 def _game(bot_status: str) -> Harness:

@@ -16,7 +16,7 @@ import boto3
 import pytest
 from moto.server import ThreadedMotoServer
 
-from tests.fakes.moto_serial import OneRequestAtATime
+from devtools.moto_serial import OneRequestAtATime
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient

@@ -131,11 +131,13 @@ def test_chats_and_update_ids_survive_a_restart(tmp_path: Path) -> None:
     first = Table(db)
     ann = first.join("Ann", "en", None, None)
     first.user_says(ann, "group", "/newgame")
-    first.bot_send(
-        GROUP_ID,
-        render("<b>Lobby</b>"),
-        {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]},
-    )
+    lobby = {
+        "chat_id": GROUP_ID,
+        "text": "<b>Lobby</b>",
+        "parse_mode": "HTML",
+        "reply_markup": {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]},
+    }
+    assert first.api.call("sendMessage", lobby)[0] == 200
     again = Table(db)
     same = again.user(ann.id, ann.secret)
     assert [m["html"] for m in again.snapshot(same)["group"]] == ["/newgame", "<b>Lobby</b>"]
@@ -152,9 +154,14 @@ def test_telegram_html_subset() -> None:
     assert '<a href="https://t.me/x?start=1" target="_blank" rel="noopener">j</a>' in shown.html
     assert render('<a href="javascript:alert(1)">x</a>').html == "<a>x</a>"
     assert render('<pre><code class="language-py">x</code></pre>').text == "x"
-    for bad in ("<b>x", "<b>x</i>", "<script>x</script>", "&nbsp;", "<br/>"):
+    for bad in ("<b>x", "<b>x</i>", "<script>x</script>", "<br/>"):
         with pytest.raises(HtmlError):
             render(bad)
+    # Telegram shows an entity it does not know as written (the tests' emulator flags it)
+    assert (render("&nbsp;").text, render("&nbsp;").lints[0][:24]) == (
+        "&nbsp;",
+        "unsupported entity &nbsp",
+    )
 
 
 def test_pinning_in_the_group_is_refused_as_telegram_refuses_a_plain_member(

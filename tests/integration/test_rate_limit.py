@@ -8,14 +8,14 @@ from collections.abc import Callable
 
 import boto3
 
+from devtools.botapi import RateLimits
+from devtools.botapi.messenger import EmulatedMessenger
 from handlers.pipeline import BOOK_AHEAD, Txn, game_key
 from infra.dynamo_store import DynamoStore
 from infra.fakes import FakeClock
-from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
 from infra.ports import Rows, Sent
 from infra.rate_limit import SharedRateLimiter
-from tests.fakes.bot_api import RateLimits
 from tests.service.service_game import GROUP, ServiceGame
 from tests.service.webhook_table import BotTable
 
@@ -48,7 +48,7 @@ def test_a_booking_never_reaches_past_the_time_the_function_has() -> None:
     assert len(slots) < 100  # the rest waits for a later function
 
 
-class SlowNetwork(MemoryMessenger):
+class SlowNetwork(EmulatedMessenger):
     """Each message takes ``seconds`` of the fake clock to reach Telegram; records when it did.
     ``hook`` runs once, when the first message goes out (another function meanwhile)."""
 

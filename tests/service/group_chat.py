@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from devtools.botapi.messenger import EmulatedMessenger
 from handlers.app import CoachRideBot
 from infra.fakes import FakeClock, FakeTimers
-from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
 
 GROUP = -1002
@@ -17,7 +17,7 @@ ADMIN = 1
 class Group:
     def __init__(self) -> None:
         self.clock = FakeClock()
-        self.messenger = MemoryMessenger()
+        self.messenger = EmulatedMessenger()
         self.store = MemoryStore(clock=self.clock)
         self.timers = FakeTimers()
         self.service = CoachRideBot(
@@ -51,22 +51,21 @@ class Group:
 
     def press(self, uid: int, lang: str, message_id: int, data: str, chat: int = GROUP) -> None:
         update_id = next(self.ids)
-        self.service.handle_update(
-            {
-                "update_id": update_id,
-                "callback_query": {
-                    "id": f"q{update_id}",
-                    "from": self._user(uid, lang),
-                    "chat_instance": "g",
-                    "data": data,
-                    "message": {
-                        "message_id": message_id,
-                        "date": 0,
-                        "chat": {"id": chat, "type": "private" if chat > 0 else "supergroup"},
-                    },
+        update = {
+            "update_id": update_id,
+            "callback_query": {
+                "id": f"q{update_id}",
+                "from": self._user(uid, lang),
+                "chat_instance": "g",
+                "data": data,
+                "message": {
+                    "message_id": message_id,
+                    "date": 0,
+                    "chat": {"id": chat, "type": "private" if chat > 0 else "supergroup"},
                 },
-            }
-        )
+            },
+        }
+        self.service.handle_update(self.messenger.pressed(update))
 
     def last(self, chat: int = GROUP) -> Any:
         return self.messenger.in_chat(chat)[-1]

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from devtools.botapi.messenger import EmulatedMessenger
 from engine.cards import OCCUPATIONS
 from engine.rng import Rng
 from handlers.app import CoachRideBot
 from infra.fakes import FakeClock, FakeTimers
-from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
 from infra.ports import Put
 
@@ -29,7 +29,7 @@ class ServiceGame:
     seed: int = 3
     clock: FakeClock = field(default_factory=FakeClock)
     timers: FakeTimers = field(default_factory=FakeTimers)
-    messenger: MemoryMessenger = field(default_factory=MemoryMessenger)
+    messenger: EmulatedMessenger = field(default_factory=EmulatedMessenger)
     lang: str = "en"  # every player's Telegram language
 
     def __post_init__(self) -> None:
@@ -76,7 +76,7 @@ class ServiceGame:
                 },
             },
         }
-        self.service.handle_update(update)
+        self.service.handle_update(self.messenger.pressed(update))
         return update
 
     def start(self) -> None:

@@ -7,15 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import engine
+from devtools.botapi.messenger import EmulatedMessenger
 from engine import Action
 from handlers import action_payloads
-from infra.memory_messenger import MemoryMessenger
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
 
 
 @dataclass
-class Log(MemoryMessenger):
+class Log(EmulatedMessenger):
     """Remembers every send and edit, in order, with the chat and message it touched."""
 
     log: list[tuple[str, int, int, str]] = field(default_factory=list)

@@ -10,19 +10,19 @@ from typing import Any
 
 import pytest
 
+from devtools.botapi import Chaos, Killed
+from devtools.botapi.messenger import EmulatedMessenger
 from handlers import webhook
 from handlers.i18n import LANGUAGES, t
 from handlers.pipeline import FLUSH, Txn, game_key
-from infra.memory_messenger import MemoryMessenger
 from infra.ports import Rows, Sent, TimerRequest, deadline_scope
-from tests.fakes.bot_api import Chaos, Killed
 from tests.service.service_game import GROUP, ServiceGame, user
 from tests.service.webhook_table import BotTable
 
 OTHER_GROUP = -2002
 
 
-class HookedMessenger(MemoryMessenger):
+class HookedMessenger(EmulatedMessenger):
     """Runs ``hook`` (another process, a slow network) when a message with ``text`` goes out."""
 
     def __init__(self) -> None:
@@ -188,7 +188,7 @@ def press_in(table: ServiceGame, uid: int, chat: int, message_id: int, data: str
         },
     }
     update["callback_query"]["message"]["chat"]["type"] = "private" if chat > 0 else "supergroup"
-    table.service.handle_update(update)
+    table.service.handle_update(table.messenger.pressed(update))
     return update
 
 

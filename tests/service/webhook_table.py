@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
+from devtools.botapi import Killed, RecordingRequest
+from devtools.botapi.updates import callback_update, message_update
 from engine.rng import Rng
 from handlers import timer, webhook
 from handlers.app import CoachRideBot
@@ -26,8 +28,6 @@ from infra.memory_store import MemoryStore
 from infra.ports import Delete, DocumentStore, Put, TimerRequest
 from infra.telegram_gateway import TelegramGateway
 from infra.timers import timer_message
-from tests.fakes.bot_api import Killed, RecordingRequest
-from tests.fakes.updates import callback_update, message_update
 
 GROUP = -100777
 BOT = "coachride_bot"
@@ -158,6 +158,7 @@ class BotTable:
 
     def press(self, uid: int, message_id: int, data: str) -> None:
         update = callback_update(next(self.ids), uid, f"P{uid}", uid, message_id, data, "en")
+        self.api.pressed(update)
         self.presses.append(update["callback_query"]["id"])
         self.deliver(update)
 

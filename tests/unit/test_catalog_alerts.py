@@ -7,10 +7,10 @@ import string
 
 import pytest
 
+from devtools.botapi.html import utf16_len
 from engine.cards import ASSOCIATIONS, BAG_NAME, ITEM_KINDS, OCCUPATIONS
 from handlers import action_payloads, prompts
 from handlers.i18n import LANGUAGES, catalog, t
-from tests.fakes.bot_api import utf16_len
 
 ALERT_LIMIT = 200  # answerCallbackQuery text, in UTF-16 code units
 TOAST_KEYS = (

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from devtools.botapi.html import parse_telegram_html, utf16_len
+from devtools.botapi.limits import MAX_TEXT
 from handlers import card_labels, i18n
 from handlers.card_labels import (
     ASSOCIATION_ICONS,
@@ -23,7 +25,6 @@ from handlers.card_labels import (
 )
 from handlers.commands import GROUP_COMMANDS, PRIVATE_COMMANDS  # the commands the bot answers
 from handlers.i18n import LANGUAGES, catalog, negotiate, t
-from tests.fakes.bot_api import MAX_TEXT, parse_telegram_html, utf16_len
 
 LOCALES = Path(i18n.__file__).parent / "locales"
 CARD_KEYS = [

@@ -10,9 +10,9 @@ import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Update
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from tests.fakes import ApiViolation, BotApiSpec, RecordingRequest
-from tests.fakes.bot_api import parse_telegram_html
-from tests.fakes.updates import callback_update, chat_member, message_update, my_chat_member
+from devtools.botapi import ApiViolation, BotApiSpec, RecordingRequest
+from devtools.botapi.html import parse_telegram_html
+from devtools.botapi.updates import callback_update, chat_member, message_update, my_chat_member
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 

@@ -9,6 +9,8 @@ from collections import deque
 import pytest
 
 import engine
+from devtools.botapi.html import parse_telegram_html, utf16_len
+from devtools.botapi.limits import MAX_CALLBACK_ANSWER, MAX_TEXT
 from engine import Action, State
 from engine.api import validate
 from engine.cards import ALL_ITEMS, item_kind
@@ -16,7 +18,6 @@ from handlers import action_payloads, prompts
 from handlers.action_payloads import Act, Info, Nav
 from handlers.i18n import LANGUAGES
 from handlers.prompts.base import MAX_BUTTONS, MAX_PER_ROW
-from tests.fakes.bot_api import MAX_CALLBACK_ANSWER, MAX_TEXT, parse_telegram_html, utf16_len
 from tests.unit import playouts
 
 CLAIMS = ("claim", "claim_other")

@@ -17,13 +17,14 @@ from typing import Any
 
 import pytest
 
+from devtools.botapi.html import parse_telegram_html, utf16_len
+from devtools.botapi.limits import MAX_TEXT
 from engine import Event, State, events_for, public_events, public_view, view
 from engine.cards import ALL_ITEMS, ASSOCIATIONS, BAGS, OCCUPATIONS, item_kind
 from engine.rng import Rng
 from handlers import i18n, story
 from handlers.i18n import LANGUAGES, t
 from handlers.story.notes import note_text
-from tests.fakes.bot_api import MAX_TEXT, parse_telegram_html, utf16_len
 from tests.unit import playouts
 
 ROOT = Path(__file__).resolve().parents[2]

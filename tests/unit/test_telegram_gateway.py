@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from devtools.botapi import RecordingRequest
 from infra.bot_api import RetryAfter, TimedOut, bot_api
 from infra.telegram_gateway import (
     Button,
@@ -14,7 +15,6 @@ from infra.telegram_gateway import (
     TelegramGateway,
     keyboard,
 )
-from tests.fakes import RecordingRequest
 
 PLAYER, BLOCKED, GROUP = 11, 12, -100200
 
@@ -156,6 +156,7 @@ def test_edit_replaces_text_and_buttons_and_tolerates_no_change(
 def test_answer_delete_commands_and_admin_check(
     api: RecordingRequest, gateway: TelegramGateway
 ) -> None:
+    api.open_query("q1")  # a press; Telegram refuses answers to queries it never had
     assert gateway.answer("q1", "Too late", alert=True) is True
     assert api.calls_to("answerCallbackQuery")[0] == {
         "callback_query_id": "q1",

@@ -1,14 +1,16 @@
 """Telegram update JSON as the Bot API delivers it, for driving the webhook in tests.
 
 Each builder returns a plain dict (what the webhook body parses to). Private chats have the
-user's id as chat id; group ids are negative. The bot itself is ``bot_api.BOT_USER``.
+user's id as chat id; group ids are negative. The bot itself is ``chats.BOT_USER``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.fakes.bot_api import BOT_USER, chat_json, utf16_len
+from devtools.botapi.chats import BOT_USER
+from devtools.botapi.emulator import chat_json
+from devtools.botapi.html import utf16_len
 
 DATE = 1_800_000_000
 
