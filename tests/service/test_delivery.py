@@ -310,3 +310,62 @@ def test_duplicate_sends_are_counted_by_the_helpers() -> None:
     table.messenger.send(GROUP, "X")
     assert sends(table, GROUP, "X") == 2
     assert Counter(m.text for m in table.messenger.in_chat(GROUP))["X"] == 2
+
+
+# -- issue 24 ------------------------------------------------------------------------------------
+# -- 24.3 the rate-limit cell tolerates any value -------------------------------------------------
+@pytest.mark.parametrize(
+    "cell",
+    [
+        {"tat": 3600.0},  # a writer an hour ahead, before cells said whose clock they are on
+        {"tat": 1e308},
+        {"tat": "inf"},
+        {"tat": "nan"},
+        {"tat": "soon"},
+        {"tat": None},
+        {"tat": [1]},
+        {},
+        {"tat": 3600.0, "at": "x"},
+    ],
+)
+def test_a_bad_rate_cell_value_holds_sends_back_a_second_at_most(cell: dict[str, Any]) -> None:
+    from infra.memory_store import MemoryStore
+    from infra.ports import Put
+    from infra.rate_limit import RATE_KEY, SharedRateLimiter
+
+    store = MemoryStore()
+    now = 1000.0
+    if "tat" in cell and isinstance(cell["tat"], float) and cell["tat"] == 3600.0:
+        cell = {**cell, "tat": now + 3600.0}
+    store.commit([Put(RATE_KEY, cell, None)])
+    slots = SharedRateLimiter(store).reserve(4, now, now + 20)
+    assert len(slots) == 4
+    assert max(slots) <= now + 1.0 + 4 / 24
+
+
+def test_a_writer_with_a_fast_clock_does_not_stop_the_others() -> None:
+    """A function whose clock runs an hour fast books; one on the right clock books next."""
+    from infra.memory_store import MemoryStore
+    from infra.rate_limit import SharedRateLimiter
+
+    store = MemoryStore()
+    now = 1000.0
+    SharedRateLimiter(store).reserve(4, now + 3600, now + 3600 + 20)
+    slots = SharedRateLimiter(store).reserve(4, now, now + 20)
+    assert len(slots) == 4 and max(slots) <= now + 1.0
+
+
+def test_the_game_sends_on_past_a_rate_cell_an_hour_ahead() -> None:
+    from infra.ports import Put
+    from infra.rate_limit import RATE_KEY, SharedRateLimiter
+
+    table = ServiceGame()
+    table.start()
+    pipeline = table.service.pipeline
+    pipeline.sleep = table.clock.advance
+    pipeline.limiter = SharedRateLimiter(table.store, sleep=table.clock.advance)
+    table.store.commit([Put(RATE_KEY, {"tat": table.clock.now() + 3600}, None)])
+    started = table.clock.now()
+    run_sends(table, "R1", "R2")
+    assert [sends(table, GROUP, t) for t in ("R1", "R2")] == [1, 1]
+    assert table.clock.now() - started <= 1.5
