@@ -16,6 +16,21 @@ Delivery holds on Telegram's bad days:
   outbox for its flush timer; permanent refusals are dropped; an entry is claimed a bounded
   number of times and the outbox holds a bounded number of entries;
 - with a ``RateLimiter`` the whole bot stays under Telegram's global message rate.
+
+Telegram has no idempotency key, so a send whose outcome is unknown is never sent again blindly
+(issue 24). Before a ``send`` goes out its acknowledgement says ``ACK_SENDING``; a lost answer
+(a read timeout) makes it ``ACK_UNCERTAIN``, and so does a sender whose lease ended with its
+send still under way (killed after the request, before the ack). Such an entry leaves the
+outbox *uncertain*, and each kind has its rule (``settle_uncertain``), chosen so that the player
+sees what they need without a duplicate:
+- a decision prompt is shown again only by its reminder (which then carries the prompt and its
+  buttons) or by an edit of a message known to exist;
+- a story message's lines are merged into the next story message;
+- the living status is sent anew with its next change (it cannot be edited while its id is
+  unknown);
+- anything else (private news, a reminder, a reply, the final dossier) counts as delivered:
+  at most once.
+Edits and pins are idempotent: they are retried as before.
 """
 
 from __future__ import annotations
@@ -64,6 +79,9 @@ REPLY_PREFIX = "REPLY#"
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
 ACK_UNREACHABLE = -1
+ACK_UNCERTAIN = -3  # a send whose answer was lost: shown or not, it is never sent again
+ACK_SENDING = -4  # a send under way; uncertain once its sender's lease is over
+UNCERTAIN_SENDS = "UncertainSends"
 
 
 def game_key(gid: str) -> str:
@@ -203,6 +221,7 @@ class Txn:
     extra: dict[str, tuple[dict[str, Any], int | None]] = field(default_factory=dict)
     new_entries: list[dict[str, Any]] = field(default_factory=list)
     stale_entries: list[dict[str, Any]] = field(default_factory=list)
+    settled: int = 0  # uncertain sends that left the outbox on this load
     changed: bool = False
     toast: tuple[str, bool] | None = None  # the callback answer: text, as an alert
     acks: dict[int, int] = field(default_factory=dict)  # outbox seq -> message id (-1 unreachable)
@@ -291,7 +310,7 @@ class Pipeline:
             txn.ack_version = ack_doc.version if ack_doc else None
             _absorb_acks(txn)
             change(txn)
-            if not txn.changed and not txn.stale_entries:
+            if not txn.changed and not txn.stale_entries and not txn.settled:
                 if query is not None:
                     self.replies.answer(query, *(txn.toast or (None, False)))
                 return txn
@@ -337,8 +356,11 @@ class Pipeline:
             if not self._take_slot(booked, len(entries) - i, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
+            sending = e["op"] == "send"
+            if sending:  # a process killed from here to the ack leaves it uncertain
+                acks.write(e["seq"], ACK_SENDING)
             try:
-                if e["op"] == "send":
+                if sending:
                     sent = self.messenger.send(e["chat"], e["text"], e["rows"])
                 elif e["op"] in ("pin", "unpin"):
                     # A refusal (no right to pin) is an answer: acknowledged, never retried.
@@ -350,13 +372,19 @@ class Pipeline:
                 log.warning(json.dumps({"event": "flood_wait", "s": flood.retry_after}))
                 retry_at = max(retry_at, self.clock.now() + flood.retry_after)
                 held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
                 continue
             except OutOfTime:
                 held.update(x["chat"] for x in entries[i:])
+                if sending:
+                    acks.forget(e["seq"])
                 break
             except Exception:  # transient; the entry stays for the next claim
                 log.exception("send failed")
                 held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
                 continue
             acks.write(e["seq"], _ack_value(e, sent))
             if sent.muted:
@@ -474,9 +502,16 @@ class _AckWriter:
         self.live = {e["seq"] for e in txn.doc.get("outbox", [])}
         self.newest = int(txn.doc.get("seq", 0))
 
-    def write(self, seq: int, value: int) -> None:
+    def forget(self, seq: int) -> None:
+        """The send did not go out (Telegram said so): no longer under way."""
+        self.write(seq, None)
+
+    def write(self, seq: int, value: int | None) -> None:
         for _ in range(MAX_ATTEMPTS):
-            self.known[seq] = value
+            if value is None:
+                self.known.pop(seq, None)
+            else:
+                self.known[seq] = value
             keep = {str(k): v for k, v in self.known.items() if k in self.live or k > self.newest}
             try:
                 versions = self.store.commit(
@@ -493,6 +528,8 @@ class _AckWriter:
 
 
 def _ack_value(e: dict[str, Any], sent: Sent) -> int:
+    if sent.uncertain:
+        return ACK_UNCERTAIN
     if sent.unreachable:
         return ACK_UNREACHABLE
     if sent.dropped:
@@ -521,8 +558,16 @@ def _absorb_acks(txn: Txn) -> None:
     doc = txn.doc
     keep = []
     for e in doc.get("outbox", []):
-        if e["seq"] in txn.acks:
-            record_message_id(doc, e, txn.acks[e["seq"]])
+        ack = txn.acks.get(e["seq"])
+        if ack == ACK_SENDING and txn.now < _lease_end(e):
+            keep.append(e)  # its sender is still at it
+            continue
+        if ack in (ACK_SENDING, ACK_UNCERTAIN):
+            settle_uncertain(doc, e)
+            txn.settled += 1
+            continue
+        if ack is not None:
+            record_message_id(doc, e, ack)
             continue
         if txn.now >= _lease_end(e):
             if e.get("claims", 0) >= MAX_CLAIMS:
@@ -554,6 +599,23 @@ def reply_key(chat_id: int) -> str:
 
 def ack_key(key: str) -> str:
     return "ACK#" + key
+
+
+def settle_uncertain(doc: dict[str, Any], e: dict[str, Any]) -> None:
+    """A send that Telegram may or may not have shown leaves the outbox; what the game shows
+    later makes up for it, by the kind's rule (see the module's docstring)."""
+    log.warning(json.dumps({"event": "uncertain", "seq": e["seq"], "tag": e.get("tag") or ""}))
+    metrics.count(UNCERTAIN_SENDS)
+    kind, _, rest = (e.get("tag") or "").partition(":")
+    if kind == "prompt" and e["op"] == "send":
+        seat, _, dec = rest.partition(":")
+        prompt = doc.get("prompts", {}).get(seat)
+        if prompt is not None and str(prompt.get("dec")) == dec and prompt.get("msg") is None:
+            prompt["uncertain"] = True  # its reminder shows it again, with its buttons
+    elif kind in ("story", "status") and e["op"] == "send":
+        shown = doc.get(kind) or {}
+        if shown.get("seq") == e["seq"] and shown.get("msg") is None:
+            shown["uncertain"] = True  # merged into the next one (the story), sent anew (status)
 
 
 def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -> None:

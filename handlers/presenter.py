@@ -111,11 +111,29 @@ class Presenter:
         for seat, kind in self.run.reminders:
             lang = self.lang_of(seat)
             what = t(lang, f"game.kind.{kind}")
-            self.txn.send(self.chat_of(seat), t(lang, "bot.reminder", what=what, seconds=seconds))
+            text = t(lang, "bot.reminder", what=what, seconds=seconds)
+            if not self._remind_with_prompt(seat, text):
+                self.txn.send(self.chat_of(seat), text)
         self.run.reminders = []
         if self.run.mention is not None:
             self._mention_turn(self.run.mention, seconds)
             self.run.mention = None
+
+    def _remind_with_prompt(self, seat: int, reminder: str) -> bool:
+        """A prompt whose send was uncertain (handlers.pipeline) is shown again by its reminder
+        only: the reminder then carries the prompt and its buttons."""
+        prompt = self.game.prompts.get(str(seat))
+        p = self.state.pending
+        if prompt is None or not prompt.get("uncertain") or p is None or prompt["dec"] != p.id:
+            return False
+        pr = self.prompt(seat)
+        text = fmt.truncate(fmt.lines(reminder, "", pr.text))
+        self.txn.send(
+            self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=f"prompt:{seat}:{p.id}"
+        )
+        prompt["uncertain"] = False
+        prompt["v"] = _prompt_version(self.state, seat)
+        return True
 
     def _mention_turn(self, seat: int, seconds: int) -> None:
         """One short group message that notifies the player (a mention; edits never notify)."""
@@ -156,6 +174,8 @@ class Presenter:
             s["body"] = f"{s['body']}\n{body}"
             self.txn.edit(chat, s["msg"], s["body"], tag="story")
             return
+        if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
+            body = fmt.lines(s.get("body", ""), body)
         self.txn.send(chat, body, tag="story")
         self.game.story = {"msg": None, "body": body, "at": self.txn.now, "seq": self.txn.seq}
 
@@ -175,7 +195,8 @@ class Presenter:
         status = self.game.status or {}
         text = self.status_text()
         chat = self.game.chat
-        if not status:
+        lost = status.get("uncertain") and not status.get("msg") and status.get("text") != text
+        if not status or lost:  # a status whose send was uncertain is sent anew when it changes
             self.txn.send(chat, text, tag="status")
             self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
         elif status.get("msg") and status.get("text") != text:

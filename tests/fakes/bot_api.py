@@ -620,8 +620,8 @@ class RecordingRequest(BaseRequest):
         """The fake as ``infra.bot_api``'s transport, with the parameters as they travel."""
         try:
             return self.handle(method, json.loads(json.dumps(params)))
-        except TimedOut as error:
-            raise TimeoutError("timed out") from error
+        except TimedOut as error:  # Chaos's timeouts never reach Telegram: a failed connect
+            raise ConnectionError("connect timed out") from error
 
     def handle(self, method: str, params: dict[str, Any]) -> tuple[int, bytes]:
         """Validate, record and answer one call; returns (HTTP status, JSON body)."""
