@@ -13,8 +13,13 @@ Delivery holds on Telegram's bad days:
   live sender is never doubled and a dead one is always replaced;
 - acknowledgements merge monotonically: nobody drops an ack for an entry it did not know;
 - flood-control waits fit the invocation's remaining time; what does not fit stays in the
-  outbox for its flush timer; permanent refusals are dropped; an entry is claimed a bounded
-  number of times and the outbox holds a bounded number of entries;
+  outbox for its flush timer; permanent refusals are dropped. An entry leaves the outbox only
+  when it was sent (or its outcome is uncertain, below), refused for good, or when its game
+  ended (or it is a direct reply) and ``STALE_OUTBOX_SECONDS`` passed since it was queued;
+- a chat held by flood control longer than the invocation may wait is recorded in the game
+  (``hold``): nothing is sent to it until the hold ends, the game's deadlines move on by the
+  time held (nobody is timed out for a prompt that could not be shown), and a hold longer than
+  ``LONG_HOLD_SECONDS`` is told to the group once;
 - with a ``RateLimiter`` the whole bot stays under Telegram's global message rate.
 
 Telegram has no idempotency key, so a send whose outcome is unknown is never sent again blindly
@@ -69,7 +74,8 @@ GAME_TTL_SECONDS = 14 * 24 * 3600  # games and their acknowledgements; chats and
 DEFAULT_BUDGET_SECONDS = 25.0  # an invocation with no deadline of its own (local runner, tests)
 LEGACY_LEASE_SECONDS = 20.0  # entries written before leases existed: ``at`` + this
 MIN_SEND_SECONDS = 6.0  # no send starts with less of the invocation left (a request's timeout)
-MAX_CLAIMS = 5  # an entry nobody could deliver in this many tries is dropped
+STALE_OUTBOX_SECONDS = 3600.0  # after its game ended, an entry still unsent is dropped
+LONG_HOLD_SECONDS = 60.0  # a flood-control hold this long is told to the group, once
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
 BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
@@ -315,6 +321,8 @@ class Pipeline:
                     self.replies.answer(query, *(txn.toast or (None, False)))
                 return txn
             _bound_outbox(txn)
+            if _hold_new_decision(doc, now):
+                self._schedule_flush(key, txn)
             writes = [Put(key, doc, txn.version, ttl_seconds=ttl_for(key))]
             writes += [Put(k, d, v, ttl_seconds=ttl_for(k)) for k, (d, v) in txn.extra.items()]
             self._schedule(key, doc)
@@ -339,10 +347,10 @@ class Pipeline:
 
     # -- outbox ----------------------------------------------------------------------------
     def _deliver(self, key: str, txn: Txn) -> None:
-        """Send what this invocation owns, newest first (a stuck old entry never holds up the
-        prompt a player waits for); per chat in order, and a chat that failed is left alone
-        for this invocation so its messages keep their order."""
-        entries = txn.new_entries + txn.stale_entries
+        """Send what this invocation owns, in the order it was queued; a chat that failed is
+        left alone for this invocation so its messages keep their order (and a stuck chat
+        never holds up another's)."""
+        entries = sorted(txn.new_entries + txn.stale_entries, key=lambda e: int(e["seq"]))
         if not entries:
             return
         acks = _AckWriter(self.store, key, txn)
@@ -350,8 +358,14 @@ class Pipeline:
         held: set[int] = set()
         muted: set[int] = set()
         retry_at = 0.0
+        holding = _holds(txn.doc, txn.now)
+        holds: dict[int, float] = {}
         for i, e in enumerate(entries):
             if e["chat"] in held:
+                continue
+            if e["chat"] in holding:  # flood control holds the chat: not even a try
+                held.add(e["chat"])
+                retry_at = max(retry_at, holding[e["chat"]])
                 continue
             if not self._take_slot(booked, len(entries) - i, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
@@ -371,6 +385,7 @@ class Pipeline:
             except FloodWait as flood:
                 log.warning(json.dumps({"event": "flood_wait", "s": flood.retry_after}))
                 retry_at = max(retry_at, self.clock.now() + flood.retry_after)
+                holds[e["chat"]] = max(holds.get(e["chat"], 0.0), retry_at)
                 held.add(e["chat"])
                 if sending:
                     acks.forget(e["seq"])
@@ -391,6 +406,8 @@ class Pipeline:
                 muted.add(e["chat"])
         if muted and key.startswith("GAME#"):
             self._tell_muted(key)
+        if holds and key.startswith("GAME#"):
+            self._hold(key, holds)
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))
@@ -420,6 +437,31 @@ class Pipeline:
             langs = [p.get("lang") for p in doc.get("players", []) if p.get("uid") == creator]
             lang = langs[0] if langs and langs[0] else doc.get("settings", {}).get("language")
             txn.send(creator, t(lang or "en", "bot.muted_in_group"), tag="muted")
+
+        self.run(key, change, None)
+
+    def _hold(self, key: str, holds: dict[int, float]) -> None:
+        """Flood control holds these chats until the given times: the game records it, its
+        deadlines move on by the time held, and a long hold is told to the group once."""
+
+        def change(txn: Txn) -> None:
+            doc = txn.doc
+            extended = hold_game(doc, holds, txn.now)
+            if extended:
+                txn.changed = True
+                log.warning(json.dumps({"event": "deadlines_extended", "s": round(extended, 1)}))
+            hold = doc.get("hold") or {}
+            end = max(_holds(doc, txn.now).values(), default=txn.now)
+            if (
+                doc.get("phase") == "playing"
+                and not hold.get("told")
+                and end - txn.now >= LONG_HOLD_SECONDS
+                and "chat" in doc
+            ):
+                hold["told"] = True
+                lang = doc.get("settings", {}).get("language") or "en"
+                minutes = max(1, math.ceil((end - txn.now) / 60))
+                txn.send(doc["chat"], t(lang, "bot.flood_hold", minutes=minutes), tag="hold")
 
         self.run(key, change, None)
 
@@ -570,7 +612,7 @@ def _absorb_acks(txn: Txn) -> None:
             record_message_id(doc, e, ack)
             continue
         if txn.now >= _lease_end(e):
-            if e.get("claims", 0) >= MAX_CLAIMS:
+            if _outlived(doc, e, txn):
                 log.warning(json.dumps({"event": "given_up", "chat": e["chat"], "seq": e["seq"]}))
                 continue
             e["claims"] = e.get("claims", 0) + 1
@@ -579,6 +621,67 @@ def _absorb_acks(txn: Txn) -> None:
         keep.append(e)
     if "outbox" in doc:
         doc["outbox"] = keep
+
+
+def _outlived(doc: dict[str, Any], e: dict[str, Any], txn: Txn) -> bool:
+    """An entry not sent yet is dropped only once its game ended (a direct reply: at once)
+    and ``STALE_OUTBOX_SECONDS`` passed since it was queued."""
+    ended = not txn.key.startswith("GAME#") or doc.get("phase") in ("over", "cancelled")
+    return ended and txn.now - float(e.get("at", txn.now)) >= STALE_OUTBOX_SECONDS
+
+
+def _holds(doc: dict[str, Any], now: float) -> dict[int, float]:
+    """The game's chats that flood control holds now, and until when."""
+    chats = (doc.get("hold") or {}).get("chats") or {}
+    return {int(c): float(u) for c, u in chats.items() if float(u) > now}
+
+
+def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float) -> None:
+    """The pending decision's clock (and the timer's) moves on by ``seconds``."""
+    dec = doc.get("dec")
+    if dec:
+        dec["opened"] = float(dec["opened"]) + seconds
+        if dec.get("played") is not None:
+            dec["played"] = float(dec["played"]) + seconds
+        dec["held"] = until
+    due = doc.get("due")
+    if due:
+        due["at"] = float(due["at"]) + seconds
+        if due.get("deadline") is not None:
+            due["deadline"] = float(due["deadline"]) + seconds
+
+
+def hold_game(doc: dict[str, Any], holds: dict[int, float], now: float) -> float:
+    """Record that flood control holds ``holds`` (chat -> until); the game's deadlines move on
+    by the time the game is held beyond what was already recorded. The seconds added."""
+    before = max(_holds(doc, now).values(), default=now)
+    hold = doc.setdefault("hold", {})
+    chats = {str(c): u for c, u in _holds(doc, now).items()}
+    for chat, until in holds.items():
+        chats[str(chat)] = max(chats.get(str(chat), 0.0), until)
+    hold["chats"] = chats
+    after = max([float(u) for u in chats.values()], default=now)
+    extended = max(0.0, after - before)
+    if extended and doc.get("phase") == "playing":
+        _shift_deadlines(doc, extended, after)
+        hold["extended"] = float(hold.get("extended", 0.0)) + extended
+    return extended
+
+
+def _hold_new_decision(doc: dict[str, Any], now: float) -> bool:
+    """A decision that opened while its game is held starts its clock when the hold ends."""
+    dec = doc.get("dec")
+    holding = _holds(doc, now)
+    if not dec or not holding or doc.get("phase") != "playing":
+        return False
+    end = max(holding.values())
+    if dec.get("held") == end or float(dec["opened"]) >= end:
+        return False
+    seconds = end - float(dec["opened"])
+    _shift_deadlines(doc, seconds, end)
+    hold = doc.setdefault("hold", {})
+    hold["extended"] = float(hold.get("extended", 0.0)) + seconds
+    return True
 
 
 def _bound_outbox(txn: Txn) -> None:

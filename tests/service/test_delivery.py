@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from handlers import webhook
 from handlers.i18n import t
 from handlers.pipeline import FLUSH, Txn, game_key
@@ -479,3 +480,69 @@ def test_a_story_message_whose_send_was_uncertain_is_merged_into_the_next() -> N
             break
     assert stories()[-1]["text"].startswith(lost["text"] + "\n")  # its lines come again
     assert bot.duplicates() == []
+
+
+# -- 24.2 flood control loses nothing and times out nobody who was not told ------------------------
+def promised_in_order(bot: BotTable) -> dict[int, list[str]]:
+    """Per chat, the texts of the sends the game promised, in the order it queued them."""
+    by_chat: dict[int, list[str]] = {}
+    for (_, _seq), e in sorted(bot.store.promised.items(), key=lambda kv: int(kv[0][1])):
+        if e["op"] == "send":
+            by_chat.setdefault(int(e["chat"]), []).append(e["text"])
+    return by_chat
+
+
+def play_attentively(bot: BotTable, max_steps: int = 3000) -> Any:
+    """Every player answers as soon as their phone shows the prompt; the clock runs on only
+    when nobody asked can see theirs (so a timeout is the bot's doing, never a player's)."""
+    for _ in range(max_steps):
+        st = bot.state()
+        if st.over:
+            return st
+        aw = engine.awaiting(st)
+        seats = [s for s in (aw.seats if aw else []) if not st.players[s].away]
+        shown = [(s, found) for s in seats if (found := bot.prompt(s)) is not None]
+        if not shown:
+            bot.timeout_once()
+            continue
+        seat, (message_id, data) = shown[0]
+        bot.clock.advance(0.5)
+        bot.press(bot.uids[seat], message_id, bot._pick(data, st.round >= 5))
+    raise AssertionError("the game did not end")
+
+
+def test_a_twenty_minute_flood_wait_loses_nothing_and_times_out_nobody() -> None:
+    from tests.fakes.faults import LongFlood
+
+    bot = BotTable(n=4)
+    bot.start()
+    flood = LongFlood(bot.clock.now, start=bot.clock.now(), seconds=1200)
+    flood.install(bot.api)
+    final = play_attentively(bot)
+    for _ in range(6):
+        bot.clock.advance(60)
+        bot.fire_timers()
+    assert final.over
+    assert flood.refused and flood.longest_retry_after >= 1190
+    assert bot.missing() == [] and bot.duplicates() == []
+    sent: dict[int, list[str]] = {}
+    for chat, text in bot.api.sent:
+        sent.setdefault(chat, []).append(text)
+    assert sent == promised_in_order(bot)  # every promised message, in order
+    assert not any(p.away for p in final.players)  # nobody was marked away
+    notice = t("en", "bot.flood_hold", minutes=20)
+    assert sent[GROUP_OF_BOT].count(notice) == 1  # the group is told once
+    assert bot.doc()["hold"]["extended"] >= 1190
+
+
+def test_a_long_hold_extends_the_pending_decision_by_the_time_held() -> None:
+    from tests.fakes.faults import LongFlood
+
+    bot = BotTable(n=4)
+    bot.start()
+    before = bot.doc()["due"]["deadline"]
+    LongFlood(bot.clock.now, start=bot.clock.now(), seconds=300).install(bot.api)
+    bot.press_turn_pass()  # the next prompt cannot go out
+    after = bot.doc()["due"]["deadline"]
+    assert after >= bot.clock.now() + 300  # the next decision's clock starts after the hold
+    assert after > before
