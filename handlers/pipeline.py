@@ -88,6 +88,8 @@ ACK_UNREACHABLE = -1
 ACK_UNCERTAIN = -3  # a send whose answer was lost: shown or not, it is never sent again
 ACK_SENDING = -4  # a send under way; uncertain once its sender's lease is over
 UNCERTAIN_SENDS = "UncertainSends"
+# sends that ask or count down: none arrives after the game's end (``_drop_live_sends``)
+LIVE_KINDS = ("prompt", "ahead", "reminder", "turn_reminder", "away", "hold", "status")
 
 
 def game_key(gid: str) -> str:
@@ -321,6 +323,7 @@ class Pipeline:
                     self.replies.answer(query, *(txn.toast or (None, False)))
                 return txn
             _bound_outbox(txn)
+            _drop_live_sends(txn)
             if _hold_new_decision(doc, now):
                 self._schedule_flush(key, txn)
             writes = [Put(key, doc, txn.version, ttl_seconds=ttl_for(key))]
@@ -623,6 +626,31 @@ def _absorb_acks(txn: Txn) -> None:
         doc["outbox"] = keep
 
 
+def _drop_live_sends(txn: Txn) -> None:
+    """Once the game ended (or was cancelled), nothing that asks or counts down arrives: a
+    prompt, a reminder, the turn's mention, an away notice or a status still unsent is dropped
+    (the ending command's own final status excepted)."""
+    doc = txn.doc
+    if not txn.key.startswith("GAME#") or doc.get("phase") not in ("over", "cancelled"):
+        return
+    fresh = {e["seq"] for e in txn.new_entries}
+
+    def live(e: dict[str, Any]) -> bool:
+        kind = (e.get("tag") or "").partition(":")[0]
+        if e["op"] != "send" or kind not in LIVE_KINDS:
+            return False
+        return not (kind == "status" and e["seq"] in fresh)
+
+    gone = {e["seq"] for e in doc.get("outbox", []) if live(e)}
+    if not gone:
+        return
+    log.info(json.dumps({"event": "dropped_after_end", "count": len(gone)}))
+    doc["outbox"] = [e for e in doc["outbox"] if e["seq"] not in gone]
+    txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
+    txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]
+    txn.changed = True
+
+
 def _outlived(doc: dict[str, Any], e: dict[str, Any], txn: Txn) -> bool:
     """An entry not sent yet is dropped only once its game ended (a direct reply: at once)
     and ``STALE_OUTBOX_SECONDS`` passed since it was queued."""
@@ -753,3 +781,9 @@ def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -
             story["msg"] = message_id
     elif kind == "lobby" and e["op"] == "send":
         doc["lobby_msg"] = message_id
+    elif kind == "turn_reminder" and e["op"] == "send":
+        mention = doc.get("mention") or {}
+        if mention.get("seq") == e["seq"]:
+            mention["msg"] = message_id
+    elif kind == "away" and e["op"] == "send":
+        doc.setdefault("away_notices", {})[rest] = message_id

@@ -546,3 +546,54 @@ def test_a_long_hold_extends_the_pending_decision_by_the_time_held() -> None:
     after = bot.doc()["due"]["deadline"]
     assert after >= bot.clock.now() + 300  # the next decision's clock starts after the hold
     assert after > before
+
+
+# -- 24.5 nothing is left live after a game -----------------------------------------------------
+def live_buttons(bot: BotTable) -> list[tuple[int, int, str]]:
+    """(chat, message, callback data) of every button of this game still on show."""
+    chats = [GROUP_OF_BOT, *bot.uids]
+    return [
+        (chat, m.message_id, str(data))
+        for chat in chats
+        for m in bot.api.messages_in(chat)
+        for _, data in m.buttons()
+        if data and bot.gid in str(data)
+    ]
+
+
+def test_after_cancel_nothing_live_arrives_and_the_status_keeps_no_deadline() -> None:
+    from tests.fakes.faults import LongFlood
+
+    bot = BotTable(n=4)
+    bot.start()
+    LongFlood(bot.clock.now, start=bot.clock.now(), seconds=120).install(bot.api)
+    bot.timeout_once()  # a turn runs out while Telegram holds the bot: its messages wait
+    bot.message(bot.uids[0], GROUP_OF_BOT, "/cancel")
+    for _ in range(6):
+        bot.clock.advance(60)
+        bot.fire_timers()
+    cancelled = t("en", "lobby.cancelled")
+    group = [params for method, params in bot.api.calls if params.get("chat_id") == GROUP_OF_BOT]
+    ends = [i for i, params in enumerate(group) if params.get("text") == cancelled]
+    assert ends
+    after = [p for p in group[ends[-1] + 1 :] if p.get("text")]
+    assert all(cancelled in str(p["text"]) for p in after), after  # only the status, as ended
+    status = bot.api.message(GROUP_OF_BOT, bot.doc()["status"]["msg"])
+    assert status.text.startswith("🛑")
+    assert live_buttons(bot) == []
+    assert not [m for m in bot.api.messages_in(GROUP_OF_BOT) if "15 s left" in m.text]
+
+
+def test_no_button_stays_answerable_after_game_over() -> None:
+    """A player marked away keeps no "I'm back" button once the game is over; the turn's
+    mention in the group says the turn is over."""
+    bot = BotTable(n=4)
+    bot.start()
+    for _ in range(400):
+        if bot.state().over:
+            break
+        bot.timeout_once()
+    assert bot.state().over
+    assert any(p.away for p in bot.state().players)  # the away notices went out
+    assert live_buttons(bot) == []
+    assert not [m for m in bot.api.messages_in(GROUP_OF_BOT) if "15 s left" in m.text]
