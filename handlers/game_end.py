@@ -18,8 +18,10 @@ def after_play(
     answered: dict[int, tuple[int, str]] | None = None,
 ) -> None:
     """``answered``: the pressing seat's prompt message and the text showing its choice."""
-    Presenter(table, bot_username).render(answered)
+    presenter = Presenter(table, bot_username)
+    presenter.render(answered)
     if table.state.over:
+        presenter.close_away_notices()
         finish_game(work, table)
 
 

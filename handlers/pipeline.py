@@ -13,9 +13,29 @@ Delivery holds on Telegram's bad days:
   live sender is never doubled and a dead one is always replaced;
 - acknowledgements merge monotonically: nobody drops an ack for an entry it did not know;
 - flood-control waits fit the invocation's remaining time; what does not fit stays in the
-  outbox for its flush timer; permanent refusals are dropped; an entry is claimed a bounded
-  number of times and the outbox holds a bounded number of entries;
+  outbox for its flush timer; permanent refusals are dropped. An entry leaves the outbox only
+  when it was sent (or its outcome is uncertain, below), refused for good, or when its game
+  ended (or it is a direct reply) and ``STALE_OUTBOX_SECONDS`` passed since it was queued;
+- a chat held by flood control longer than the invocation may wait is recorded in the game
+  (``hold``): nothing is sent to it until the hold ends, the game's deadlines move on by the
+  time held (nobody is timed out for a prompt that could not be shown), and a hold longer than
+  ``LONG_HOLD_SECONDS`` is told to the group once;
 - with a ``RateLimiter`` the whole bot stays under Telegram's global message rate.
+
+Telegram has no idempotency key, so a send whose outcome is unknown is never sent again blindly
+(issue 24). Before a ``send`` goes out its acknowledgement says ``ACK_SENDING``; a lost answer
+(a read timeout) makes it ``ACK_UNCERTAIN``, and so does a sender whose lease ended with its
+send still under way (killed after the request, before the ack). Such an entry leaves the
+outbox *uncertain*, and each kind has its rule (``settle_uncertain``), chosen so that the player
+sees what they need without a duplicate:
+- a decision prompt is shown again only by its reminder (which then carries the prompt and its
+  buttons) or by an edit of a message known to exist;
+- a story message's lines are merged into the next story message;
+- the living status is sent anew with its next change (it cannot be edited while its id is
+  unknown);
+- anything else (private news, a reminder, a reply, the final dossier) counts as delivered:
+  at most once.
+Edits and pins are idempotent: they are retried as before.
 """
 
 from __future__ import annotations
@@ -54,7 +74,8 @@ GAME_TTL_SECONDS = 14 * 24 * 3600  # games and their acknowledgements; chats and
 DEFAULT_BUDGET_SECONDS = 25.0  # an invocation with no deadline of its own (local runner, tests)
 LEGACY_LEASE_SECONDS = 20.0  # entries written before leases existed: ``at`` + this
 MIN_SEND_SECONDS = 6.0  # no send starts with less of the invocation left (a request's timeout)
-MAX_CLAIMS = 5  # an entry nobody could deliver in this many tries is dropped
+STALE_OUTBOX_SECONDS = 3600.0  # after its game ended, an entry still unsent is dropped
+LONG_HOLD_SECONDS = 60.0  # a flood-control hold this long is told to the group, once
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
 BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
@@ -64,6 +85,11 @@ REPLY_PREFIX = "REPLY#"
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
 ACK_UNREACHABLE = -1
+ACK_UNCERTAIN = -3  # a send whose answer was lost: shown or not, it is never sent again
+ACK_SENDING = -4  # a send under way; uncertain once its sender's lease is over
+UNCERTAIN_SENDS = "UncertainSends"
+# sends that ask or count down: none arrives after the game's end (``_drop_live_sends``)
+LIVE_KINDS = ("prompt", "ahead", "reminder", "turn_reminder", "away", "hold", "status")
 
 
 def game_key(gid: str) -> str:
@@ -203,6 +229,7 @@ class Txn:
     extra: dict[str, tuple[dict[str, Any], int | None]] = field(default_factory=dict)
     new_entries: list[dict[str, Any]] = field(default_factory=list)
     stale_entries: list[dict[str, Any]] = field(default_factory=list)
+    settled: int = 0  # uncertain sends that left the outbox on this load
     changed: bool = False
     toast: tuple[str, bool] | None = None  # the callback answer: text, as an alert
     acks: dict[int, int] = field(default_factory=dict)  # outbox seq -> message id (-1 unreachable)
@@ -291,11 +318,14 @@ class Pipeline:
             txn.ack_version = ack_doc.version if ack_doc else None
             _absorb_acks(txn)
             change(txn)
-            if not txn.changed and not txn.stale_entries:
+            if not txn.changed and not txn.stale_entries and not txn.settled:
                 if query is not None:
                     self.replies.answer(query, *(txn.toast or (None, False)))
                 return txn
             _bound_outbox(txn)
+            _drop_live_sends(txn)
+            if _hold_new_decision(doc, now):
+                self._schedule_flush(key, txn)
             writes = [Put(key, doc, txn.version, ttl_seconds=ttl_for(key))]
             writes += [Put(k, d, v, ttl_seconds=ttl_for(k)) for k, (d, v) in txn.extra.items()]
             self._schedule(key, doc)
@@ -320,10 +350,10 @@ class Pipeline:
 
     # -- outbox ----------------------------------------------------------------------------
     def _deliver(self, key: str, txn: Txn) -> None:
-        """Send what this invocation owns, newest first (a stuck old entry never holds up the
-        prompt a player waits for); per chat in order, and a chat that failed is left alone
-        for this invocation so its messages keep their order."""
-        entries = txn.new_entries + txn.stale_entries
+        """Send what this invocation owns, in the order it was queued; a chat that failed is
+        left alone for this invocation so its messages keep their order (and a stuck chat
+        never holds up another's)."""
+        entries = sorted(txn.new_entries + txn.stale_entries, key=lambda e: int(e["seq"]))
         if not entries:
             return
         acks = _AckWriter(self.store, key, txn)
@@ -331,14 +361,23 @@ class Pipeline:
         held: set[int] = set()
         muted: set[int] = set()
         retry_at = 0.0
+        holding = _holds(txn.doc, txn.now)
+        holds: dict[int, float] = {}
         for i, e in enumerate(entries):
             if e["chat"] in held:
+                continue
+            if e["chat"] in holding:  # flood control holds the chat: not even a try
+                held.add(e["chat"])
+                retry_at = max(retry_at, holding[e["chat"]])
                 continue
             if not self._take_slot(booked, len(entries) - i, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
+            sending = e["op"] == "send"
+            if sending:  # a process killed from here to the ack leaves it uncertain
+                acks.write(e["seq"], ACK_SENDING)
             try:
-                if e["op"] == "send":
+                if sending:
                     sent = self.messenger.send(e["chat"], e["text"], e["rows"])
                 elif e["op"] in ("pin", "unpin"):
                     # A refusal (no right to pin) is an answer: acknowledged, never retried.
@@ -349,20 +388,29 @@ class Pipeline:
             except FloodWait as flood:
                 log.warning(json.dumps({"event": "flood_wait", "s": flood.retry_after}))
                 retry_at = max(retry_at, self.clock.now() + flood.retry_after)
+                holds[e["chat"]] = max(holds.get(e["chat"], 0.0), retry_at)
                 held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
                 continue
             except OutOfTime:
                 held.update(x["chat"] for x in entries[i:])
+                if sending:
+                    acks.forget(e["seq"])
                 break
             except Exception:  # transient; the entry stays for the next claim
                 log.exception("send failed")
                 held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
                 continue
             acks.write(e["seq"], _ack_value(e, sent))
             if sent.muted:
                 muted.add(e["chat"])
         if muted and key.startswith("GAME#"):
             self._tell_muted(key)
+        if holds and key.startswith("GAME#"):
+            self._hold(key, holds)
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))
@@ -392,6 +440,31 @@ class Pipeline:
             langs = [p.get("lang") for p in doc.get("players", []) if p.get("uid") == creator]
             lang = langs[0] if langs and langs[0] else doc.get("settings", {}).get("language")
             txn.send(creator, t(lang or "en", "bot.muted_in_group"), tag="muted")
+
+        self.run(key, change, None)
+
+    def _hold(self, key: str, holds: dict[int, float]) -> None:
+        """Flood control holds these chats until the given times: the game records it, its
+        deadlines move on by the time held, and a long hold is told to the group once."""
+
+        def change(txn: Txn) -> None:
+            doc = txn.doc
+            extended = hold_game(doc, holds, txn.now)
+            if extended:
+                txn.changed = True
+                log.warning(json.dumps({"event": "deadlines_extended", "s": round(extended, 1)}))
+            hold = doc.get("hold") or {}
+            end = max(_holds(doc, txn.now).values(), default=txn.now)
+            if (
+                doc.get("phase") == "playing"
+                and not hold.get("told")
+                and end - txn.now >= LONG_HOLD_SECONDS
+                and "chat" in doc
+            ):
+                hold["told"] = True
+                lang = doc.get("settings", {}).get("language") or "en"
+                minutes = max(1, math.ceil((end - txn.now) / 60))
+                txn.send(doc["chat"], t(lang, "bot.flood_hold", minutes=minutes), tag="hold")
 
         self.run(key, change, None)
 
@@ -474,9 +547,16 @@ class _AckWriter:
         self.live = {e["seq"] for e in txn.doc.get("outbox", [])}
         self.newest = int(txn.doc.get("seq", 0))
 
-    def write(self, seq: int, value: int) -> None:
+    def forget(self, seq: int) -> None:
+        """The send did not go out (Telegram said so): no longer under way."""
+        self.write(seq, None)
+
+    def write(self, seq: int, value: int | None) -> None:
         for _ in range(MAX_ATTEMPTS):
-            self.known[seq] = value
+            if value is None:
+                self.known.pop(seq, None)
+            else:
+                self.known[seq] = value
             keep = {str(k): v for k, v in self.known.items() if k in self.live or k > self.newest}
             try:
                 versions = self.store.commit(
@@ -493,6 +573,8 @@ class _AckWriter:
 
 
 def _ack_value(e: dict[str, Any], sent: Sent) -> int:
+    if sent.uncertain:
+        return ACK_UNCERTAIN
     if sent.unreachable:
         return ACK_UNREACHABLE
     if sent.dropped:
@@ -521,11 +603,19 @@ def _absorb_acks(txn: Txn) -> None:
     doc = txn.doc
     keep = []
     for e in doc.get("outbox", []):
-        if e["seq"] in txn.acks:
-            record_message_id(doc, e, txn.acks[e["seq"]])
+        ack = txn.acks.get(e["seq"])
+        if ack == ACK_SENDING and txn.now < _lease_end(e):
+            keep.append(e)  # its sender is still at it
+            continue
+        if ack in (ACK_SENDING, ACK_UNCERTAIN):
+            settle_uncertain(doc, e)
+            txn.settled += 1
+            continue
+        if ack is not None:
+            record_message_id(doc, e, ack)
             continue
         if txn.now >= _lease_end(e):
-            if e.get("claims", 0) >= MAX_CLAIMS:
+            if _outlived(doc, e, txn):
                 log.warning(json.dumps({"event": "given_up", "chat": e["chat"], "seq": e["seq"]}))
                 continue
             e["claims"] = e.get("claims", 0) + 1
@@ -534,6 +624,92 @@ def _absorb_acks(txn: Txn) -> None:
         keep.append(e)
     if "outbox" in doc:
         doc["outbox"] = keep
+
+
+def _drop_live_sends(txn: Txn) -> None:
+    """Once the game ended (or was cancelled), nothing that asks or counts down arrives: a
+    prompt, a reminder, the turn's mention, an away notice or a status still unsent is dropped
+    (the ending command's own final status excepted)."""
+    doc = txn.doc
+    if not txn.key.startswith("GAME#") or doc.get("phase") not in ("over", "cancelled"):
+        return
+    fresh = {e["seq"] for e in txn.new_entries}
+
+    def live(e: dict[str, Any]) -> bool:
+        kind = (e.get("tag") or "").partition(":")[0]
+        if e["op"] != "send" or kind not in LIVE_KINDS:
+            return False
+        return not (kind == "status" and e["seq"] in fresh)
+
+    gone = {e["seq"] for e in doc.get("outbox", []) if live(e)}
+    if not gone:
+        return
+    log.info(json.dumps({"event": "dropped_after_end", "count": len(gone)}))
+    doc["outbox"] = [e for e in doc["outbox"] if e["seq"] not in gone]
+    txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
+    txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]
+    txn.changed = True
+
+
+def _outlived(doc: dict[str, Any], e: dict[str, Any], txn: Txn) -> bool:
+    """An entry not sent yet is dropped only once its game ended (a direct reply: at once)
+    and ``STALE_OUTBOX_SECONDS`` passed since it was queued."""
+    ended = not txn.key.startswith("GAME#") or doc.get("phase") in ("over", "cancelled")
+    return ended and txn.now - float(e.get("at", txn.now)) >= STALE_OUTBOX_SECONDS
+
+
+def _holds(doc: dict[str, Any], now: float) -> dict[int, float]:
+    """The game's chats that flood control holds now, and until when."""
+    chats = (doc.get("hold") or {}).get("chats") or {}
+    return {int(c): float(u) for c, u in chats.items() if float(u) > now}
+
+
+def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float) -> None:
+    """The pending decision's clock (and the timer's) moves on by ``seconds``."""
+    dec = doc.get("dec")
+    if dec:
+        dec["opened"] = float(dec["opened"]) + seconds
+        if dec.get("played") is not None:
+            dec["played"] = float(dec["played"]) + seconds
+        dec["held"] = until
+    due = doc.get("due")
+    if due:
+        due["at"] = float(due["at"]) + seconds
+        if due.get("deadline") is not None:
+            due["deadline"] = float(due["deadline"]) + seconds
+
+
+def hold_game(doc: dict[str, Any], holds: dict[int, float], now: float) -> float:
+    """Record that flood control holds ``holds`` (chat -> until); the game's deadlines move on
+    by the time the game is held beyond what was already recorded. The seconds added."""
+    before = max(_holds(doc, now).values(), default=now)
+    hold = doc.setdefault("hold", {})
+    chats = {str(c): u for c, u in _holds(doc, now).items()}
+    for chat, until in holds.items():
+        chats[str(chat)] = max(chats.get(str(chat), 0.0), until)
+    hold["chats"] = chats
+    after = max([float(u) for u in chats.values()], default=now)
+    extended = max(0.0, after - before)
+    if extended and doc.get("phase") == "playing":
+        _shift_deadlines(doc, extended, after)
+        hold["extended"] = float(hold.get("extended", 0.0)) + extended
+    return extended
+
+
+def _hold_new_decision(doc: dict[str, Any], now: float) -> bool:
+    """A decision that opened while its game is held starts its clock when the hold ends."""
+    dec = doc.get("dec")
+    holding = _holds(doc, now)
+    if not dec or not holding or doc.get("phase") != "playing":
+        return False
+    end = max(holding.values())
+    if dec.get("held") == end or float(dec["opened"]) >= end:
+        return False
+    seconds = end - float(dec["opened"])
+    _shift_deadlines(doc, seconds, end)
+    hold = doc.setdefault("hold", {})
+    hold["extended"] = float(hold.get("extended", 0.0)) + seconds
+    return True
 
 
 def _bound_outbox(txn: Txn) -> None:
@@ -554,6 +730,23 @@ def reply_key(chat_id: int) -> str:
 
 def ack_key(key: str) -> str:
     return "ACK#" + key
+
+
+def settle_uncertain(doc: dict[str, Any], e: dict[str, Any]) -> None:
+    """A send that Telegram may or may not have shown leaves the outbox; what the game shows
+    later makes up for it, by the kind's rule (see the module's docstring)."""
+    log.warning(json.dumps({"event": "uncertain", "seq": e["seq"], "tag": e.get("tag") or ""}))
+    metrics.count(UNCERTAIN_SENDS)
+    kind, _, rest = (e.get("tag") or "").partition(":")
+    if kind == "prompt" and e["op"] == "send":
+        seat, _, dec = rest.partition(":")
+        prompt = doc.get("prompts", {}).get(seat)
+        if prompt is not None and str(prompt.get("dec")) == dec and prompt.get("msg") is None:
+            prompt["uncertain"] = True  # its reminder shows it again, with its buttons
+    elif kind in ("story", "status") and e["op"] == "send":
+        shown = doc.get(kind) or {}
+        if shown.get("seq") == e["seq"] and shown.get("msg") is None:
+            shown["uncertain"] = True  # merged into the next one (the story), sent anew (status)
 
 
 def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -> None:
@@ -588,3 +781,9 @@ def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -
             story["msg"] = message_id
     elif kind == "lobby" and e["op"] == "send":
         doc["lobby_msg"] = message_id
+    elif kind == "turn_reminder" and e["op"] == "send":
+        mention = doc.get("mention") or {}
+        if mention.get("seq") == e["seq"]:
+            mention["msg"] = message_id
+    elif kind == "away" and e["op"] == "send":
+        doc.setdefault("away_notices", {})[rest] = message_id

@@ -12,14 +12,14 @@ import queue
 from collections.abc import Callable
 
 from telegram import Bot
-from telegram.error import InvalidToken, NetworkError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from handlers.app import CoachRideBot
 from handlers.i18n import t
 from handlers.pipeline import FLUSH, REPLY_PREFIX
 from handlers.runtime import bot_username
 from handlers.telegram_messenger import TelegramMessenger
-from infra import bot_api
+from infra import bot_api, logs
 from infra.ports import TimerRequest, Timers
 from infra.settings import Settings
 from infra.sqlite_store import SqliteStore
@@ -33,7 +33,13 @@ ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]
 
 
 class StartupError(Exception):
-    """Why the bot cannot start, in one sentence for the terminal."""
+    """Why the bot cannot start, in one sentence for the terminal (never the token: Telegram's
+    error texts may echo the request path, ``/bot<TOKEN>/…``)."""
+
+
+def refused(error: Exception) -> StartupError:
+    """Any other refusal at startup: its text, redacted, without its traceback."""
+    return StartupError(t("en", "local.refused", reason=logs.redact(str(error))))
 
 
 def rearm_timers(store: SqliteStore, timers: Timers) -> int:
@@ -61,17 +67,21 @@ class Runner:
     Lambda."""
 
     def __init__(self, settings: Settings, bot: Bot, wake: Callable[[], None] | None = None):
+        logs.protect(bot.token)
         self.bot = bot
         self.messenger = TelegramMessenger(TelegramGateway(bot_api.BotApi(bot.base_url)))
         self.loop = LoopRunner()  # python-telegram-bot's coroutines
+        # Errors become one sentence ``from None``: a chained traceback would print their text.
         try:
             self.username = bot_username(self.messenger)
-        except (InvalidToken, bot_api.InvalidToken) as exc:
-            raise StartupError(t("en", "local.bad_token")) from exc
-        except (NetworkError, bot_api.NetworkError) as exc:
+        except (InvalidToken, bot_api.InvalidToken):
+            raise StartupError(t("en", "local.bad_token")) from None
+        except (NetworkError, bot_api.NetworkError):
             raise StartupError(
                 t("en", "local.no_network", url=settings.telegram_api_base_url)
-            ) from exc
+            ) from None
+        except (TelegramError, bot_api.TelegramError) as exc:
+            raise refused(exc) from None
         self.due: queue.Queue[TimerRequest] = queue.Queue()
 
         def timer_fired(request: TimerRequest) -> None:
@@ -92,7 +102,12 @@ class Runner:
             is_admin=self.messenger.is_admin,
         )
         rearm_timers(self.store, self.timers)
-        self.loop.run(bot.delete_webhook())
+        try:
+            self.loop.run(bot.delete_webhook())
+        except InvalidToken:
+            raise StartupError(t("en", "local.bad_token")) from None
+        except TelegramError as exc:
+            raise refused(exc) from None
 
     def poll_forever(self, poll_seconds: int = POLL_SECONDS) -> None:
         offset = 0
@@ -107,6 +122,8 @@ class Runner:
                 except NetworkError:
                     log.warning("polling failed; retrying")
                     continue
+                except TelegramError as exc:  # e.g. 409: another process polls with the token
+                    raise refused(exc) from None
                 for update in updates:
                     offset = update.update_id + 1
                     self.service.handle_update(update.to_dict())

@@ -69,6 +69,7 @@ class Presenter:
         text showing their choice) for the button press that caused the command."""
         st = self.state
         answered = answered or {}
+        self._end_mention()
         self.send_reminders()
         self._close_prompts(answered)
         table = engine.public_view(st)
@@ -111,11 +112,29 @@ class Presenter:
         for seat, kind in self.run.reminders:
             lang = self.lang_of(seat)
             what = t(lang, f"game.kind.{kind}")
-            self.txn.send(self.chat_of(seat), t(lang, "bot.reminder", what=what, seconds=seconds))
+            text = t(lang, "bot.reminder", what=what, seconds=seconds)
+            if not self._remind_with_prompt(seat, text):
+                self.txn.send(self.chat_of(seat), text, tag="reminder")
         self.run.reminders = []
         if self.run.mention is not None:
             self._mention_turn(self.run.mention, seconds)
             self.run.mention = None
+
+    def _remind_with_prompt(self, seat: int, reminder: str) -> bool:
+        """A prompt whose send was uncertain (handlers.pipeline) is shown again by its reminder
+        only: the reminder then carries the prompt and its buttons."""
+        prompt = self.game.prompts.get(str(seat))
+        p = self.state.pending
+        if prompt is None or not prompt.get("uncertain") or p is None or prompt["dec"] != p.id:
+            return False
+        pr = self.prompt(seat)
+        text = fmt.truncate(fmt.lines(reminder, "", pr.text))
+        self.txn.send(
+            self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=f"prompt:{seat}:{p.id}"
+        )
+        prompt["uncertain"] = False
+        prompt["v"] = _prompt_version(self.state, seat)
+        return True
 
     def _mention_turn(self, seat: int, seconds: int) -> None:
         """One short group message that notifies the player (a mention; edits never notify)."""
@@ -124,6 +143,42 @@ class Presenter:
         mention = f'<a href="tg://user?id={self.chat_of(seat)}">{name}</a>'
         text = t(lang, "bot.turn_reminder", mention=mention, seconds=seconds)
         self.txn.send(self.game.chat, text, tag="turn_reminder")
+        p = self.state.pending
+        self.game.extra["mention"] = {
+            "seq": self.txn.seq,
+            "msg": None,
+            "seat": seat,
+            "dec": p.id if p is not None else None,
+        }
+
+    def _end_mention(self, final: bool = False) -> None:
+        """The group's "it is your turn: 15 s left" says the turn is over once it is (issue 24:
+        it stayed, counting down a turn long gone)."""
+        rec = self.game.extra.get("mention")
+        if not rec:
+            return
+        p = self.state.pending
+        if not final and not self.state.over and p is not None and p.id == rec["dec"]:
+            return  # still that turn
+        if rec.get("msg") is None:
+            if final or self.state.over:
+                self.game.extra["mention"] = None  # never shown (dropped at the end) or unknown
+            return  # still being sent: the next command edits it
+        lang = self.settings.language
+        name = html.escape(self.state.players[int(rec["seat"])].name, quote=False)
+        self.txn.edit(self.game.chat, rec["msg"], t(lang, "bot.turn_reminder_over", name=name))
+        self.game.extra["mention"] = None
+
+    def close_away_notices(self) -> None:
+        """At the game's end no "I'm back" button stays: each away notice loses it."""
+        notices = self.game.extra.get("away_notices") or {}
+        for seat_s, msg in notices.items():
+            seat = int(seat_s)
+            if msg and not self.no_chat(seat):
+                back = not self.state.players[seat].away
+                text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+        self.game.extra["away_notices"] = {}
 
     def _story_text(self, table: dict[str, Any]) -> str | None:
         """New story lines only: whose turn it is lives in the status, windows always end by
@@ -156,6 +211,8 @@ class Presenter:
             s["body"] = f"{s['body']}\n{body}"
             self.txn.edit(chat, s["msg"], s["body"], tag="story")
             return
+        if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
+            body = fmt.lines(s.get("body", ""), body)
         self.txn.send(chat, body, tag="story")
         self.game.story = {"msg": None, "body": body, "at": self.txn.now, "seq": self.txn.seq}
 
@@ -175,7 +232,8 @@ class Presenter:
         status = self.game.status or {}
         text = self.status_text()
         chat = self.game.chat
-        if not status:
+        lost = status.get("uncertain") and not status.get("msg") and status.get("text") != text
+        if not status or lost:  # a status whose send was uncertain is sent anew when it changes
             self.txn.send(chat, text, tag="status")
             self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
         elif status.get("msg") and status.get("text") != text:
@@ -353,6 +411,15 @@ class Presenter:
         is unpinned."""
         self._pin_status(False)
         self.close_all_prompts("prompt.closed.cancelled")
+        self._end_mention(final=True)
+        self.close_away_notices()
+        status = self.game.status or {}
+        if status.get("msg"):  # no deadline stays on show
+            lang = self.settings.language
+            table = engine.public_view(self.state)
+            text = fmt.lines(t(lang, "lobby.cancelled"), *table_lines(table, lang))
+            self.txn.edit(self.game.chat, status["msg"], text, tag="status")
+            status["text"] = text
 
     def close_all_prompts(self, why: str) -> None:
         """Every open prompt closes, saying why."""
@@ -423,9 +490,13 @@ class Presenter:
                 continue
             seat = e.data["seat"]
             lang = self.lang_of(seat)
-            stand_in = t(lang, "bot.away_ai" if self.settings.ai_takeover else "bot.away_defaults")
             rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.game.gid)]]]
-            self.txn.send(self.chat_of(seat), t(lang, "bot.away_notice", stand_in=stand_in), rows)
+            self.txn.send(self.chat_of(seat), self._away_text(seat), rows, tag=f"away:{seat}")
+
+    def _away_text(self, seat: int) -> str:
+        lang = self.lang_of(seat)
+        stand_in = t(lang, "bot.away_ai" if self.settings.ai_takeover else "bot.away_defaults")
+        return t(lang, "bot.away_notice", stand_in=stand_in)
 
     def _unreachable_notes(self) -> str:
         """Tell the group once about each player the bot cannot write to, when a public decision

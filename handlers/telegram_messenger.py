@@ -13,7 +13,15 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from handlers.messenger import Rows, Sent
-from infra.bot_api import BadRequest, BotApi, ChatMigrated, RetryAfter, Transport, bot_api
+from infra.bot_api import (
+    BadRequest,
+    BotApi,
+    ChatMigrated,
+    RetryAfter,
+    TimedOut,
+    Transport,
+    bot_api,
+)
 from infra.ports import FloodWait
 from infra.telegram_gateway import Button, TelegramGateway, retry_seconds
 
@@ -38,7 +46,11 @@ class TelegramMessenger:
         self.gateway = gateway
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        message_id = self._sorted(lambda: self.gateway.send(chat_id, text, buttons(rows)))
+        try:
+            message_id = self._sorted(lambda: self.gateway.send(chat_id, text, buttons(rows)))
+        except TimedOut:  # the answer is lost; the message may have been shown
+            log.warning("a send's answer was lost: outcome unknown")
+            return Sent(False, None, uncertain=True)
         if isinstance(message_id, Sent):
             return message_id
         if message_id is None:

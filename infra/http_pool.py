@@ -44,9 +44,10 @@ class HttpPool:
         read_timeout: float,
         total: float | None = None,
     ) -> Answer:
-        """The answer to a POST. Raises TimeoutError when connecting or reading took too long
-        (``total`` bounds both together) and OSError when no answer could be had; the
-        messages never hold the URL (it may hold a token)."""
+        """The answer to a POST. Raises TimeoutError when the answer took too long (the request
+        may have been carried out), ConnectionError when connecting did (nothing was sent), and
+        OSError when no answer could be had; ``total`` bounds connecting and reading together.
+        The messages never hold the URL (it may hold a token)."""
         started = time.monotonic()
         parts = urlsplit(url)
         origin = (parts.scheme, parts.hostname or "", parts.port)
@@ -121,7 +122,11 @@ class HttpPool:
             connection = http.client.HTTPConnection(host, port, timeout=timeout)
         else:
             raise OSError(f"unsupported scheme {scheme!r}")
-        connection.connect()
+        try:
+            connection.connect()
+        except TimeoutError:  # nothing was sent: a failure to connect, not an unknown outcome
+            connection.close()
+            raise ConnectionError("connect timed out") from None
         self.connections_made += 1
         return connection
 

@@ -94,6 +94,11 @@ class Redactor(logging.Filter):
 REDACTOR = Redactor()
 
 
+def _redacting_excepthook(kind: type[BaseException], error: BaseException, tb: Any) -> None:
+    """What escapes to the interpreter is printed as it would be, with the secrets hidden."""
+    sys.stderr.write(REDACTOR.redact("".join(traceback.format_exception(kind, error, tb))))
+
+
 class FieldsFormatter(logging.Formatter):
     """Local lines: ``time level logger: message {fields as JSON}``."""
 
@@ -123,6 +128,8 @@ def configure_logging(level: int = logging.INFO, stream: TextIO | None = None) -
             installed.addFilter(REDACTOR)
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+    if not in_lambda():
+        sys.excepthook = _redacting_excepthook
 
 
 def protect(*secrets: str | None) -> None:

@@ -124,6 +124,7 @@ class Sent:
     unreachable: bool = False  # the user blocked the bot or never opened it
     dropped: bool = False  # Telegram refused it for good (e.g. the bot may not write there)
     muted: bool = False  # dropped because the bot may not write in that group
+    uncertain: bool = False  # the answer was lost: Telegram may or may not have shown it
 
 
 class FloodWait(Exception):

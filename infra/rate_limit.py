@@ -15,17 +15,53 @@ sent on it; the sender books again (``handlers.pipeline.Pipeline``). Over any cl
 at most ``burst + rate * (T + tolerance) + 1`` messages go out, however many functions run:
 with the defaults 2 + 24 × 1.1 + 1 ≈ 29 in any second, under Telegram's 30 with room for the
 jitter between checking the clock and Telegram receiving the request.
+
+The cell tolerates any value (issue 24): a writer whose clock runs fast would otherwise store a
+``tat`` far ahead and stop every sender until the rest of the world caught up with it. So each
+write also stores the writer's own ``at``; a reader trusts only the *lead* ``tat - at`` (which no
+clock skew changes), never more than ``MAX_LEAD`` (no booking reaches past one function's time),
+and a value without a readable ``at`` (an older cell, a hand edit, garbage) at most ``window``
+seconds ahead of its own clock. Unreadable values count as no booking.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from infra.ports import DocumentStore, Put, VersionConflict
 
 RATE_KEY = "RATE#bot"
+WINDOW_SECONDS = 1.0  # a cell value of unknown origin never holds sends back longer than this
+MAX_LEAD = 30.0  # seconds: no booking reaches past one function's time
+log = logging.getLogger("coachride")
+
+
+def _finite(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def booked_until(doc: dict[str, Any] | None, now: float, window: float = WINDOW_SECONDS) -> float:
+    """The theoretical arrival time a cell's document stands for, read on a clock at ``now``:
+    the writer's lead (``tat - at``) from now, or at most ``window`` ahead when its own clock
+    is unknown; 0 (no booking) for a value that is no number."""
+    tat = _finite((doc or {}).get("tat"))
+    if tat is None:
+        return 0.0
+    at = _finite((doc or {}).get("at"))
+    lead = window if at is None else min(max(0.0, tat - at), MAX_LEAD)
+    if tat > now + lead:
+        log.warning("rate cell %.1f s ahead: read as %.1f s", tat - now, lead)
+        return now + lead
+    return tat
 
 
 class SharedRateLimiter:
@@ -43,6 +79,7 @@ class SharedRateLimiter:
         attempts: int = 16,
         sleep: Callable[[float], None] = time.sleep,
         key: str = RATE_KEY,
+        window: float = WINDOW_SECONDS,
     ) -> None:
         self.store = store
         self.rate = rate
@@ -51,6 +88,7 @@ class SharedRateLimiter:
         self.attempts = attempts
         self.sleep = sleep
         self.key = key
+        self.window = window
         self.conflicts = 0
         self._known: tuple[float, int] | None = None  # (tat, version) this limiter last wrote
 
@@ -66,7 +104,7 @@ class SharedRateLimiter:
                 tat, version = self._known
             else:
                 found = self.store.get(self.key)
-                tat = float(found.doc["tat"]) if found else 0.0
+                tat = booked_until(found.doc if found else None, now, self.window)
                 version = found.version if found else None
             base = max(tat, now - max(0, self.burst - 1) * step)
             fits = min(count, max(0, int((latest - base) / step) + 1))
@@ -75,7 +113,7 @@ class SharedRateLimiter:
             new_tat = base + fits * step
             self._known = None
             try:
-                versions = self.store.commit([Put(self.key, {"tat": new_tat}, version)])
+                versions = self.store.commit([Put(self.key, {"tat": new_tat, "at": now}, version)])
             except VersionConflict:
                 self.conflicts += 1
                 if not cached:  # a stale guess is just read again; contention backs off

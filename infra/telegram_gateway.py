@@ -121,7 +121,9 @@ class TelegramGateway:
         """Send an HTML message; its id, or None when the chat cannot be reached.
 
         A group that became a supergroup is followed once (see ``migrated``). A timeout is
-        retried, so in rare cases Telegram may have delivered a message twice.
+        *not* retried: Telegram has no idempotency key, and a request whose answer was lost may
+        have been delivered. ``TimedOut`` reaches the caller, who decides (the outbox records
+        the send as uncertain, ``handlers.pipeline``).
         """
         target = self.migrated.get(chat_id, chat_id)
         try:
@@ -133,7 +135,8 @@ class TelegramGateway:
                     parse_mode="HTML",
                     link_preview_options=_NO_PREVIEW,
                     reply_markup=keyboard(buttons),
-                )
+                ),
+                idempotent=False,
             )
         except ChatMigrated as moved:
             if chat_id in self.migrated:
@@ -274,8 +277,9 @@ class TelegramGateway:
         )
         return member.get("status") in _ADMINS
 
-    def _call(self, request: Callable[[], T]) -> T:
-        """Run ``request``, waiting out flood control and retrying transient network errors."""
+    def _call(self, request: Callable[[], T], idempotent: bool = True) -> T:
+        """Run ``request``, waiting out flood control and retrying transient network errors;
+        a timeout (the request may have been carried out) only when ``idempotent``."""
         floods = failures = 0
         while True:
             if time_left() < self._reserve:
@@ -294,6 +298,8 @@ class TelegramGateway:
                 _LOG.warning("flood control: waiting %.1f s", wait)
                 self._sleep(wait)
             except (TimedOut, NetworkError) as error:
+                if isinstance(error, TimedOut) and not idempotent:
+                    raise
                 failures += 1
                 backoff = self._network_backoff * failures
                 if failures >= self._network_attempts or backoff + self._reserve > time_left():

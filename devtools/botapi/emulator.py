@@ -651,5 +651,5 @@ class RecordingRequest(BotApiEmulator, BaseRequest):
         """The emulator as ``infra.bot_api``'s transport, with the parameters as they travel."""
         try:
             return self.handle(method, json.loads(json.dumps(params)))
-        except TimedOut as error:
-            raise TimeoutError("timed out") from error
+        except TimedOut as error:  # Chaos's timeouts never reach Telegram: a failed connect
+            raise ConnectionError("connect timed out") from error

@@ -181,3 +181,87 @@ def test_the_redactor_covers_arguments_fields_and_tracebacks() -> None:
     text = logging.Formatter().format(record) + json.dumps(logs.extra_fields(record))
     assert TOKEN_KEY not in text and SECRET not in text and "short" not in logs.REDACTED
     assert text.count(logs.REDACTED) >= 4 and record.error_type == "RuntimeError"
+
+
+# -- issue 24.4: no secret in any output of the local runner's startup ---------------------------
+def _echo_api(status: int, fail_on: str) -> tuple[ThreadingHTTPServer, str]:
+    """A Bot API that answers ``getMe`` like Telegram, and ``fail_on`` (a method, or "*") with
+    ``status`` and an error text that echoes the request path, token and all."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            method = self.path.rsplit("/", 1)[-1]
+            if fail_on in ("*", method):
+                body = {"ok": False, "error_code": status, "description": f"no {self.path}"}
+                code = status
+            else:
+                from devtools.botapi import BOT_USER
+
+                result: Any = BOT_USER if method == "getMe" else True
+                body, code = {"ok": True, "result": result}, 200
+            answer = json.dumps(body).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@pytest.mark.parametrize(
+    ("status", "fail_on"),
+    [(400, "getMe"), (500, "getMe"), (401, "getMe"), (409, "*"), (400, "deleteWebhook")],
+)
+def test_the_local_runner_s_startup_never_prints_the_token(
+    tmp_path: Any, status: int, fail_on: str
+) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    server, url = _echo_api(status, fail_on)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "handlers.local"],
+            cwd=Path(__file__).resolve().parents[2],
+            env={
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "GAME_DB_PATH": str(tmp_path / "bot.sqlite3"),
+                "TELEGRAM_BOT_TOKEN": TOKEN,
+                "TELEGRAM_API_BASE_URL": url,
+            },
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        server.shutdown()
+    output = done.stdout + done.stderr
+    assert done.returncode != 0  # it did not start
+    assert output.strip()  # and said something
+    assert TOKEN_KEY not in output, output
+    assert "Traceback" not in output, output  # one sentence
+
+
+def test_credentials_settings_and_clients_print_no_secret() -> None:
+    from handlers.telegram_messenger import TelegramMessenger
+    from infra.bot_api import BotApi, bot_api
+    from infra.settings import Settings
+    from infra.telegram_gateway import TelegramGateway
+
+    settings = Settings(telegram_bot_token=TOKEN, telegram_webhook_secret=SECRET)
+    api = bot_api(TOKEN, settings.bot_api_base_url())
+    gateway = TelegramGateway(api)
+    things: list[object] = [settings, api, gateway, TelegramMessenger(gateway)]
+    assert isinstance(api, BotApi)
+    for thing in things:
+        for text in (repr(thing), str(thing)):
+            assert TOKEN_KEY not in text and SECRET not in text, text

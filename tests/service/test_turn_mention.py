@@ -26,7 +26,9 @@ def test_the_turn_reminder_mentions_the_player_once_in_the_group(lang: str) -> N
     assert _mentions(table) == [t(lang, "bot.turn_reminder", mention=mention, seconds=15)]
     table.wait_until_due()  # the deadline: a pass by default
     assert table.state().turn != seat
-    assert len(_mentions(table)) == 1, "once per turn"
+    assert _mentions(table) == [], "once per turn, and it does not stay (issue 24)"
+    over = t(lang, "bot.turn_reminder_over", name=name)
+    assert table.group_texts().count(over) == 1  # the mention now says the turn is over
 
 
 def test_no_mention_for_windows_support_or_a_seat_marked_away_R_D2() -> None:

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from devtools.botapi import RecordingRequest
-from infra.bot_api import RetryAfter, TimedOut, bot_api
+from infra.bot_api import NetworkError, RetryAfter, TimedOut, bot_api
 from infra.telegram_gateway import (
     Button,
     LoopRunner,
@@ -106,15 +106,31 @@ def test_a_flood_wait_longer_than_max_wait_is_not_slept(
     assert sleeps.waits == []
 
 
-def test_timeouts_are_retried_a_couple_of_times(
+def test_failed_connects_are_retried_a_couple_of_times(
     api: RecordingRequest, gateway: TelegramGateway, sleeps: Sleeps
 ) -> None:
-    api.inject_timeout("sendMessage", times=2)
+    api.inject_timeout("sendMessage", times=2)  # the fake's timeouts never reach Telegram
     assert gateway.send(PLAYER, "hello") == 1
     assert len(sleeps.waits) == 2
     api.inject_timeout("sendMessage", times=3)
+    with pytest.raises(NetworkError):
+        gateway.send(PLAYER, "hello")
+
+
+def test_a_send_whose_answer_was_lost_is_not_sent_again(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    """Issue 24: Telegram delivered it, the answer timed out; a retry would show it twice."""
+    import random
+
+    from tests.fakes.faults import AfterDelivery
+
+    AfterDelivery(random.Random(1), lost=1.0).install(api)
     with pytest.raises(TimedOut):
         gateway.send(PLAYER, "hello")
+    assert [m.text for m in api.messages_in(PLAYER)] == ["hello"]
+    gateway.edit(PLAYER, 1, "hello again")  # an edit may be retried: it changes nothing twice
+    assert api.message(PLAYER, 1).text == "hello again"
 
 
 def test_blocked_and_unknown_chats_are_unreachable_not_errors(
