@@ -271,9 +271,9 @@ class Presenter:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
         first offered, edited as the decisions around it change (its buttons carry the pending
         decision's id), without buttons while it is paused, and closed when the seat's turn
-        starts: saying what was played, or that the choice was dropped (the turn then comes as a
-        new message), or, with nothing chosen, becoming the turn's own prompt (the player, told a
-        moment ago that their turn is next, reads it where they are looking)."""
+        starts: saying what was played, or kept for one tap, or dropped and why, or with nothing
+        chosen that the turn has come. The turn's own prompt is always a new message: Telegram
+        notifies new messages, never edits (issue 25)."""
         st = self.state
         rec = self.game.ahead
         owner = premove.owner(st)
@@ -322,29 +322,31 @@ class Presenter:
         lang = self.lang_of(seat)
         table = engine.public_view(self.state)
         for e in engine.events_for(self.events, seat):
+            if e.kind not in (
+                EventKind.PREMOVE_PLAYED,
+                EventKind.PREMOVE_KEPT,
+                EventKind.PREMOVE_DROPPED,
+            ):
+                continue
+            view = {"seat": seat, "table": table}
+            chosen = ahead_line(view, e.data["action"], lang)
             if e.kind == EventKind.PREMOVE_PLAYED:
-                view = {"seat": seat, "table": table}
-                chosen = ahead_line(view, e.data["action"], lang)
                 text = fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-                return
-            if e.kind == EventKind.PREMOVE_DROPPED:
-                text = fmt.lines(rec.get("title", ""), "", t(lang, "prompt.closed.premove_dropped"))
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-                return
+            elif e.kind == EventKind.PREMOVE_KEPT:
+                text = fmt.lines(chosen, t(lang, "prompt.closed.premove_kept"))
+            else:
+                why = t(lang, f"prompt.closed.premove_why.{e.data['why']}")
+                dropped = t(lang, "prompt.closed.premove_dropped", why=why)
+                text = fmt.lines(rec.get("title", ""), "", chosen, dropped)
+            self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+            return
         p = self.state.pending
-        turn_came = p is not None and p.kind == "turn" and p.actors == [seat]
-        if turn_came and str(seat) not in self.game.prompts and self.asks(seat):
-            assert p is not None
-            pr = self.prompt(seat)
-            self.txn.edit(self.chat_of(seat), msg, pr.text, self.rows(p.id, pr.rows), tag="prompt")
-            self.game.prompts[str(seat)] = {
-                "dec": p.id,
-                "msg": msg,
-                "v": _prompt_version(self.state, seat),
-                "title": pr.text.split("\n", 1)[0],
-                "closed": False,
-            }
+        if p is not None and p.kind == "turn" and p.actors == [seat]:
+            # the turn itself comes as a new message, which notifies (an edit would not)
+            why = "prompt.closed.turn_came"
+            self.txn.edit(
+                self.chat_of(seat), msg, self._closed_text(seat, rec, why), None, tag="closed"
+            )
             return
         self.txn.edit(self.chat_of(seat), msg, self._closed_text(seat, rec), None, tag="closed")
 

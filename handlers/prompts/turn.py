@@ -38,6 +38,12 @@ def _root(a: Ask) -> Page:
         page = Page([_title(a), a.t("game.turn.after" if acted else "game.turn.choose"), a.hand()])
     kinds = {x.kind: x for x in a.legal}
     buttons: list[Button] = []
+    kept = a.p.data.get("kept")
+    if kept is not None and a.p.data.get("ahead") is None:
+        # chosen ahead, the free use kept (engine.premove): the choice is one tap
+        page.add(a.t("game.turn.kept"), ahead_line(a.view, kept, a.lang))
+        play = Action.from_dict({**kept, "decision": a.p.id})
+        buttons.append((a.t("game.btn.play_kept"), act(play)))
     if "pass" in kinds:
         buttons.append((a.t("game.btn.pass"), act(kinds["pass"])))
     if "end" in kinds:
@@ -57,6 +63,10 @@ def _root(a: Ask) -> Page:
         buttons.append((label, action_payloads.nav("dp")))
     if "clairvoyant" in kinds:
         buttons.append((occupation_label(a.lang, CLAIRVOYANT), act(kinds["clairvoyant"])))
+    keep = kinds.get("keep_use")
+    if keep is not None:
+        label = occupation_label(a.lang, a.me["occupation"])
+        buttons.append((a.t(f"game.btn.keep_use_{keep.choice}", label=label), act(keep)))
     page.rows = grid(buttons, 2)
     page.info = [action_payloads.info_item(item_kind(c)) for c in a.me["items"]]
     if "diplomat" in kinds or "clairvoyant" in kinds:
@@ -71,6 +81,11 @@ def _ahead(a: Ask) -> Page:
     held = a.p.data.get("held")
     if held is not None:
         page.add(a.t("game.turn.next_held"), ahead_line(a.view, held, a.lang))
+    if a.of("keep_use"):
+        # a face-down Diplomat or Clairvoyant: what choosing ahead gives up, and how to keep it
+        label = occupation_label(a.lang, a.me["occupation"])
+        key = "game.turn.next_keep_on" if a.p.data.get("keep_use") else "game.turn.next_keep_off"
+        page.add(a.t(key, label=label))
     page.add(a.hand())
     return page
 
