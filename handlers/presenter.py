@@ -98,7 +98,8 @@ class Presenter:
                 self.txn.send(self.chat_of(seat), text)
         for seat, seen in self.run.fight_told:
             if not self.no_chat(seat):
-                text = prompts.render_prompt(seen.view, seen.legal, self.lang_of(seat), "").text
+                lang = self.lang_of(seat)
+                text = prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
                 self.txn.send(self.chat_of(seat), text)
         self.run.fight_told = []
         self._ahead_prompt()
@@ -226,7 +227,7 @@ class Presenter:
             return None
         lang = self.lang_of(seat)
         if seen.action is None:
-            return prompts.render_prompt(seen.view, seen.legal, lang, "").text
+            return prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
         text = prompts.render_answered(seen.view, seen.legal, seen.action, lang)
         asked, _, chosen = text.rpartition("\n")
         return fmt.lines(asked, t(lang, seen.why), chosen)

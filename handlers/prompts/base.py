@@ -63,6 +63,7 @@ class Ask:
     lang: str
     p: Decision
     legal: list[Action]
+    frozen: bool = False  # shown without buttons and never updated: numbers said as of now
 
     @property
     def seat(self) -> int:
