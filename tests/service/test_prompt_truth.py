@@ -11,7 +11,7 @@ from tests.service.test_conversation_pace import press_action, table
 
 
 def test_a_boost_message_left_behind_never_says_strength_now() -> None:
-    t_, log = table()
+    t_, _ = table()
     attacker = t_.state().turn
     t_.arrange(lambda st: t_.give(st, attacker, "dagger"))
     t_.attack()
