@@ -35,7 +35,9 @@ def _root(a: Ask) -> Page:
     if a.p.data.get("ahead") is not None:
         page = _ahead(a)
     else:
-        page = Page([_title(a), a.t("game.turn.after" if acted else "game.turn.choose"), a.hand()])
+        claims = any(x.kind in ("claim", "claim_other", "solo") for x in a.legal)
+        choose = "game.turn.choose_claim" if claims else "game.turn.choose"
+        page = Page([_title(a), a.t("game.turn.after" if acted else choose), a.hand()])
     kinds = {x.kind: x for x in a.legal}
     buttons: list[Button] = []
     kept = a.p.data.get("kept")

@@ -207,3 +207,20 @@ def test_prompts_show_the_time_left_and_escape_names() -> None:
     assert html.escape(raw) in text and raw not in text
     pages = render(st, seat, "en", "~tr").rows
     assert any(label.startswith(raw) for row in pages for label, _ in row)  # labels are plain
+
+
+def test_turn_prompt_lists_declaring_victory_only_with_its_button() -> None:
+    """Issue 25: "declare victory" is named only when a Declare button is there."""
+    from engine.cards import ORDER
+    from handlers.i18n import t
+    from tests.unit.engine_helpers import table
+
+    plain = table(4, assoc=[ORDER] * 4, hands={0: ["dagger"]})
+    claim = table(4, assoc=[ORDER] * 4, hands={0: ["key1", "key2", "key3"]})
+    for st, can in ((plain, False), (claim, True)):
+        legal = engine.legal_actions(st, 0)
+        assert any(a.kind == "claim" for a in legal) is can
+        pr = prompts.render_prompt(engine.view(st, 0), legal, "en")
+        buttons = [label for row in pr.rows for label, _ in row]
+        assert (t("en", "game.btn.claim") in buttons) is can
+        assert ("declare victory" in pr.text) is can
