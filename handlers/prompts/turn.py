@@ -135,7 +135,7 @@ def _diplomat(a: Ask, rest: list[str]) -> Page:
         for x in demands:
             if x.target == target and x.card is not None:
                 buttons.append((fmt.item_name(a.lang, x.card), act(x)))
-                page.info.append(action_payloads.info_item(x.card))
+        # the item names alone: one ℹ️ per name would double the page (31 buttons, issue 25)
         page.rows = grid(buttons, 2)
         page.back = action_payloads.nav("dp")
         return page
