@@ -411,8 +411,12 @@ class Presenter:
         view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
         pr = prompts.render_prompt(view, legal, lang, nav)
         aw = engine.awaiting(st)
-        # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove)
+        # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove);
+        # none for a decision of one's own asked inside a window (its deadline is not the
+        # window's: shown once the window closes, issue 25)
         ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
+        own = view["decision"]
+        ahead = ahead or bool(own is not None and own["data"].get("early"))
         due = self.deadline_at() if deadline and not ahead else None
         if due is None:
             return pr

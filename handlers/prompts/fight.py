@@ -143,7 +143,9 @@ def _support_order(a: Ask, page: Page) -> None:
     held = data.get("declared")
     if held is not None:
         about = data["attacker"] if held == "attacker" else data["defender"]
-        page.add(a.t(f"game.support.held.{held}", name=a.name(about)))
+        # the first in the order has no turn to wait for: only the window's end (issue 25)
+        key = "held" if before else "held_window"
+        page.add(a.t(f"game.support.{key}.{held}", name=a.name(about)))
 
 
 def _during_window(a: Ask, page: Page, occupation: str) -> None:

@@ -28,3 +28,21 @@ def test_a_boost_message_left_behind_never_says_strength_now() -> None:
         told = [m.text for m in t_.messenger.in_chat(t_.uids[s]) if then in m.text]
         assert told, "the fight was told, its strength as of that moment"
         assert not any(now in m.text for m in t_.messenger.in_chat(t_.uids[s]))
+
+
+def test_a_supporter_asked_in_the_priest_window_sees_its_own_deadline_and_wording() -> None:
+    """Issue 25: supporters were shown the window's 5-second deadline, then a new one; the
+    first supporter, declaring during the window, read "Kept until your turn"."""
+    t_, _ = table()
+    attacker = t_.state().turn
+    priest = (attacker + 3) % t_.n
+    t_.arrange(lambda st: t_.give(st, priest, "priest"))
+    t_.attack()
+    assert t_.state().pending.kind == "priest"  # type: ignore[union-attr]
+    first = (attacker + 1) % t_.n
+    msg, _ = t_.prompt(first)
+    assert "until" not in t_.messenger.messages[(t_.uids[first], msg)].text.lower()
+    t_.press_payload(first, "su", prefix=True)
+    shown = t_.messenger.messages[(t_.uids[first], msg)].text
+    kept = t("en", "game.support.held_window.neutral")[:20]
+    assert kept in shown and t("en", "game.support.held.neutral")[:20] not in shown
