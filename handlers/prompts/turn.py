@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.actions import Action
+from engine.actions import Action, action_of
 from engine.cards import CLAIRVOYANT, DIPLOMAT
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
@@ -44,7 +44,7 @@ def _root(a: Ask) -> Page:
     if kept is not None and a.p.data.get("ahead") is None:
         # chosen ahead, the free use kept (engine.premove): the choice is one tap
         page.add(a.t("game.turn.kept"), ahead_line(a.view, kept, a.lang))
-        play = Action.from_dict({**kept, "decision": a.p.id})
+        play = action_of({**kept, "decision": a.p.id})
         buttons.append((a.t("game.btn.play_kept"), act(play)))
     if "pass" in kinds:
         buttons.append((a.t("game.btn.pass"), act(kinds["pass"])))
