@@ -39,7 +39,9 @@ def test_a_supporter_asked_in_the_priest_window_sees_its_own_deadline_and_wordin
     t_.arrange(lambda st: t_.give(st, priest, "priest"))
     t_.attack()
     assert t_.state().pending.kind == "priest"  # type: ignore[union-attr]
-    first = (attacker + 1) % t_.n
+    fight = engine.current_fight(t_.state())
+    assert fight is not None
+    first = fight["support_order"][0]  # R-A3: the first to declare (the defender never does)
     msg, _ = t_.prompt(first)
     assert "until" not in t_.messenger.messages[(t_.uids[first], msg)].text.lower()
     t_.press_payload(first, "su", prefix=True)
