@@ -21,6 +21,10 @@ class TurnFrame(TypedDict):
     seat: int
     stage: str
     premove: NotRequired[dict[str, Any]]  # the next seat's action chosen ahead (engine.premove)
+    premove_keep: NotRequired[bool]  # ... and it keeps a face-down free use: ask it first
+    chosen: NotRequired[dict[str, Any]]  # this seat's own action chosen ahead, played as it opens
+    chosen_keep: NotRequired[bool]
+    kept: NotRequired[dict[str, Any]]  # chosen ahead, offered as one tap with the free uses
 
 
 class TradeFrame(TypedDict):

@@ -76,6 +76,7 @@ class EventKind(StrEnum):
     PLAYED = "played"
     PREMOVE_DROPPED = "premove_dropped"
     PREMOVE_PLAYED = "premove_played"
+    PREMOVE_KEPT = "premove_kept"
     PRIEST_STOPPED = "priest_stopped"
     RECEIVED = "received"
     REVEALED = "revealed"

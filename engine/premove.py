@@ -3,16 +3,21 @@ in seat order may already choose their own action, as a premove.
 
 *Decision (issue 9):* the choice is kept from everyone and may be changed until the next turn
 starts; then it is played at once if it is still legal (it is checked as a press would be), and
-dropped otherwise, the turn then asked as usual. Only a turn's action can be chosen ahead (pass,
-trade, attack, a declaration of victory); free uses wait for the turn itself. It may be chosen
-from the moment the turn starts, and is paused (the choice kept, not changeable) while a window is
-open, while a fight is fought (until its result is known or the Priest stopped it), and while the
-pending decision asks the next player something; never offered to a player marked away. When it
-is open depends on public information only: a window's actors are secret (R-D1), and a choice
-made during a Doctor window by everyone but a Doctor holder (who is asked in it) would tell the
-table who holds none, by a turn played at once as the window closes. Only that player sees the
-question (their own private prompt), and nothing the table sees changes with it: no wait, no
-deadline, no message; their choice reaches the table only as their turn's action.
+dropped otherwise, the player told why and the turn then asked as usual. The choice belongs to the
+next turn, not to the turn being played: a free use that reopens the current turn (a Diplomat's
+demand, a Clairvoyant) leaves it kept (issue 25). A turn played at once ends with its action when
+the occupation is face down (R-D1), which gives up a ready Diplomat or Clairvoyant for that turn;
+its holder may ask to keep it (``keep_use``): the turn is then asked as usual, the choice ready as
+one tap (to the table, a turn like any other). Only a turn's action can be chosen ahead (pass,
+trade, attack, a declaration of victory); free uses wait for the turn. It may be chosen from the
+moment the turn starts, and is paused (the choice kept, not changeable) while a window is open,
+while a fight is fought (until its result is known or the Priest stopped it), and while the pending
+decision asks the next player something; never offered to a player marked away. When it is open
+depends on public information only: a window's actors are secret (R-D1), and a choice made during a
+Doctor window by everyone but a Doctor holder (who is asked in it) would tell the table who holds
+none, by a turn played at once as the window closes. Only that player sees the question (their own
+private prompt), and nothing the table sees changes with it: no wait, no deadline, no message;
+their choice reaches the table only as their turn's action.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from typing import Any
 from engine.actions import Action, Illegal
 from engine.frames import TurnFrame, innermost_fight
 from engine.state import Pending, State
-from engine.turn import ahead_actions, allowed
+from engine.turn import ahead_actions, allowed, face_down_uses
+
+KEEP_USE = "keep_use"  # choice "on" / "off": ask first, the free use kept (a face-down holder)
 
 STOPPED = ("priest_tribute", "end")  # a fight the Priest stopped (R-A2)
 
@@ -63,7 +70,10 @@ def legal(st: State, who: int) -> list[Action]:
     p = st.pending
     assert p is not None
     ahead = Pending(p.id, "turn", [who], "turn", False, [], {"acted": False})
-    return ahead_actions(st, ahead, who)
+    acts = ahead_actions(st, ahead, who)
+    if face_down_uses(st, who):
+        acts.append(Action(KEEP_USE, who, p.id, choice="off" if keeps(st) else "on"))
+    return acts
 
 
 def validate(st: State, action: Action) -> None:
@@ -76,7 +86,16 @@ def hold(st: State, action: Action) -> None:
     """Keep ``action`` as the seat's choice for its next turn (replacing an earlier one)."""
     turn = current_turn(st)
     assert turn is not None
+    if action.kind == KEEP_USE:
+        turn["premove_keep"] = action.choice == "on"
+        return
     turn["premove"] = action.to_dict()
+
+
+def keeps(st: State) -> bool:
+    """The next seat asked to keep its face-down free use (ask it first, the choice ready)."""
+    turn = current_turn(st)
+    return bool(turn is not None and turn.get("premove_keep"))
 
 
 def held(st: State, who: int) -> dict[str, Any] | None:

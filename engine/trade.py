@@ -46,11 +46,12 @@ def _swap(ctx: Ctx, f: TradeFrame) -> None:
     ctx.public("trade_done", seat=a, target=b, forced=f["forced"])
     ctx.private((a,), "received", seat=a, source=b, card=cb, how="trade")
     ctx.private((b,), "received", seat=b, source=a, card=ca, how="trade")
+    if f["forced"]:  # a Diplomat took it: the victim is told what went, not only what came
+        ctx.private((b,), "item_lost", seat=b, to=a, card=cb)
     ctx.note(a, "got_item", about=b, card=cb, how="trade")
     ctx.note(a, "gave_item", about=b, card=ca, how="trade")
     ctx.note(b, "got_item", about=a, card=ca, how="trade")
-    if f["forced"]:
-        ctx.note(b, "gave_item", about=a, card=cb, how="trade")
+    ctx.note(b, "gave_item", about=a, card=cb, how="trade")  # chosen or forced (issue 25)
     fire: list[list[Any]] = []
     if "broken_mirror" not in (ca, cb):  # R-T6: a Mirror trade is silent
         if has_trade_effect(st, ca):

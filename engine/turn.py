@@ -53,13 +53,19 @@ def step_turn(ctx: Ctx, f: Frame) -> None:
             return
         st.turn = f["seat"]
         st.turn_no += 1
+        kept = f.get("premove")
+        if kept is not None and kept["seat"] == f["seat"]:  # stored before "chosen" existed
+            f["chosen"] = f.pop("premove")
         ctx.public("turn", seat=f["seat"], round=st.round)
         f["stage"] = "act"
     if f["stage"] == "act":
         p = ctx.open("turn", [f["seat"]], "turn", acted=False)
-        held = f.pop("premove", None)
+        held = f.pop("chosen", None)  # this seat's own choice, made ahead in the turn before
+        keep = f.pop("chosen_keep", False)
         if held is not None:
-            _play_premove(ctx, p, held)
+            _play_premove(ctx, p, f, held, keep)
+        elif "kept" in f and why_not(st, p, f["kept"]) is None:
+            p.data["kept"] = f["kept"]  # reopened after a free use: the choice still one tap
     elif f["stage"] == "after":
         if free_uses(st, f["seat"]) and st.players[f["seat"]].occ_up:
             ctx.open("turn", [f["seat"]], "turn", acted=True)
@@ -69,21 +75,51 @@ def step_turn(ctx: Ctx, f: Frame) -> None:
         st.frames.pop()
         nxt: TurnFrame = {"kind": "turn", "seat": (f["seat"] + 1) % st.n, "stage": "start"}
         if "premove" in f:
-            nxt["premove"] = f["premove"]  # chosen ahead (engine.premove), played as it opens
+            nxt["chosen"] = f["premove"]  # chosen ahead (engine.premove), played as it opens
+            if f.get("premove_keep"):
+                nxt["chosen_keep"] = True
         st.frames.append(nxt)
 
 
-def _play_premove(ctx: Ctx, p: Pending, held: dict[str, Any]) -> None:
+def _play_premove(ctx: Ctx, p: Pending, f: TurnFrame, held: dict[str, Any], keep: bool) -> None:
     """The action chosen ahead is played as the turn opens, if the cards still allow it (checked
-    as a press would be); otherwise it is dropped and the turn is asked as usual. Only the
-    player hears which."""
+    as a press would be); otherwise it is dropped, the player told why, and the turn is asked as
+    usual. A player who asked to keep a face-down Diplomat or Clairvoyant (``keep``, engine.
+    premove) and still may use it is asked instead, the choice ready as one tap (the table sees
+    a turn asked, as for anyone who chose nothing ahead). Only the player hears which."""
+    st = ctx.state
     seat = p.actors[0]
-    action = Action.from_dict({**held, "decision": p.id})
-    if action.seat != seat or not allowed(action, ahead_actions(ctx.state, p, seat), ctx.state.n):
-        ctx.private((seat,), "premove_dropped", seat=seat)
+    why = why_not(st, p, held)
+    if why is not None:
+        ctx.private((seat,), "premove_dropped", seat=seat, action=held, why=why)
+        return
+    if keep and face_down_uses(st, seat):
+        f["kept"] = held
+        p.data["kept"] = held
+        ctx.private((seat,), "premove_kept", seat=seat, action=held)
         return
     ctx.private((seat,), "premove_played", seat=seat, action=held)
-    _handle_turn(ctx, p, action)
+    _handle_turn(ctx, p, Action.from_dict({**held, "decision": p.id}))
+
+
+def why_not(st: State, p: Pending, held: dict[str, Any]) -> str | None:
+    """Why the turn's action ``held`` (chosen ahead) may not be played on the turn ``p``, or
+    None when it may: ``card`` (the traded item is no longer in the hand), ``claim`` (the
+    declaration no longer holds), ``cards`` (anything else the cards changed)."""
+    seat = p.actors[0]
+    action = Action.from_dict({**held, "decision": p.id})
+    if action.seat == seat and allowed(action, ahead_actions(st, p, seat), st.n):
+        return None
+    if action.kind == "trade" and action.card not in st.players[seat].items:
+        return "card"
+    return "claim" if action.kind in CLAIM_KINDS or action.kind == "solo" else "cards"
+
+
+def face_down_uses(st: State, seat: int) -> list[str]:
+    """The free uses ``seat`` still has with its occupation face down: choosing its turn ahead
+    gives them up for that turn unless it asks to keep them (engine.premove), as the turn does
+    not wait after the action for a face-down occupation (R-D1)."""
+    return [] if st.players[seat].occ_up else free_uses(st, seat)
 
 
 def free_uses(st: State, seat: int) -> list[str]:
@@ -150,6 +186,8 @@ def _handle_turn(ctx: Ctx, p: Pending, a: Action) -> None:
     seat = p.actors[0]
     f = turn_on_top(st.frames)
     ctx.close()
+    if a.kind in AHEAD_KINDS:
+        f.pop("kept", None)
     if a.kind in ("pass", "end"):
         if a.kind == "pass":
             ctx.public("passed", seat=seat)

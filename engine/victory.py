@@ -51,7 +51,9 @@ def claim_tally(st: State, declarer: int, named: list[int], side: str, *, own_dr
     """R-W3 counting for ``side``, seat by seat, as the table sees it once everything is revealed
     (R-V3): each counted seat's goal items and whether it is in ``side``; the declarer's own hand
     counts only when ``own_drink`` is set for their own claim, and then their Drink (R-W4) counts
-    if their association is the real minority (``drink``: None without a Drink)."""
+    if their association is the real minority (``drink``: None without a Drink). ``why`` says
+    why it fails: ``not_ally`` (a named player is not of ``side``), ``none`` (a named ally holds
+    no goal item), ``short`` (fewer than three), or None."""
     counted = ([declarer] if own_drink else []) + list(named)
     seats = [
         {
@@ -65,14 +67,23 @@ def claim_tally(st: State, declarer: int, named: list[int], side: str, *, own_dr
     if own_drink and st.players[declarer].drink:
         drink = is_real_minority(st, side)
     total = sum(x["goal"] for x in seats if x["ally"]) + bool(drink)
-    named_hold = all(x["ally"] and x["goal"] >= 1 for x in seats if x["seat"] in named)
+    named_seats = [x for x in seats if x["seat"] in named]
+    if not all(x["ally"] for x in named_seats):
+        why = "not_ally"  # a named player is not of the side
+    elif not all(x["goal"] >= 1 for x in named_seats):
+        why = "none"  # a named ally holds no goal item
+    elif total < CLAIM_NEEDS:
+        why = "short"
+    else:
+        why = None
     return {
         "side": side,
         "seats": seats,
         "drink": drink,
         "total": total,
         "needed": CLAIM_NEEDS,
-        "held": named_hold and total >= CLAIM_NEEDS,
+        "held": why is None,
+        "why": why,  # why it fails, None when it holds (issue 25: said in words)
     }
 
 

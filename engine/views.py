@@ -146,7 +146,12 @@ def view(st: State, seat: int) -> Json:
             "id": p.id,
             "kind": "turn",
             "deadline": "turn",
-            "data": {"acted": False, "ahead": now["seat"], "held": premove.held(st, seat)},
+            "data": {
+                "acted": False,
+                "ahead": now["seat"],
+                "held": premove.held(st, seat),
+                "keep_use": premove.keeps(st),
+            },
         }
     return {
         "seat": seat,

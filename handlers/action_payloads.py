@@ -46,6 +46,7 @@ _KINDS: dict[str, str] = {
     "play": "pl",
     "look": "lk",
     "gift": "gf",
+    "keep_use": "ku",
 }
 _KIND_OF = {code: kind for kind, code in _KINDS.items()}
 
@@ -96,6 +97,8 @@ _VOCAB: dict[str, str] = {
     "0": "0",
     "1": "1",
     "2": "2",
+    "on": "on",
+    "off": "of",
 }
 _WORD = {code: word for word, code in _VOCAB.items()}
 assert len(_WORD) == len(_VOCAB)

@@ -16,19 +16,23 @@ from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
 
 
-def language_rows(chat_id: int | None) -> Rows:
-    """One button per language; ``chat_id`` None: the user's own language."""
+def language_rows(chat_id: int | None, current: str | None = None) -> Rows:
+    """One button per language, the ``current`` one marked; ``chat_id`` None: the user's own
+    language."""
     return [
-        [
-            [t(code, "language.name"), "d", callback_data.language(chat_id, code)]
-            for code in LANGUAGES
-        ]
+        [[_label(code, current), "d", callback_data.language(chat_id, code)] for code in LANGUAGES]
     ]
+
+
+def _label(code: str, current: str | None) -> str:
+    name = t(code, "language.name")
+    return t(code, "language.current", name=name) if code == current else name
 
 
 def cmd_language(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
     target = None if cmd.chat_type == "private" else cmd.chat_id
-    rooms.messenger.send(cmd.chat_id, t(lang, "language.choose"), language_rows(target))
+    rows = language_rows(target, lang)
+    rooms.messenger.send(cmd.chat_id, t(lang, "language.choose"), rows)
 
 
 def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
@@ -37,8 +41,10 @@ def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
     if code not in LANGUAGES:
         rooms.messenger.answer(p.query_id)
         return "garbage"
+    in_game: bool | None = False
     if button.chat_id is None and p.chat_id == p.user.id:
-        if not _set_user_language(rooms, p, code):
+        in_game = _set_user_language(rooms, p, code)
+        if in_game is None:
             return "duplicate"
     elif button.chat_id == p.chat_id:
         outcome = "language"
@@ -58,12 +64,16 @@ def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
     else:
         rooms.messenger.answer(p.query_id)
         return "garbage"
-    rooms.messenger.edit(p.chat_id, p.message_id, t(code, "language.set"), None)
+    done = t(code, "language.set")
+    if in_game:  # said, as the messages already shown keep their language
+        done = f"{done}\n{t(code, 'language.set_in_game')}"
+    rooms.messenger.edit(p.chat_id, p.message_id, done, None)
     return "language"
 
 
-def _set_user_language(rooms: Rooms, p: ButtonPress, code: str) -> bool:
-    """The user record keeps the choice; False for a redelivered press."""
+def _set_user_language(rooms: Rooms, p: ButtonPress, code: str) -> bool | None:
+    """The user record keeps the choice; None for a redelivered press, else whether the user
+    plays in a running game (its prompts and news follow from the next message)."""
 
     def change(work: UnitOfWork) -> None:
         work.user(p.user.id).lang = code
@@ -78,15 +88,18 @@ def _set_user_language(rooms: Rooms, p: ButtonPress, code: str) -> bool:
         query=p.query_id,
     )
     if done is None:
-        return False
+        return None
     gid = done.doc.get("game")  # the user record as committed
+    seated = False
     if gid:
 
         def in_game(work: UnitOfWork) -> None:
             """Prompts and news of a running game follow the new language from now on."""
+            nonlocal seated
             seat = work.game.seat_of(p.user.id)
             if seat is not None:
                 work.game.players[seat].lang = code
+                seated = True
 
         unit_of_work.run(rooms.pipeline, game_key(gid), in_game, None)
-    return True
+    return seated

@@ -14,17 +14,23 @@ from handlers.settings_view import settings_summary
 
 
 def lobby_text(game: GameRecord) -> str:
+    """Who will play: the passengers who joined and, with the AI fill on, the AI passengers who
+    take the seats left at Start (issue 25: "1/10" read as one player while five would ride)."""
     settings = game.group_settings
     lang = settings.language
-    names = "\n".join(
-        f"{i + 1}. {html.escape(p.name, quote=False)}" for i, p in enumerate(game.players)
-    ) or t(lang, "lobby.nobody")
+    humans = [html.escape(p.name, quote=False) for p in game.players]
+    ai = max(0, min(settings.ai_fill, MAX_PLAYERS) - len(humans))
+    seats = humans + [t(lang, "lobby.ai_seat")] * ai
+    names = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(seats)) or t(lang, "lobby.nobody")
+    if ai:
+        count = t(lang, "lobby.players_ai", count=len(seats), max=MAX_PLAYERS, ai=ai)
+    else:
+        count = t(lang, "lobby.players", count=len(seats), max=MAX_PLAYERS)
     return "\n\n".join(
         [
             t(lang, "lobby.title"),
-            t(lang, "lobby.players", count=len(game.players), max=MAX_PLAYERS) + "\n" + names,
+            count + "\n" + names,
             settings_summary(settings, lang),
-            *([t(lang, "lobby.ai_fill", count=settings.ai_fill)] if settings.ai_fill else []),
             t(lang, "lobby.how_to_join", minutes=settings.lobby_minutes),
         ]
     )

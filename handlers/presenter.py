@@ -99,7 +99,8 @@ class Presenter:
                 self.txn.send(self.chat_of(seat), text)
         for seat, seen in self.run.fight_told:
             if not self.no_chat(seat):
-                text = prompts.render_prompt(seen.view, seen.legal, self.lang_of(seat), "").text
+                lang = self.lang_of(seat)
+                text = prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
                 self.txn.send(self.chat_of(seat), text)
         self.run.fight_told = []
         self._ahead_prompt()
@@ -284,7 +285,7 @@ class Presenter:
             return None
         lang = self.lang_of(seat)
         if seen.action is None:
-            return prompts.render_prompt(seen.view, seen.legal, lang, "").text
+            return prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
         text = prompts.render_answered(seen.view, seen.legal, seen.action, lang)
         asked, _, chosen = text.rpartition("\n")
         return fmt.lines(asked, t(lang, seen.why), chosen)
@@ -329,9 +330,9 @@ class Presenter:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
         first offered, edited as the decisions around it change (its buttons carry the pending
         decision's id), without buttons while it is paused, and closed when the seat's turn
-        starts: saying what was played, or that the choice was dropped (the turn then comes as a
-        new message), or, with nothing chosen, becoming the turn's own prompt (the player, told a
-        moment ago that their turn is next, reads it where they are looking)."""
+        starts: saying what was played, or kept for one tap, or dropped and why, or with nothing
+        chosen that the turn has come. The turn's own prompt is always a new message: Telegram
+        notifies new messages, never edits (issue 25)."""
         st = self.state
         rec = self.game.ahead
         owner = premove.owner(st)
@@ -380,29 +381,31 @@ class Presenter:
         lang = self.lang_of(seat)
         table = engine.public_view(self.state)
         for e in engine.events_for(self.events, seat):
+            if e.kind not in (
+                EventKind.PREMOVE_PLAYED,
+                EventKind.PREMOVE_KEPT,
+                EventKind.PREMOVE_DROPPED,
+            ):
+                continue
+            view = {"seat": seat, "table": table}
+            chosen = ahead_line(view, e.data["action"], lang)
             if e.kind == EventKind.PREMOVE_PLAYED:
-                view = {"seat": seat, "table": table}
-                chosen = ahead_line(view, e.data["action"], lang)
                 text = fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-                return
-            if e.kind == EventKind.PREMOVE_DROPPED:
-                text = fmt.lines(rec.get("title", ""), "", t(lang, "prompt.closed.premove_dropped"))
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-                return
+            elif e.kind == EventKind.PREMOVE_KEPT:
+                text = fmt.lines(chosen, t(lang, "prompt.closed.premove_kept"))
+            else:
+                why = t(lang, f"prompt.closed.premove_why.{e.data['why']}")
+                dropped = t(lang, "prompt.closed.premove_dropped", why=why)
+                text = fmt.lines(rec.get("title", ""), "", chosen, dropped)
+            self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+            return
         p = self.state.pending
-        turn_came = p is not None and p.kind == "turn" and p.actors == [seat]
-        if turn_came and str(seat) not in self.game.prompts and self.asks(seat):
-            assert p is not None
-            pr = self.prompt(seat)
-            self.txn.edit(self.chat_of(seat), msg, pr.text, self.rows(p.id, pr.rows), tag="prompt")
-            self.game.prompts[str(seat)] = {
-                "dec": p.id,
-                "msg": msg,
-                "v": _prompt_version(self.state, seat),
-                "title": pr.text.split("\n", 1)[0],
-                "closed": False,
-            }
+        if p is not None and p.kind == "turn" and p.actors == [seat]:
+            # the turn itself comes as a new message, which notifies (an edit would not)
+            why = "prompt.closed.turn_came"
+            self.txn.edit(
+                self.chat_of(seat), msg, self._closed_text(seat, rec, why), None, tag="closed"
+            )
             return
         self.txn.edit(self.chat_of(seat), msg, self._closed_text(seat, rec), None, tag="closed")
 
@@ -475,8 +478,12 @@ class Presenter:
         view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
         pr = prompts.render_prompt(view, legal, lang, nav)
         aw = engine.awaiting(st)
-        # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove)
+        # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove);
+        # none for a decision of one's own asked inside a window (its deadline is not the
+        # window's: shown once the window closes, issue 25)
         ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
+        own = view["decision"]
+        ahead = ahead or bool(own is not None and own["data"].get("early"))
         due = self.deadline_at() if deadline and not ahead else None
         if due is None:
             return pr

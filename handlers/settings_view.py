@@ -62,5 +62,10 @@ def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
             ),
         ],
         [button(t(lang, "settings.button.ai_level", value=level), "ai_level")],
-        [button(f"🌐 {t(code, 'language.name')}", f"lang.{code}") for code in LANGUAGES],
+        [
+            button(
+                f"{on if code == s.language else '🌐'} {t(code, 'language.name')}", f"lang.{code}"
+            )
+            for code in LANGUAGES
+        ],
     ]

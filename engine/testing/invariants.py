@@ -250,6 +250,7 @@ _OWN = frozenset(
         "occupation_taken",
         "premove_played",  # the seat's own turn chosen ahead (engine.premove)
         "premove_dropped",
+        "premove_kept",
     }
 )
 # Private looks at someone else: kind -> {how: licence}.
@@ -268,6 +269,8 @@ _PRIVATE_ITEMS = frozenset(
         "items_seen",
         "pile_seen",
         "premove_played",  # a trade chosen ahead names the seat's own card
+        "premove_kept",
+        "premove_dropped",  # ... or a card that was its own when it chose
     }
 )
 _PRIVATE_ASSOC = frozenset({"dealt", "association_seen"})
@@ -362,7 +365,10 @@ def _check_private_event(st: State, e: Event, n: int, ledger: Ledger) -> list[st
             out.append(f"seat {r} got occupation_received without a Tome swap: {d}")
         elif k == "occupation_taken" and not ledger.has("coat", r, None):
             out.append(f"seat {r} took an occupation without a Coat: {d}")
-        elif k == "premove_played" and d["action"].get("card") not in (None, *st.players[r].items):
+        elif k in ("premove_played", "premove_kept") and d["action"].get("card") not in (
+            None,
+            *st.players[r].items,
+        ):
             out.append(f"seat {r} was told of a turn chosen ahead with another's card: {d}")
     elif k == "offered":
         if d.get("target") != r or not ledger.has("offer", r, d.get("seat")):
@@ -503,6 +509,9 @@ def check_views(
                 data.pop(allowed, None)
             if seat not in p.actors:
                 data.pop("held", None)  # its turn chosen ahead: a card of its own, if any
+            kept = data.get("kept")
+            if p.kind == "turn" and kept is not None and kept.get("card") in (None, *me.items):
+                data.pop("kept")  # chosen ahead, kept as one tap: a card of its own, if any
             items, assoc, occ = _secrets_in(data, _LABEL_KEYS)
             if items or assoc or occ:
                 out.append(f"view of seat {seat}: decision {p.kind} data leaks {dec['data']}")

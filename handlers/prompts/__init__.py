@@ -4,6 +4,7 @@ through navigation payloads (see :mod:`handlers.action_payloads`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -61,10 +62,15 @@ def render_prompt(
     lang: str,
     nav: str = "",
     seconds_left: int | None = None,
+    *,
+    frozen: bool = False,
 ) -> Prompt:
     """The decision a seat faces now, on the page ``nav`` ("" or "~" is the root), from the
-    seat's ``engine.view`` and ``engine.legal_actions``."""
+    seat's ``engine.view`` and ``engine.legal_actions``. ``frozen``: the text of a message that
+    stays as it is (told once, closed), its numbers said as of now."""
     a = ask(view, legal, lang)
+    if a is not None and frozen:
+        a = dataclasses.replace(a, frozen=True)
     if a is None:
         return Prompt(t(lang, "game.prompt.nothing"), [])
     page = _page(a, nav)
@@ -94,7 +100,7 @@ def render_answered(
     a = ask(view_before, legal_before, lang)
     if a is None:
         return answer_line(view_before, action, lang)
-    page = _page(a, "")
+    page = _page(dataclasses.replace(a, frozen=True), "")
     return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 

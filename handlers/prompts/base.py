@@ -63,6 +63,7 @@ class Ask:
     lang: str
     p: Decision
     legal: list[Action]
+    frozen: bool = False  # shown without buttons and never updated: numbers said as of now
 
     @property
     def seat(self) -> int:
@@ -157,8 +158,14 @@ def info_row(lang: str, payloads: list[str]) -> Rows:
     return grid(buttons, MAX_PER_ROW)
 
 
+_BAG_INSIDE = {"bag_key": "key", "bag_goblet": "goblet"}
+
+
 def _icon(info: action_payloads.Info) -> str:
     if info.kind == "item":
+        inside = _BAG_INSIDE.get(info.id)
+        if inside is not None:  # the two Bags' buttons told apart, as their names are
+            return f"{SECRET_BAG_ICON}{ITEM_ICONS[inside]}"
         return ITEM_ICONS.get(info.id, SECRET_BAG_ICON)
     if info.kind == "occupation":
         return OCCUPATION_ICONS[info.id]

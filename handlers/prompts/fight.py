@@ -20,9 +20,11 @@ def fight_header(table: fmt.Table, lang: str) -> str:
     return t(lang, "game.fight.header", attacker=attacker, defender=defender)
 
 
-def fight_lines(table: fmt.Table, lang: str) -> list[str]:
+def fight_lines(table: fmt.Table, lang: str, frozen: bool = False) -> list[str]:
     """The fight so far, as the whole table saw it: supports, void supports, cards played and
-    the strengths they make (all public, R-V1). ``table`` is the public view."""
+    the strengths they make (all public, R-V1). ``table`` is the public view. ``frozen``: in a
+    message that will not be edited as the fight goes on (answered, closed, told once), the
+    strength is said as of that moment, never as "now" (issue 25)."""
     fight = table["fight"]
     if fight is None or fight["strength"] is None:
         return []
@@ -61,7 +63,8 @@ def fight_lines(table: fmt.Table, lang: str) -> list[str]:
     att, dfn = fight["strength"]
     how = fight["how"]
     if not fight["decided"]:
-        out.append(t(lang, "game.fight.strength", attack=att, defence=dfn))
+        key = "game.fight.strength_then" if frozen else "game.fight.strength"
+        out.append(t(lang, key, attack=att, defence=dfn))
     elif how == "tie":
         out.append(t(lang, "game.fight.result_tie", attack=att, defence=dfn))
     else:
@@ -82,7 +85,7 @@ def fight_lines(table: fmt.Table, lang: str) -> list[str]:
 
 def _window(a: Ask, occ: str, body: str, **params: object) -> Page:
     page = Page([a.t("game.window.title", label=occupation_label(a.lang, occ))])
-    page.lines += fight_lines(a.table, a.lang)
+    page.lines += fight_lines(a.table, a.lang, a.frozen)
     page.add(a.t(body, label=occupation_label(a.lang, occ), **params))
     page.info.append(action_payloads.info_occupation(occ))
     return page
@@ -117,7 +120,7 @@ def hypnotist_page(a: Ask, path: list[str]) -> Page:
 def support_page(a: Ask, path: list[str]) -> Page:
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
     page = Page([a.t("game.support.title")])
-    page.lines += fight_lines(a.table, a.lang)
+    page.lines += fight_lines(a.table, a.lang, a.frozen)
     page.add(a.t("game.support.body"))
     names = {"attacker": a.label(att), "defender": a.label(dfn)}
     buttons: list[Button] = []
@@ -140,7 +143,9 @@ def _support_order(a: Ask, page: Page) -> None:
     held = data.get("declared")
     if held is not None:
         about = data["attacker"] if held == "attacker" else data["defender"]
-        page.add(a.t(f"game.support.held.{held}", name=a.name(about)))
+        # the first in the order has no turn to wait for: only the window's end (issue 25)
+        key = "held" if before else "held_window"
+        page.add(a.t(f"game.support.{key}.{held}", name=a.name(about)))
 
 
 def _during_window(a: Ask, page: Page, occupation: str) -> None:
@@ -159,7 +164,7 @@ def _during_window(a: Ask, page: Page, occupation: str) -> None:
 
 def boost_page(a: Ask, path: list[str]) -> Page:
     page = Page([a.t("game.boost.title")])
-    page.lines += fight_lines(a.table, a.lang)
+    page.lines += fight_lines(a.table, a.lang, a.frozen)
     plays = a.of("play")
     page.add(a.t("game.boost.body" if plays else "game.boost.nothing"), a.hand())
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
@@ -186,7 +191,7 @@ def boost_page(a: Ask, path: list[str]) -> Page:
 def reward_page(a: Ask, path: list[str]) -> Page:
     loser = a.p.data["loser"]
     page = Page([a.t("game.reward.title")])
-    page.lines += fight_lines(a.table, a.lang)
+    page.lines += fight_lines(a.table, a.lang, a.frozen)
     page.add(a.t("game.reward.body", name=a.name(loser)))
     page.rows = [
         [(a.t("game.btn.reward_look"), act(a.of("look")[0]))],

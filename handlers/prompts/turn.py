@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.actions import Action
+from engine.actions import Action, action_of
 from engine.cards import CLAIRVOYANT, DIPLOMAT
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
@@ -35,9 +35,17 @@ def _root(a: Ask) -> Page:
     if a.p.data.get("ahead") is not None:
         page = _ahead(a)
     else:
-        page = Page([_title(a), a.t("game.turn.after" if acted else "game.turn.choose"), a.hand()])
+        claims = any(x.kind in ("claim", "claim_other", "solo") for x in a.legal)
+        choose = "game.turn.choose_claim" if claims else "game.turn.choose"
+        page = Page([_title(a), a.t("game.turn.after" if acted else choose), a.hand()])
     kinds = {x.kind: x for x in a.legal}
     buttons: list[Button] = []
+    kept = a.p.data.get("kept")
+    if kept is not None and a.p.data.get("ahead") is None:
+        # chosen ahead, the free use kept (engine.premove): the choice is one tap
+        page.add(a.t("game.turn.kept"), ahead_line(a.view, kept, a.lang))
+        play = action_of({**kept, "decision": a.p.id})
+        buttons.append((a.t("game.btn.play_kept"), act(play)))
     if "pass" in kinds:
         buttons.append((a.t("game.btn.pass"), act(kinds["pass"])))
     if "end" in kinds:
@@ -57,6 +65,10 @@ def _root(a: Ask) -> Page:
         buttons.append((label, action_payloads.nav("dp")))
     if "clairvoyant" in kinds:
         buttons.append((occupation_label(a.lang, CLAIRVOYANT), act(kinds["clairvoyant"])))
+    keep = kinds.get("keep_use")
+    if keep is not None:
+        label = occupation_label(a.lang, a.me["occupation"])
+        buttons.append((a.t(f"game.btn.keep_use_{keep.choice}", label=label), act(keep)))
     page.rows = grid(buttons, 2)
     page.info = [action_payloads.info_item(item_kind(c)) for c in a.me["items"]]
     if "diplomat" in kinds or "clairvoyant" in kinds:
@@ -71,6 +83,11 @@ def _ahead(a: Ask) -> Page:
     held = a.p.data.get("held")
     if held is not None:
         page.add(a.t("game.turn.next_held"), ahead_line(a.view, held, a.lang))
+    if a.of("keep_use"):
+        # a face-down Diplomat or Clairvoyant: what choosing ahead gives up, and how to keep it
+        label = occupation_label(a.lang, a.me["occupation"])
+        key = "game.turn.next_keep_on" if a.p.data.get("keep_use") else "game.turn.next_keep_off"
+        page.add(a.t(key, label=label))
     page.add(a.hand())
     return page
 
@@ -118,7 +135,7 @@ def _diplomat(a: Ask, rest: list[str]) -> Page:
         for x in demands:
             if x.target == target and x.card is not None:
                 buttons.append((fmt.item_name(a.lang, x.card), act(x)))
-                page.info.append(action_payloads.info_item(x.card))
+        # the item names alone: one ℹ️ per name would double the page (31 buttons, issue 25)
         page.rows = grid(buttons, 2)
         page.back = action_payloads.nav("dp")
         return page

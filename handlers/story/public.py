@@ -94,6 +94,23 @@ class Teller:
         if d["drink"] is not None:
             key = "game.story.count.drink_counts" if d["drink"] else "game.story.count.drink_not"
             out.append(self.t(key, name=self.n(d["seat"]), drink=drink, side=side))
+        why = d.get("why")
+        if why is not None:  # issue 25: a failing tally says why in words, not by a ✗ alone
+            named = [x["seat"] for x in d["seats"] if x["seat"] != d["seat"]]
+            if why == "not_ally":
+                named = [s for s in named if not _seat(d, s)["ally"]]
+            elif why == "none":
+                named = [s for s in named if _seat(d, s)["goal"] == 0]
+            out.append(
+                self.t(
+                    f"game.story.count.fail_{why}",
+                    side=side,
+                    goal=fmt.goal_label(self.lang, d["side"]),
+                    names=fmt.names(self.table, self.lang, named),
+                    total=d["total"],
+                    needed=d["needed"],
+                )
+            )
         return "\n".join(out)
 
     def _result(self, d: dict[str, Any]) -> str:
@@ -236,6 +253,10 @@ def _claim(tl: Teller, e: Said) -> str:
 
 def _claim_solo(tl: Teller, e: Said) -> str:
     return tl.t("game.story.claim_solo", name=e.name, coa=tl.item("coat_of_arms"))
+
+
+def _seat(d: dict[str, Any], seat: int) -> dict[str, Any]:
+    return next(x for x in d["seats"] if x["seat"] == seat)
 
 
 def _claim_count(tl: Teller, e: Said) -> str:

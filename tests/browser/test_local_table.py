@@ -40,7 +40,7 @@ def open_lobby_with_ai(creator: Player, seats: int) -> None:
         # the button's answer is a toast, as Telegram shows it
         assert creator.page.locator("#group .toast").inner_text() == shown("settings.saved")
         fill = next(choice for choice in AI_FILL_CHOICES if choice > fill)
-    creator.wait_for_text("group", shown("lobby.ai_fill", count=seats))
+    creator.wait_for_text("group", shown("settings.ai_fill.to", count=seats))
 
 
 def play_to_the_end(

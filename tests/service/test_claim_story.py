@@ -98,3 +98,32 @@ def test_R_W3_R_W4_a_named_enemy_and_a_drink_that_does_not_count_are_told(lang: 
         lang, "game.story.count.drink_not", name=fmt.name(pub, declarer), drink=drink, side=order
     )
     assert why in story
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_R_W3_a_failing_claim_says_why_in_words(lang: str) -> None:
+    """Issue 25: "… Dmitri 0 ✗ … = 3 of 3 needed" read as a success; the story now says that
+    every named ally must hold a goal item, and who holds none."""
+    st, story = _claim(lang, order_is_smaller=True, ally_keys=0, name_enemy=False)
+    assert st.result is not None and st.result["how"] == "claim_failed"
+    (ally,) = st.result["named"]
+    pub = engine.public_view(st)
+    goal = fmt.goal_label(lang, ORDER)
+    order = association_label(lang, ORDER)
+    why = t(
+        lang,
+        "game.story.count.fail_none",
+        side=order,
+        goal=goal,
+        names=fmt.names(pub, lang, [ally]),
+        total=2,
+        needed=3,
+    )
+    assert why in story
+
+
+def test_R_W3_a_claim_naming_an_enemy_says_who_is_not_an_ally() -> None:
+    st, story = _claim("en", order_is_smaller=True, ally_keys=1, name_enemy=True)
+    assert st.result is not None and st.result["how"] == "claim_failed"
+    enemy = st.result["named"][1]
+    assert f"and {fmt.name(engine.public_view(st), enemy)} does not" in story

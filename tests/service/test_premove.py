@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import engine
 from engine import Action
+from engine.turn import diplomat_names, matching_card
 from handlers import action_payloads
 from handlers.i18n import t
 from tests.service.service_game import ServiceGame
@@ -67,7 +68,9 @@ def test_premove_prompt_is_private_kept_and_played_as_the_turn_starts() -> None:
     assert len(table.messenger.in_chat(table.uids[nxt])) == sent_before
 
 
-def test_premove_not_chosen_the_same_message_becomes_the_turn_prompt() -> None:
+def test_premove_not_chosen_the_turn_comes_as_a_new_message() -> None:
+    """Issue 25: Telegram notifies new messages, never edits: the turn is a new message at the
+    bottom of the private chat, and "your turn is next" is closed, pointing to it."""
     table = ServiceGame(n=4)
     table.start()
     _, nxt, partner = _offer(table)
@@ -77,8 +80,11 @@ def test_premove_not_chosen_the_same_message_becomes_the_turn_prompt() -> None:
     after = table.state()
     assert after.turn == nxt and after.pending is not None and after.pending.kind == "turn"
     turn_id, _ = table.prompt(nxt)
-    assert turn_id == message_id  # one message: "your turn is next" became the turn itself
-    assert len(table.messenger.in_chat(table.uids[nxt])) == sent_before
+    chat = table.messenger.in_chat(table.uids[nxt])
+    assert turn_id != message_id and chat[-1].message_id == turn_id  # new, at the bottom
+    assert len(chat) == sent_before + 1
+    closed = table.messenger.messages[(table.uids[nxt], message_id)]
+    assert not closed.rows and t("en", "prompt.closed.turn_came") in closed.text
     text = table.messenger.messages[(table.uids[nxt], turn_id)].text
     assert t("en", "game.turn.next_title") not in text
     assert t("en", "game.turn.title", round=after.round) in text
@@ -117,3 +123,48 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
     assert after.turn == (nxt + 1) % table.n  # the kept pass, played as the turn started
     closed = table.messenger.messages[(chat, ahead_id)].text
     assert t("en", "prompt.closed.premove_played") in closed
+
+
+def _diplomat_table() -> tuple[ServiceGame, int, int]:
+    """The player whose turn it is holds a face-down Diplomat; the next player a Thug."""
+    table = ServiceGame(n=4)
+    table.start()
+    st = table.state()
+    now = st.turn
+    nxt = (now + 1) % table.n
+
+    def arrange(s: engine.State) -> None:
+        table.give(s, now, "diplomat")
+        table.give(s, nxt, "thug")
+        s.players[now].occ_up = s.players[now].occ_spent = False
+
+    table.arrange(arrange)
+    return table, now, nxt
+
+
+def test_premove_kept_while_a_diplomat_demand_reopens_the_turn() -> None:
+    """Issue 25 (seed 2): the next player's kept choice is not played as the Diplomat's own turn;
+    their "🔒 Kept until your turn starts" stays, and nobody is told it was dropped."""
+    table, now, nxt = _diplomat_table()
+    ahead_id, _ = table.prompt(nxt)
+    table.press_payload(nxt, "pa")
+    st = table.state()
+    assert st.pending is not None
+    target = (now + 2) % table.n
+    names = [x for x in diplomat_names(st) if matching_card(st, target, x) is not None]
+    demand = Action("diplomat", now, st.pending.id, target=target, card=names[0])
+    turn_id, _ = table.prompt(now)
+    payload = action_payloads.encode_action(demand)  # the menu was drawn before the arranging
+    table.press(table.uids[now], turn_id, f"{table.gid}:{st.pending.id}:{payload}")
+    while table.state().pending.kind == "diplomat_give":  # type: ignore[union-attr]
+        table.press_payload(now, "gv", prefix=True)
+    after = table.state()
+    dropped = t("en", "prompt.closed.premove_dropped", why="")[:12]
+    everyone = [x for s in range(table.n) for x in _texts(table, s)]
+    assert not any(dropped in x for x in everyone)
+    assert after.pending is not None and after.pending.kind == "turn" and after.turn == now
+    kept = table.messenger.messages[(table.uids[nxt], ahead_id)].text
+    assert t("en", "game.turn.next_held") in kept and t("en", "game.answer.turn.pass") in kept
+    assert engine.view(after, nxt)["next_turn"]["held"]["kind"] == "pass"
+    table.press_payload(now, "pa")
+    assert table.state().turn == (nxt + 1) % table.n  # the kept pass, played as its turn began

@@ -148,6 +148,35 @@ def test_R_D1_an_unused_clairvoyant_is_offered_in_the_turn_prompt() -> None:
     assert a.state().turn != turn  # the turn moved on at once
 
 
+def test_R_D1_the_turn_sent_anew_looks_the_same_whatever_the_hidden_cards() -> None:
+    """Issue 25: the next player's turn comes as a new message (the "🔜 Your turn is next" one
+    closed). A: the next player holds a ready, face-down Diplomat; B: a plain occupation. The
+    group and every other seat see the same, call for call; the next player's own chat gets the
+    same calls at the same moments (only its texts and buttons, its own cards, differ: the 🔜
+    prompt offers to keep the Diplomat)."""
+    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    turn, nxt, _ = seats(deal(N, seed))
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, nxt, "diplomat"),
+        lambda st: give_occupation(st, nxt, plain_in_deck(st)),
+    )
+    for twin in (a, b):
+        twin.wait(5)
+        twin.press(turn, payload("pass"))
+        assert twin.state().turn == nxt
+        twin.wait(3)
+        twin.press(nxt, payload("pass"))
+        twin.wait(100)
+    assert_same_streams(a, b, hidden={nxt})
+    uid = a.player(nxt).uid
+    shape_a = [(at, method, msg) for at, method, msg, *_ in a.stream(uid)]
+    shape_b = [(at, method, msg) for at, method, msg, *_ in b.stream(uid)]
+    assert shape_a == shape_b
+    sends = [r for r in a.stream(uid) if r[1] == "sendMessage"]
+    assert any(t("en", "game.turn.title", round=1) in (r[3] or "") for r in sends)  # sent anew
+
+
 # -- 3. a timed-out trade answer -------------------------------------------------------------
 def _plain_item(st: State) -> str:
     return next(

@@ -167,3 +167,69 @@ def test_premove_random_games_keep_every_invariant(n: int, seed: int) -> None:
         found += invariants.check_roundtrip(st, light=True)
         assert not found, found
     assert st.over and chosen > 0 and played > 0
+
+
+def test_premove_survives_a_diplomat_demand_reopening_the_current_turn() -> None:
+    """Issue 25 (seed 2): the choice belongs to the next turn. Seat 0's Diplomat demand reopens
+    seat 0's own turn; seat 1's kept attack is neither played as seat 0's nor dropped."""
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"], 2: ["whip"]}, occ={0: "diplomat"})
+    g.act(1, "attack", target=3)
+    g.act(0, "diplomat", target=2, card="whip")
+    g.act(0, "give", card="dagger")
+    assert not g.of("premove_dropped") and not g.of("premove_played")
+    assert g.kind == "turn" and g.pending.actors == [0]  # seat 0's turn, its action still to take
+    assert engine.view(g.st, 1)["next_turn"]["held"]["kind"] == "attack"
+    g.act(0, "pass").end_turn()
+    played = g.of("premove_played", g.last)
+    assert played and played[0].to == (1,)
+    assert g.of("attack", g.last)[0].data == {"seat": 1, "target": 3}
+
+
+def test_premove_survives_a_clairvoyant_use_reopening_the_current_turn() -> None:
+    """Issue 25 (seed 3): the same for a Clairvoyant use."""
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]}, occ={0: "clairvoyant"})
+    g.act(1, "pass")
+    g.act(0, "clairvoyant")
+    order = g.legal(0)[0]
+    g.act(0, "order", cards=order.cards)
+    assert not g.of("premove_dropped") and not g.of("premove_played")
+    assert g.kind == "turn" and g.pending.actors == [0]
+    assert engine.view(g.st, 1)["next_turn"]["held"]["kind"] == "pass"
+    g.act(0, "pass").end_turn()
+    assert g.of("premove_played", g.last)[0].to == (1,) and g.st.turn == 2
+
+
+def test_premove_dropped_says_why() -> None:
+    """Issue 25: the dropped choice is named with the reason the cards no longer allow it."""
+    g = Game.make(4, hands={0: ["dagger", "key1"], 1: ["gloves", "whip"]})
+    g.attack(0, 1, {2: "attacker", 3: "attacker"}).close()
+    g.act(0, "take").close()
+    g.act(1, "trade", target=2, card="gloves")
+    g.act(0, "take", card="gloves").end_turn()
+    dropped = g.of("premove_dropped", g.last)[0]
+    assert dropped.data["why"] == "card" and dropped.data["action"]["card"] == "gloves"
+
+
+def test_premove_keep_use_asks_first_with_the_choice_ready() -> None:
+    """Issue 25: a face-down Diplomat holder may keep it: the turn is asked as usual, the kept
+    choice offered as one tap, the Diplomat usable first; the table sees an ordinary turn."""
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"], 2: ["whip"]}, occ={1: "diplomat"})
+    assert Action("keep_use", 1, g.pending.id, choice="on") in engine.legal_actions(g.st, 1)
+    g.act(1, "attack", target=3)
+    g.act(1, "keep_use", choice="on")
+    assert engine.view(g.st, 1)["decision"]["data"]["keep_use"] is True
+    g.act(0, "pass").end_turn()
+    assert g.of("premove_kept", g.last)[0].to == (1,) and not g.of("premove_played")
+    assert g.kind == "turn" and g.pending.actors == [1]
+    assert g.pending.data["kept"]["kind"] == "attack"
+    g.act(1, "diplomat", target=2, card="whip").act(1, "give", card="gloves")
+    assert g.kind == "turn" and g.pending.data["kept"]["target"] == 3  # still one tap
+    g.act(1, "attack", target=3)
+    assert g.of("attack", g.last)[0].data == {"seat": 1, "target": 3}
+
+
+def test_premove_keep_use_only_for_a_face_down_ready_holder() -> None:
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]}, occ={1: "diplomat"}, occ_up={1: True})
+    assert "keep_use" not in {a.kind for a in engine.legal_actions(g.st, 1)}
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves"]}, occ={1: "thug"})
+    assert "keep_use" not in {a.kind for a in engine.legal_actions(g.st, 1)}

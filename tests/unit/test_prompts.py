@@ -208,3 +208,36 @@ def test_prompts_show_the_time_left_and_escape_names() -> None:
     assert html.escape(raw) in text and raw not in text
     pages = render(st, seat, "en", "~tr").rows
     assert any(label.startswith(raw) for row in pages for label, _ in row)  # labels are plain
+
+
+def test_turn_prompt_lists_declaring_victory_only_with_its_button() -> None:
+    """Issue 25: "declare victory" is named only when a Declare button is there."""
+    from engine.cards import ORDER
+    from handlers.i18n import t
+    from tests.unit.engine_helpers import table
+
+    plain = table(4, assoc=[ORDER] * 4, hands={0: ["dagger"]})
+    claim = table(4, assoc=[ORDER] * 4, hands={0: ["key1", "key2", "key3"]})
+    for st, can in ((plain, False), (claim, True)):
+        legal = engine.legal_actions(st, 0)
+        assert any(a.kind == "claim" for a in legal) is can
+        pr = prompts.render_prompt(engine.view(st, 0), legal, "en")
+        buttons = [label for row in pr.rows for label, _ in row]
+        assert (t("en", "game.btn.claim") in buttons) is can
+        assert ("declare victory" in pr.text) is can
+
+
+def test_the_two_bags_info_buttons_differ_and_the_diplomat_item_page_stays_short() -> None:
+    """Issue 25: two identical "ℹ️👜" buttons stood for different Secret Bags; the Diplomat's
+    item page had 31 buttons (15 names, 16 ℹ️)."""
+    from tests.unit.engine_helpers import table
+
+    st = table(4, hands={0: ["bag_key", "bag_goblet", "dagger"]}, occ={0: "diplomat"})
+    legal = engine.legal_actions(st, 0)
+    root = prompts.render_prompt(engine.view(st, 0), legal, "en")
+    infos = [label for row in root.rows for label, p in row if p.startswith("?i.")]
+    assert len(infos) == len(set(infos)) == 2 + 1  # both Bags, the Dagger
+    page = prompts.render_prompt(engine.view(st, 0), legal, "en", action_payloads.nav("dp", 1))
+    total = sum(len(row) for row in page.rows)
+    names = [p for row in page.rows for _, p in row if not p.startswith(("?", "~"))]
+    assert names and total <= len(names) + 2  # the names, the Diplomat's ℹ️, Back

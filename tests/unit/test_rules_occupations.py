@@ -321,3 +321,15 @@ def test_always_occupations_are_never_spent(occ: str) -> None:
 
 def test_assoc_helpers_used() -> None:
     assert (ORD, BRO) == ("order", "brotherhood")
+
+
+def test_diplomat_victim_is_told_what_was_taken_and_notes_it() -> None:
+    """Issue 25: the player a Diplomat trades with hears what they lost, not only what came."""
+    g = Game.make(4, hands={0: ["privilege", "whip"], 1: ["key1", "gloves"]}, occ={0: "diplomat"})
+    g.act(0, "diplomat", target=1, card="key").act(0, "give", card="privilege")
+    lost = g.of("item_lost", g.last)
+    assert len(lost) == 1 and lost[0].to == (1,)
+    assert lost[0].data == {"seat": 1, "to": 0, "card": "key1"}
+    assert {"k": "gave_item", "about": 0, "card": "key1", "how": "trade"}.items() <= g.notes(
+        1, "gave_item"
+    )[-1].items()

@@ -495,3 +495,11 @@ def test_R_T8_tome_after_a_diplomat_trade_for_the_target() -> None:
     assert g.player(1).occupation == "diplomat" and not g.player(1).occ_spent
     assert g.player(0).occupation == "priest"
     assert g.kind == "turn" and g.pending.actors == [0] and not g.pending.data["acted"]
+
+
+def test_accepting_an_offer_notes_what_you_gave() -> None:
+    """Issue 25: /notes keeps what the accepting player handed back, as it does for the trader."""
+    g = Game.make(4, hands={0: ["dagger"], 1: ["gloves", "whip"]})
+    g.act(0, "trade", target=1, card="dagger").act(1, "accept", card="whip")
+    gave = g.notes(1, "gave_item")
+    assert gave and gave[-1]["about"] == 0 and gave[-1]["card"] == "whip"

@@ -316,3 +316,20 @@ def test_personal_scores_off_by_default() -> None:
     g = Game.make(4, hands={0: ["key1", "key2", "key3"]}, assoc=ORDERS4)
     claim(g, 0)
     assert "scores" not in g.result
+
+
+def test_R_W3_the_tally_says_why_a_claim_fails() -> None:
+    """Issue 25: the tally names the reason, for the story to say it in words."""
+    from engine.cards import BROTHERHOOD, ORDER
+    from engine.victory import claim_tally
+    from tests.unit.engine_helpers import table as make_table
+
+    st = make_table(
+        4,
+        assoc=[ORDER, ORDER, BROTHERHOOD, ORDER],
+        hands={0: ["key1", "key2"], 1: ["dagger"], 2: ["whip"], 3: ["key3"]},
+    )
+    assert claim_tally(st, 0, [3], ORDER, own_drink=True)["why"] is None
+    assert claim_tally(st, 0, [1], ORDER, own_drink=True)["why"] == "none"
+    assert claim_tally(st, 0, [2], ORDER, own_drink=True)["why"] == "not_ally"
+    assert claim_tally(st, 0, [], ORDER, own_drink=True)["why"] == "short"

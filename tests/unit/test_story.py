@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCALES = Path(i18n.__file__).parent / "locales"
 # Public events that tell nothing a line could add (the seat order has its own message).
 # The turn chosen ahead (engine.premove) is told in its own prompt as it closes, not as news.
-SILENT = {"game_started", "fight_over", "premove_played", "premove_dropped"}
+SILENT = {"game_started", "fight_over", "premove_played", "premove_dropped", "premove_kept"}
 
 
 def check_text(text: str) -> None:
@@ -108,7 +108,12 @@ SYNTHETIC += [
     Event(
         "premove_played", (1,), {"seat": 1, "action": {"kind": "pass", "seat": 1, "decision": 3}}
     ),
-    Event("premove_dropped", (1,), {"seat": 1}),
+    Event(
+        "premove_dropped",
+        (1,),
+        {"seat": 1, "action": {"kind": "pass", "seat": 1, "decision": 3}, "why": "cards"},
+    ),
+    Event("premove_kept", (1,), {"seat": 1, "action": {"kind": "pass", "seat": 1, "decision": 3}}),
 ]
 SYNTHETIC += [
     Event("received", (1,), {"seat": 1, "source": 0, "card": "dagger", "how": how})

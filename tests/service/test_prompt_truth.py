@@ -1,0 +1,50 @@
+"""Issue 25: every number in a prompt is true when it is shown. A message that will not be
+edited as the fight goes on (told once, answered, closed) says the strength as of that moment,
+never "now"; a claim that fails says why in words."""
+
+from __future__ import annotations
+
+import engine
+from engine import Action
+from handlers.i18n import t
+from tests.service.test_conversation_pace import press_action, table
+
+
+def test_a_boost_message_left_behind_never_says_strength_now() -> None:
+    t_, _ = table()
+    attacker = t_.state().turn
+    t_.arrange(lambda st: t_.give(st, attacker, "dagger"))
+    t_.attack()
+    while (aw := engine.awaiting(t_.state())) is not None and aw.kind != "boost":
+        t_.wait_until_due()
+    aw = engine.awaiting(t_.state())
+    assert aw is not None
+    others = [s for s in range(t_.n) if s != attacker and s not in aw.seats]
+    assert others
+    press_action(t_, attacker, Action("play", attacker, aw.decision, card="dagger"))
+    now = t("en", "game.fight.strength", attack=0, defence=0).split("0")[0]  # "Strength now: …"
+    then = t("en", "game.fight.strength_then", attack=0, defence=0).split("0")[0]
+    for s in others:
+        told = [m.text for m in t_.messenger.in_chat(t_.uids[s]) if then in m.text]
+        assert told, "the fight was told, its strength as of that moment"
+        assert not any(now in m.text for m in t_.messenger.in_chat(t_.uids[s]))
+
+
+def test_a_supporter_asked_in_the_priest_window_sees_its_own_deadline_and_wording() -> None:
+    """Issue 25: supporters were shown the window's 5-second deadline, then a new one; the
+    first supporter, declaring during the window, read "Kept until your turn"."""
+    t_, _ = table()
+    attacker = t_.state().turn
+    priest = (attacker + 3) % t_.n
+    t_.arrange(lambda st: t_.give(st, priest, "priest"))
+    t_.attack()
+    assert t_.state().pending.kind == "priest"  # type: ignore[union-attr]
+    fight = engine.current_fight(t_.state())
+    assert fight is not None
+    first = fight["support_order"][0]  # R-A3: the first to declare (the defender never does)
+    msg, _ = t_.prompt(first)
+    assert "until" not in t_.messenger.messages[(t_.uids[first], msg)].text.lower()
+    t_.press_payload(first, "su", prefix=True)
+    shown = t_.messenger.messages[(t_.uids[first], msg)].text
+    kept = t("en", "game.support.held_window.neutral")[:20]
+    assert kept in shown and t("en", "game.support.held.neutral")[:20] not in shown
