@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: install run test lint typecheck cfn browser bench pace simulate clean lock build-WebhookFunction build-TimerFunction
+.PHONY: install run test test-slow lint typecheck cfn browser bench pace simulate clean lock build-WebhookFunction build-TimerFunction
 
 $(VENV)/.installed: pyproject.toml
 	@echo "Installing the project and its dev tools into $(VENV) (the first time takes a few minutes)..."
@@ -39,8 +39,13 @@ browser:
 		echo "No /usr/bin/chromium and not root: the browser tests will be skipped (sudo apt-get install $(BROWSER_PACKAGES))."; \
 	fi
 
+# Tests marked slow are left out (a human's whole game in Chromium at the default deadlines
+# takes 10-25 minutes); `make test-slow` runs them.
 test: $(VENV)/.installed lint typecheck cfn browser
-	$(VENV)/bin/pytest -n 2
+	$(VENV)/bin/pytest -n 2 -m "not slow"
+
+test-slow: $(VENV)/.installed browser
+	$(VENV)/bin/pytest -n 0 -m slow -s
 
 simulate: $(VENV)/.installed
 	$(PY) -m engine.simulate --games 5000 --players 3-10 --seed 1 --json
