@@ -287,11 +287,11 @@ class TableServer(HTTPServer):
         self.bot_api = BotApi(table)
         self.polls = _Polls()
         self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="local-table")
-        super().__init__(address, _Handler)
+        self._arrivals = _Arrivals(self._hand_over, self.shutdown_request)
+        super().__init__(address, _Handler)  # a busy port: closed again, and OSError
         host = address[0]
         self.wildcard = host in ("", "0.0.0.0", "::")
         self.hosts = allowed_hosts(host, self.port)
-        self._arrivals = _Arrivals(self._hand_over, self.shutdown_request)
 
     @property
     def port(self) -> int:

@@ -64,6 +64,8 @@ def _kinds() -> list[tuple[str, str]]:
 
 
 KINDS = _kinds()
+# Any declaration ends the game, won or lost: once the human had its turns, it declares.
+ENDS = (*FINISH, shown("game.btn.confirm_fortune"), shown("game.btn.fortune"))
 NEWEST_PROMPT = """() => {
   const all = [...document.querySelectorAll('#private .msg')].filter(
     (m) => m.querySelector('.key:not(.url)'));
@@ -113,7 +115,7 @@ class Human(Player):
         allowed = [i for i in allowed if not labels[i].startswith(ATTACK)] or allowed
         quick = [i for i in allowed if labels[i].startswith(QUICK)]
         index = self.rng.choice(quick if quick and self.rng.random() < 0.6 else allowed)
-        for wanted in FINISH if finishing else ():
+        for wanted in ENDS if finishing else ():
             found = [i for i in allowed if labels[i].startswith(wanted)]
             if found:
                 index = found[0]
