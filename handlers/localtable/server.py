@@ -34,6 +34,7 @@ import ipaddress
 import json
 import logging
 import mimetypes
+import queue
 import re
 import secrets
 import selectors
@@ -42,7 +43,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
@@ -286,7 +286,10 @@ class TableServer(HTTPServer):
         self.token = token
         self.bot_api = BotApi(table)
         self.polls = _Polls()
-        self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="local-table")
+        # daemon threads: a long poll in progress never holds up the end of `make run`
+        self._work_queue: queue.SimpleQueue[tuple[Any, Any, bytes] | None] = queue.SimpleQueue()
+        for n in range(WORKERS):
+            threading.Thread(target=self._worker, name=f"local-table-{n}", daemon=True).start()
         self._arrivals = _Arrivals(self._hand_over, self.shutdown_request)
         super().__init__(address, _Handler)  # a busy port: closed again, and OSError
         host = address[0]
@@ -301,7 +304,11 @@ class TableServer(HTTPServer):
         self._arrivals.add(request, client_address)
 
     def _hand_over(self, request: Any, client_address: Any, data: bytes) -> None:
-        self._workers.submit(self._work, request, client_address, data)
+        self._work_queue.put((request, client_address, data))
+
+    def _worker(self) -> None:
+        while (job := self._work_queue.get()) is not None:
+            self._work(*job)
 
     def _work(self, request: Any, client_address: Any, data: bytes) -> None:
         try:
@@ -317,7 +324,8 @@ class TableServer(HTTPServer):
     def server_close(self) -> None:
         super().server_close()
         self._arrivals.stop()
-        self._workers.shutdown(wait=False, cancel_futures=True)
+        for _ in range(WORKERS):
+            self._work_queue.put(None)
 
     def shutdown(self) -> None:
         super().shutdown()
