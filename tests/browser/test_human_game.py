@@ -79,7 +79,10 @@ OPEN_PROMPTS = """() => [...document.querySelectorAll('#private .msg')]
       busy: keys.some((k) => k.classList.contains('loading')),
     };
   })"""
+# Not pressed: messages that ask nothing, and "Your turn is next" — choosing early is optional,
+# and a turn chosen early is played without a turn prompt, which the test counts.
 NOT_DECISIONS = ("dossier", "notes", "seats", "status", "final")
+NEXT = shown("game.turn.next_title")
 
 
 def kind_of(text: str) -> str:
@@ -108,7 +111,8 @@ class Human(Player):
     def press_open(self) -> bool:
         """Press a button of the oldest open decision; False if there is none."""
         for prompt in self.page.evaluate(OPEN_PROMPTS):
-            if kind_of(prompt["text"]) not in NOT_DECISIONS and self.press(prompt):
+            early = prompt["text"].strip().startswith(NEXT)
+            if kind_of(prompt["text"]) not in NOT_DECISIONS and not early and self.press(prompt):
                 return True
         return False
 
