@@ -9,7 +9,7 @@ RUN_LOCK := requirements.lock
 DEV_LOCK := requirements-dev.lock
 PIP_INSTALL := $(PY) -m pip install --require-hashes --no-deps --only-binary=:all: --no-compile
 
-.PHONY: install run test lint typecheck cfn browser bench pace simulate clean lock build-WebhookFunction build-TimerFunction
+.PHONY: install run test test-slow lint typecheck cfn browser bench pace simulate clean lock build-WebhookFunction build-TimerFunction
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -54,8 +54,13 @@ browser:
 		echo "No /usr/bin/chromium and not root: the browser tests will be skipped (sudo apt-get install $(BROWSER_PACKAGES))."; \
 	fi
 
+# Tests marked slow are left out (a human's whole game in Chromium at the default deadlines
+# takes 10-25 minutes); `make test-slow` runs them.
 test: $(VENV)/.installed lint typecheck cfn browser
-	$(VENV)/bin/pytest -n 2
+	$(VENV)/bin/pytest -n 2 -m "not slow"
+
+test-slow: $(VENV)/.installed browser
+	$(VENV)/bin/pytest -n 0 -m slow -s
 
 simulate: $(VENV)/.installed
 	$(PY) -m engine.simulate --games 5000 --players 3-10 --seed 1 --json

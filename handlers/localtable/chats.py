@@ -117,22 +117,23 @@ class Table:
 
     # -- users ------------------------------------------------------------------------------
     def join(self, name: str, lang: str | None, uid: int | None, secret: str | None) -> User:
-        """A browser takes a seat (or takes back its seat after the table's file was reset)."""
+        """A browser takes a seat, or takes back its own (``uid`` and its ``secret``). A new
+        seat's id is the table's choice, never the browser's: not the bot's, nor anyone's."""
         name = " ".join(name.split())[:MAX_NAME]
         if not name:
             raise ApiError(400, "Bad Request: a name is needed")
         with self._cond:
             known = self._state.users.get(uid) if uid is not None else None
             if known is not None:
-                if known.secret != secret:
+                if not secrets.compare_digest(known.secret, secret or ""):
                     raise ApiError(403, "Forbidden: that seat belongs to another browser")
                 known.name, known.lang = name, lang or known.lang
                 self._save_user(known)
                 return known
-            if uid is None or not secret or not 0 < uid < 2**40:
+            uid = 100_000_000 + secrets.randbelow(1_900_000_000)
+            while uid in self._state.users or uid == BOT_ID:
                 uid = 100_000_000 + secrets.randbelow(1_900_000_000)
-                secret = secrets.token_urlsafe(16)
-            user = User(uid, name, lang, secret)
+            user = User(uid, name, lang, secrets.token_urlsafe(16))
             self._state.users[uid] = user
             self._state.owner = self._state.owner or uid
             self._save_user(user)

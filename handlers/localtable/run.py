@@ -19,7 +19,7 @@ from telegram.request import HTTPXRequest
 
 from handlers.i18n import LANGUAGES, t
 from handlers.localtable.chats import Table
-from handlers.localtable.server import TableServer
+from handlers.localtable.server import TableServer, repair_stored_text
 from handlers.polling import Runner, StartupError
 from handlers.register_webhook import TELEGRAM_LANGUAGE, menus
 from infra.settings import Settings
@@ -43,6 +43,7 @@ def set_menus(runner: Runner) -> None:
 
 
 def start_server(settings: Settings, host: str, port: int) -> TableServer:
+    repair_stored_text(settings.db_path)  # a file the table wrote before it checked text
     table = Table(settings.db_path)
     try:
         server = TableServer((host, port), table, token=f"1:{secrets.token_urlsafe(24)}")

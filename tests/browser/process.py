@@ -26,8 +26,8 @@ def free_port() -> int:
 class TableProcess:
     """`python -m handlers.local` without a token, on a fixed port and SQLite file."""
 
-    def __init__(self, db: Path, port: int) -> None:
-        self.db, self.port = db, port
+    def __init__(self, db: Path, port: int, time_scale: str = TIME_SCALE) -> None:
+        self.db, self.port, self.time_scale = db, port, time_scale
         self.url = f"http://127.0.0.1:{port}/"
         self.log: list[str] = []
         self.proc: subprocess.Popen[str] | None = None
@@ -37,7 +37,7 @@ class TableProcess:
             **os.environ,
             "PORT": str(self.port),
             "GAME_DB_PATH": str(self.db),
-            "GAME_TIME_SCALE": TIME_SCALE,
+            "GAME_TIME_SCALE": self.time_scale,
         }
         env.pop("TELEGRAM_BOT_TOKEN", None)
         env.pop("HOST", None)

@@ -66,7 +66,9 @@ async function takeSeat() {
   if (saved && saved.id && saved.secret && saved.name) {
     try {
       state.seat = saved;
+      // the table's file may have been reset: then the seat is a new one, with a new id
       state.seat = { ...saved, ...(await call("join", { name: saved.name, lang })) };
+      localStorage.setItem(SEAT_KEY, JSON.stringify(state.seat));
       return;
     } catch (error) {
       if (error.status !== 403) throw error;
