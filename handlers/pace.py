@@ -28,6 +28,7 @@ import logging
 import random
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,10 @@ GOALS = {
     "median_minutes_5p": 30.0,
     "group_messages_5p": 40.0,
     "dismiss_share": 0.05,
+    # issue 27: what Telegram counts, for 5 players
+    "calls_per_second_5p": 0.3,
+    "group_calls_per_60s": 20,
+    "private_calls_per_10s": 10,
 }
 
 
@@ -89,6 +94,8 @@ class CountingMessenger(EmulatedMessenger):
     group: int = GROUP
     quiet: bool = False
     by_chat_kind: Counter[str] = field(default_factory=Counter)
+    clock: Callable[[], float] | None = None
+    log: list[tuple[float, int]] = field(default_factory=list)  # (when, chat) of each send/edit
 
     def _count(self, method: str) -> None:
         if not self.quiet:
@@ -97,6 +104,8 @@ class CountingMessenger(EmulatedMessenger):
     def _count_chat(self, what: str, chat_id: int) -> None:
         if not self.quiet:
             self.by_chat_kind[f"{what}_{'group' if chat_id == self.group else 'private'}"] += 1
+            if self.clock is not None:
+                self.log.append((self.clock(), chat_id))
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
         self._count_chat("send", chat_id)
@@ -116,6 +125,10 @@ class GameFigures:
     group_messages: int
     group_edits: int
     private_messages: int
+    private_edits: int
+    busiest_group_60s: int  # sends and edits in the group in its busiest 60 s
+    busiest_private_10s: int  # sends and edits in one private chat in its busiest 10 s
+    calls_per_second: float  # sends and edits per second over the whole game, all chats
     taps: int
     decision_taps: int
     dismiss_taps: int
@@ -141,7 +154,7 @@ class PaceTable:
         self.clock = FakeClock()
         self.timers = FakeTimers()
         self.store = MemoryStore(clock=self.clock)
-        self.messenger = CountingMessenger()
+        self.messenger = CountingMessenger(clock=self.clock.now)
         self.service = CoachRideBot(
             self.store, self.messenger, self.timers, self.clock, bot_username=BOT
         )
@@ -311,6 +324,8 @@ class PaceTable:
             raise RuntimeError("the game did not end")
         result = st.result or {}
         counts = self.messenger.by_chat_kind
+        calls = [(at, chat) for at, chat in self.messenger.log if at >= started]
+        seconds = max(1.0, self.clock.now() - started)
         return GameFigures(
             players=len(self.uids),
             minutes=(self.clock.now() - started) / 60,
@@ -319,6 +334,13 @@ class PaceTable:
             group_messages=counts["send_group"],
             group_edits=counts["edit_group"],
             private_messages=counts["send_private"],
+            private_edits=counts["edit_private"],
+            busiest_group_60s=busiest([at for at, chat in calls if chat == GROUP], 60.0),
+            busiest_private_10s=max(
+                (busiest([at for at, c in calls if c == uid], 10.0) for uid in self.uids),
+                default=0,
+            ),
+            calls_per_second=len(calls) / seconds,
             taps=self.taps,
             decision_taps=self.decision_taps,
             dismiss_taps=self.dismiss_taps,
@@ -398,6 +420,17 @@ class PaceTable:
             shown.text, shown.rows = start
 
 
+def busiest(times: list[float], window: float) -> int:
+    """The most of ``times`` (sorted) that fall in any ``window`` seconds (a half-open span,
+    as Telegram's limits count: a call ``window`` seconds after another is in the next one)."""
+    most = start = 0
+    for end, at in enumerate(times):
+        while times[start] <= at - window:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
+
+
 def _identical(action: Action, legal: list[Action]) -> list[Action]:
     """``action`` first, then the legal actions that differ from it only in which of identical
     cards (Keys, Goblets) they name: a player cannot tell those apart, nor can the buttons."""
@@ -454,6 +487,12 @@ def summarize(games: list[GameFigures]) -> dict[str, Any]:
         "results": dict(Counter(g.result for g in games)),
         "group_messages_per_game": round(statistics.mean(g.group_messages for g in games), 1),
         "group_edits_per_game": round(statistics.mean(g.group_edits for g in games), 1),
+        "private_sends_per_game": round(statistics.mean(g.private_messages for g in games), 1),
+        "private_edits_per_game": round(statistics.mean(g.private_edits for g in games), 1),
+        "busiest_group_60s": max(g.busiest_group_60s for g in games),
+        "busiest_group_60s_median": statistics.median(g.busiest_group_60s for g in games),
+        "busiest_private_10s": max(g.busiest_private_10s for g in games),
+        "calls_per_second": round(statistics.mean(g.calls_per_second for g in games), 3),
         "taps_per_game": round(taps / len(games), 1),
         "decision_taps_per_game": round(decision_taps / len(games), 1),
         "dismiss_share_of_decision_taps": round(dismiss / decision_taps, 3) if decision_taps else 0,
@@ -493,6 +532,22 @@ def goals(by_players: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "value": five["group_messages_per_game"],
             "met": five["group_messages_per_game"] <= GOALS["group_messages_5p"],
         }
+    if five is not None:
+        out["sends and edits per second per 5-player game"] = {
+            "goal": f"<= {GOALS['calls_per_second_5p']:g}",
+            "value": five["calls_per_second"],
+            "met": five["calls_per_second"] <= GOALS["calls_per_second_5p"],
+        }
+        out["group sends and edits in the busiest 60 s (5 players)"] = {
+            "goal": f"<= {GOALS['group_calls_per_60s']:g}",
+            "value": five["busiest_group_60s"],
+            "met": five["busiest_group_60s"] <= GOALS["group_calls_per_60s"],
+        }
+        out["private chat sends and edits in the busiest 10 s (5 players)"] = {
+            "goal": f"<= {GOALS['private_calls_per_10s']:g}",
+            "value": five["busiest_private_10s"],
+            "met": five["busiest_private_10s"] <= GOALS["private_calls_per_10s"],
+        }
     worst = max(f["dismiss_share_of_decision_taps"] for f in by_players.values())
     out["dismiss-only taps (worst table size)"] = {
         "goal": f"<= {GOALS['dismiss_share']:.0%}",
@@ -524,6 +579,11 @@ def render(report: dict[str, Any]) -> str:
             f"(range {f['minutes_range'][0]}-{f['minutes_range'][1]})",
             f"  group                {f['group_messages_per_game']} new messages, "
             f"{f['group_edits_per_game']} edits per game",
+            f"  Telegram counts      group {f['group_messages_per_game']} sends + "
+            f"{f['group_edits_per_game']} edits, private {f['private_sends_per_game']} sends + "
+            f"{f['private_edits_per_game']} edits per game; {f['calls_per_second']} per second",
+            f"  busiest              group {f['busiest_group_60s']} calls in 60 s (median game "
+            f"{f['busiest_group_60s_median']}), a private chat {f['busiest_private_10s']} in 10 s",
             f"  taps per game        {f['taps_per_game']} ({f['decision_taps_per_game']} "
             f"decisions, the rest navigation)",
             f"  dismiss-only taps    {f['dismiss_share_of_decision_taps']:.1%} of decisions, "
@@ -541,7 +601,7 @@ def render(report: dict[str, Any]) -> str:
             lines.append(f"  choices with no button to reach: {f['choices_without_a_button']}")
         if f["failed_updates"]:
             lines.append(f"  FAILED updates (logged errors): {f['failed_updates']}")
-    lines += ["", "goals (issue 9):"]
+    lines += ["", "goals (issues 9 and 27):"]
     for name, g in report["goals"].items():
         value = g["value"]
         shown = f"{value:.1%}" if "dismiss" in name else f"{value}"
