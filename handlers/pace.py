@@ -28,6 +28,7 @@ import logging
 import random
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,10 @@ GOALS = {
     "median_minutes_5p": 30.0,
     "group_messages_5p": 40.0,
     "dismiss_share": 0.05,
+    # issue 27: what Telegram counts, for 5 players
+    "calls_per_second_5p": 0.3,
+    "group_calls_per_60s": 20,
+    "private_calls_per_10s": 10,
 }
 
 
@@ -89,6 +94,8 @@ class CountingMessenger(EmulatedMessenger):
     group: int = GROUP
     quiet: bool = False
     by_chat_kind: Counter[str] = field(default_factory=Counter)
+    clock: Callable[[], float] | None = None
+    log: list[tuple[float, int]] = field(default_factory=list)  # (when, chat) of each send/edit
 
     def _count(self, method: str) -> None:
         if not self.quiet:
@@ -97,6 +104,8 @@ class CountingMessenger(EmulatedMessenger):
     def _count_chat(self, what: str, chat_id: int) -> None:
         if not self.quiet:
             self.by_chat_kind[f"{what}_{'group' if chat_id == self.group else 'private'}"] += 1
+            if self.clock is not None:
+                self.log.append((self.clock(), chat_id))
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
         self._count_chat("send", chat_id)
@@ -116,6 +125,10 @@ class GameFigures:
     group_messages: int
     group_edits: int
     private_messages: int
+    private_edits: int
+    busiest_group_60s: int  # sends and edits in the group in its busiest 60 s
+    busiest_private_10s: int  # sends and edits in one private chat in its busiest 10 s
+    calls_per_second: float  # sends and edits per second over the whole game, all chats
     taps: int
     decision_taps: int
     dismiss_taps: int
@@ -123,6 +136,30 @@ class GameFigures:
     errors: int
     api_calls: dict[str, int]
     wait_minutes: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A press a player will make: when, who, in which decision (or their turn chosen ahead),
+    and what the table waits for until then."""
+
+    at: float
+    seat: int
+    decision: int
+    turn_no: int
+    ahead: bool
+    waited: str
+
+
+@dataclass
+class Shared:
+    """What a table plays through: one per table here, one for all in devtools.capacity."""
+
+    clock: FakeClock
+    store: MemoryStore
+    timers: FakeTimers
+    messenger: Any
+    service: CoachRideBot
 
 
 class _ErrorCount(logging.Handler):
@@ -137,15 +174,33 @@ class _ErrorCount(logging.Handler):
 class PaceTable:
     """One game of ``players`` brisk humans through the service."""
 
-    def __init__(self, players: int, seed: int, ahead: float = 1.0) -> None:
-        self.clock = FakeClock()
-        self.timers = FakeTimers()
-        self.store = MemoryStore(clock=self.clock)
-        self.messenger = CountingMessenger()
-        self.service = CoachRideBot(
-            self.store, self.messenger, self.timers, self.clock, bot_username=BOT
-        )
-        self.uids = [FIRST_UID + i for i in range(players)]
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        ahead: float = 1.0,
+        *,
+        group: int = GROUP,
+        first_uid: int = FIRST_UID,
+        shared: Shared | None = None,
+    ) -> None:
+        """``shared``: the clock, store, timers, messenger and service of a simulation that
+        runs many tables at once (devtools.capacity); by default the table's own."""
+        if shared is None:
+            clock = FakeClock()
+            store = MemoryStore(clock=clock)
+            messenger = CountingMessenger(clock=clock.now)
+            timers = FakeTimers()
+            service = CoachRideBot(store, messenger, timers, clock, bot_username=BOT)
+            shared = Shared(clock, store, timers, messenger, service)
+        self.clock = shared.clock
+        self.timers = shared.timers
+        self.store = shared.store
+        self.messenger = shared.messenger
+        self.service = shared.service
+        self.group = group
+        self.first_uid = first_uid
+        self.uids = [first_uid + i for i in range(players)]
         self.think = random.Random(seed)
         self.rng = Rng(seed_state(seed))
         self.ai = AiPolicy()
@@ -157,11 +212,16 @@ class PaceTable:
         picks = random.Random(f"ahead{seed}")
         self.planners = {s for s in range(players) if picks.random() < ahead}
         self.waits: dict[str, float] = defaultdict(float)  # seconds of play waiting, by kind
+        self.plans: dict[tuple[int, int], float] = {}  # (decision, seat) -> when they press
+        self.tapped: Counter[tuple[int, int]] = Counter()
+        # The next player choosing their turn ahead (engine.premove) thinks from the moment the
+        # prompt first shows, through the decisions around it, into their turn if need be.
+        self.ahead_plans: dict[int, tuple[int, float]] = {}  # turn number -> (seat, when decided)
         self.errors = _ErrorCount()
 
     # -- updates as Telegram sends them --------------------------------------------------------
     def _user(self, uid: int) -> dict[str, Any]:
-        return {"id": uid, "is_bot": False, "first_name": f"P{uid - FIRST_UID + 1}"}
+        return {"id": uid, "is_bot": False, "first_name": f"P{uid - self.first_uid + 1}"}
 
     def command(self, uid: int, chat: int, text: str) -> None:
         kind = "private" if chat > 0 else "supergroup"
@@ -229,81 +289,99 @@ class PaceTable:
             lobby.new_game_id, lobby.new_deal_seed = random_ids, random_seeds
             log.removeHandler(self.errors)
 
-    def _play(self) -> GameFigures:
+    def open(self) -> None:
+        """The lobby: /newgame in the group, every player joins in private, /startgame."""
         creator = self.uids[0]
-        self.command(creator, GROUP, "/newgame")
-        chat = self.store.get(f"CHAT#{GROUP}")
+        self.command(creator, self.group, "/newgame")
+        chat = self.store.get(f"CHAT#{self.group}")
         assert chat is not None
         self.gid = str(chat.doc["game"])
         for uid in self.uids:
             self.command(uid, uid, f"/start {self.gid}")
-        self.command(creator, GROUP, "/startgame")
+        self.command(creator, self.group, "/startgame")
+
+    def state(self) -> engine.State:
+        return engine.State.from_dict(self.doc()["engine"])
+
+    def next_tap(self, st: engine.State) -> Tap | None:
+        """Who presses next and when, if nobody's deadline comes first. Each asked player
+        starts thinking when their prompt shows (calling again changes nothing until the game
+        or a prompt does)."""
+        aw = engine.awaiting(st)
+        assert aw is not None and st.pending is not None
+        now = self.clock.now()
+        plans, tapped, ahead_plans = self.plans, self.tapped, self.ahead_plans
+        asked = aw.seats + aw.ahead  # supporters asked ahead of their turn think at once
+        premove = aw.premove
+        for seat in asked:
+            key = (aw.decision, seat)
+            if key in plans or tapped[key] >= MAX_TAPS_PER_DECISION:
+                continue
+            own = engine.view(st, seat)["decision"] or {"kind": aw.kind, "data": {}}
+            if own["data"].get("declared") is not None:
+                continue  # declared ahead of its turn: told when the turn comes
+            thinking = None
+            if aw.kind == "turn" and not own["data"].get("acted"):
+                thinking = ahead_plans.pop(st.turn_no - 1, None)
+            if thinking is not None and thinking[0] == seat and thinking[1] >= 0:
+                plans[key] = max(now, thinking[1])  # went on thinking into the turn
+            elif self.prompt(self.uids[seat], aw.decision) is not None:
+                # the seat's own question (one asked during a window is not the window's)
+                lo, hi = THINK_SECONDS[think_kind(own["kind"], own["data"])]
+                plans[key] = now + self.think.uniform(lo, hi)
+        if (
+            premove is not None
+            and premove in self.planners
+            and st.turn_no not in ahead_plans
+            and not engine.view(st, premove)["decision"]["data"].get("held")
+            and self.prompt(self.uids[premove], aw.decision) is not None
+        ):
+            lo, hi = THINK_SECONDS["turn"]
+            ahead_plans[st.turn_no] = (premove, now + self.think.uniform(lo, hi))
+        mine = [(at, seat) for (dec, seat), at in plans.items() if dec == aw.decision]
+        mine = [(at, seat) for at, seat in mine if seat in asked]
+        planned = ahead_plans.get(st.turn_no)
+        if (
+            premove is not None
+            and planned is not None
+            and planned[0] == premove
+            and not engine.view(st, premove)["decision"]["data"].get("held")
+        ):
+            mine.append((max(now, planned[1]), premove))
+        if not mine:
+            return None
+        at, seat = min(mine)
+        ahead = seat == premove and (aw.decision, seat) not in plans
+        return Tap(at, seat, aw.decision, st.turn_no, ahead, _waiting_for(st, aw))
+
+    def take(self, tap: Tap) -> None:
+        """The bookkeeping of a press about to be made: the plan it ends."""
+        if tap.ahead:
+            self.ahead_plans[tap.turn_no] = (tap.seat, -1.0)  # chosen: nothing more to think
+            self.ahead_taps += 1
+        else:
+            del self.plans[(tap.decision, tap.seat)]
+            self.tapped[(tap.decision, tap.seat)] += 1
+
+    def _play(self) -> GameFigures:
+        self.open()
         started = self.clock.now()
-        plans: dict[tuple[int, int], float] = {}
-        tapped: Counter[tuple[int, int]] = Counter()
-        # The next player choosing their turn ahead (engine.premove) thinks from the moment the
-        # prompt first shows, through the decisions around it, into their turn if need be.
-        ahead_plans: dict[int, tuple[int, float]] = {}  # turn number -> (seat, when decided)
         for _ in range(MAX_STEPS):
-            doc = self.doc()
-            st = engine.State.from_dict(doc["engine"])
+            st = self.state()
             if st.over:
                 break
-            aw = engine.awaiting(st)
-            assert aw is not None and st.pending is not None
-            now = self.clock.now()
-            asked = aw.seats + aw.ahead  # supporters asked ahead of their turn think at once
-            premove = aw.premove
-            for seat in asked:
-                key = (aw.decision, seat)
-                if key in plans or tapped[key] >= MAX_TAPS_PER_DECISION:
-                    continue
-                own = engine.view(st, seat)["decision"] or {"kind": aw.kind, "data": {}}
-                if own["data"].get("declared") is not None:
-                    continue  # declared ahead of its turn: told when the turn comes
-                thinking = None
-                if aw.kind == "turn" and not own["data"].get("acted"):
-                    thinking = ahead_plans.pop(st.turn_no - 1, None)
-                if thinking is not None and thinking[0] == seat and thinking[1] >= 0:
-                    plans[key] = max(now, thinking[1])  # went on thinking into the turn
-                elif self.prompt(self.uids[seat], aw.decision) is not None:
-                    # the seat's own question (one asked during a window is not the window's)
-                    lo, hi = THINK_SECONDS[think_kind(own["kind"], own["data"])]
-                    plans[key] = now + self.think.uniform(lo, hi)
-            if (
-                premove is not None
-                and premove in self.planners
-                and st.turn_no not in ahead_plans
-                and not engine.view(st, premove)["decision"]["data"].get("held")
-                and self.prompt(self.uids[premove], aw.decision) is not None
-            ):
-                lo, hi = THINK_SECONDS["turn"]
-                ahead_plans[st.turn_no] = (premove, now + self.think.uniform(lo, hi))
-            mine = [(at, seat) for (dec, seat), at in plans.items() if dec == aw.decision]
-            mine = [(at, seat) for at, seat in mine if seat in asked]
-            planned = ahead_plans.get(st.turn_no)
-            if (
-                premove is not None
-                and planned is not None
-                and planned[0] == premove
-                and not engine.view(st, premove)["decision"]["data"].get("held")
-            ):
-                mine.append((max(now, planned[1]), premove))
-            tap = min(mine) if mine else None
+            tap = self.next_tap(st)
             timer = min((r.due_at for r in self.timers.requests), default=None)
-            waited = _waiting_for(st, aw)
-            if tap is not None and (timer is None or tap[0] <= timer):
-                self.waits[waited] += max(0.0, tap[0] - now)
-                self.clock.advance(max(0.0, tap[0] - now))
-                if tap[1] == premove and (aw.decision, tap[1]) not in plans:
-                    ahead_plans[st.turn_no] = (tap[1], -1.0)  # chosen: nothing more to think
-                    self.ahead_taps += 1
-                else:
-                    del plans[(aw.decision, tap[1])]
-                    tapped[(aw.decision, tap[1])] += 1
-                self.decide(tap[1], aw.decision)
+            now = self.clock.now()
+            if tap is not None and (timer is None or tap.at <= timer):
+                self.waits[tap.waited] += max(0.0, tap.at - now)
+                self.clock.advance(max(0.0, tap.at - now))
+                self.take(tap)
+                self.decide(tap.seat, tap.decision)
             elif timer is not None:
-                self.waits[waited] += max(0.0, timer - now)
+                aw = engine.awaiting(st)
+                assert aw is not None
+                self.waits[_waiting_for(st, aw)] += max(0.0, timer - now)
                 self.clock.advance(max(0.0, timer - now))
                 for request in self.timers.pop_due(self.clock.now()):
                     self.service.handle_timer(request)
@@ -313,6 +391,8 @@ class PaceTable:
             raise RuntimeError("the game did not end")
         result = st.result or {}
         counts = self.messenger.by_chat_kind
+        calls = [(at, chat) for at, chat in self.messenger.log if at >= started]
+        seconds = max(1.0, self.clock.now() - started)
         return GameFigures(
             players=len(self.uids),
             minutes=(self.clock.now() - started) / 60,
@@ -321,6 +401,13 @@ class PaceTable:
             group_messages=counts["send_group"],
             group_edits=counts["edit_group"],
             private_messages=counts["send_private"],
+            private_edits=counts["edit_private"],
+            busiest_group_60s=busiest([at for at, chat in calls if chat == self.group], 60.0),
+            busiest_private_10s=max(
+                (busiest([at for at, c in calls if c == uid], 10.0) for uid in self.uids),
+                default=0,
+            ),
+            calls_per_second=len(calls) / seconds,
             taps=self.taps,
             decision_taps=self.decision_taps,
             dismiss_taps=self.dismiss_taps,
@@ -332,12 +419,21 @@ class PaceTable:
 
     def decide(self, seat: int, decision: int) -> None:
         """The player looks at their prompt, decides, and presses their way to it."""
+        chosen = self.choose(seat, decision)
+        if chosen is not None:
+            uid, message_id, route = chosen
+            for data in route:
+                self.press(uid, message_id, data)
+
+    def choose(self, seat: int, decision: int) -> tuple[int, int, list[str]] | None:
+        """What the player decides, as the buttons to press in their prompt (``uid``, the
+        prompt's message id, the callback data in order); counted as taps."""
         st = engine.State.from_dict(self.doc()["engine"])
         uid = self.uids[seat]
         shown = self.prompt(uid, decision)
         legal = engine.legal_actions(st, seat)
         if shown is None or not legal:
-            return
+            return None
         action = self.ai.choose(engine.view(st, seat), legal, self.rng)
         route = None
         for same in _identical(action, legal):  # a menu shows one of two identical Goblets
@@ -354,15 +450,13 @@ class PaceTable:
                 if b[2].startswith(f"{self.gid}:{decision}:") and b[2].split(":")[2][:1] not in "~?"
             ]
             if not acts:
-                return
+                return None
             route = [acts[self.rng.below(len(acts))]]
-        for i, data in enumerate(route):
-            self.taps += 1
-            if i == len(route) - 1:
-                self.decision_taps += 1
-                if all(a.kind in DISMISS_KINDS for a in legal):
-                    self.dismiss_taps += 1
-            self.press(uid, shown.message_id, data)
+        self.taps += len(route)
+        self.decision_taps += 1
+        if all(a.kind in DISMISS_KINDS for a in legal):
+            self.dismiss_taps += 1
+        return uid, shown.message_id, route
 
     def route(
         self, uid: int, shown: Shown, decision: int, wanted: str, action: Action
@@ -398,6 +492,17 @@ class PaceTable:
         finally:
             self.messenger.quiet = False
             shown.text, shown.rows = start
+
+
+def busiest(times: list[float], window: float) -> int:
+    """The most of ``times`` (sorted) that fall in any ``window`` seconds (a half-open span,
+    as Telegram's limits count: a call ``window`` seconds after another is in the next one)."""
+    most = start = 0
+    for end, at in enumerate(times):
+        while times[start] <= at - window:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
 
 
 def _identical(action: Action, legal: list[Action]) -> list[Action]:
@@ -456,6 +561,12 @@ def summarize(games: list[GameFigures]) -> dict[str, Any]:
         "results": dict(Counter(g.result for g in games)),
         "group_messages_per_game": round(statistics.mean(g.group_messages for g in games), 1),
         "group_edits_per_game": round(statistics.mean(g.group_edits for g in games), 1),
+        "private_sends_per_game": round(statistics.mean(g.private_messages for g in games), 1),
+        "private_edits_per_game": round(statistics.mean(g.private_edits for g in games), 1),
+        "busiest_group_60s": max(g.busiest_group_60s for g in games),
+        "busiest_group_60s_median": statistics.median(g.busiest_group_60s for g in games),
+        "busiest_private_10s": max(g.busiest_private_10s for g in games),
+        "calls_per_second": round(statistics.mean(g.calls_per_second for g in games), 3),
         "taps_per_game": round(taps / len(games), 1),
         "decision_taps_per_game": round(decision_taps / len(games), 1),
         "dismiss_share_of_decision_taps": round(dismiss / decision_taps, 3) if decision_taps else 0,
@@ -495,6 +606,22 @@ def goals(by_players: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "value": five["group_messages_per_game"],
             "met": five["group_messages_per_game"] <= GOALS["group_messages_5p"],
         }
+    if five is not None:
+        out["sends and edits per second per 5-player game"] = {
+            "goal": f"<= {GOALS['calls_per_second_5p']:g}",
+            "value": five["calls_per_second"],
+            "met": five["calls_per_second"] <= GOALS["calls_per_second_5p"],
+        }
+        out["group sends and edits in the busiest 60 s (5 players)"] = {
+            "goal": f"<= {GOALS['group_calls_per_60s']:g}",
+            "value": five["busiest_group_60s"],
+            "met": five["busiest_group_60s"] <= GOALS["group_calls_per_60s"],
+        }
+        out["private chat sends and edits in the busiest 10 s (5 players)"] = {
+            "goal": f"<= {GOALS['private_calls_per_10s']:g}",
+            "value": five["busiest_private_10s"],
+            "met": five["busiest_private_10s"] <= GOALS["private_calls_per_10s"],
+        }
     worst = max(f["dismiss_share_of_decision_taps"] for f in by_players.values())
     out["dismiss-only taps (worst table size)"] = {
         "goal": f"<= {GOALS['dismiss_share']:.0%}",
@@ -526,6 +653,11 @@ def render(report: dict[str, Any]) -> str:
             f"(range {f['minutes_range'][0]}-{f['minutes_range'][1]})",
             f"  group                {f['group_messages_per_game']} new messages, "
             f"{f['group_edits_per_game']} edits per game",
+            f"  Telegram counts      group {f['group_messages_per_game']} sends + "
+            f"{f['group_edits_per_game']} edits, private {f['private_sends_per_game']} sends + "
+            f"{f['private_edits_per_game']} edits per game; {f['calls_per_second']} per second",
+            f"  busiest              group {f['busiest_group_60s']} calls in 60 s (median game "
+            f"{f['busiest_group_60s_median']}), a private chat {f['busiest_private_10s']} in 10 s",
             f"  taps per game        {f['taps_per_game']} ({f['decision_taps_per_game']} "
             f"decisions, the rest navigation)",
             f"  dismiss-only taps    {f['dismiss_share_of_decision_taps']:.1%} of decisions, "
@@ -543,7 +675,7 @@ def render(report: dict[str, Any]) -> str:
             lines.append(f"  choices with no button to reach: {f['choices_without_a_button']}")
         if f["failed_updates"]:
             lines.append(f"  FAILED updates (logged errors): {f['failed_updates']}")
-    lines += ["", "goals (issue 9):"]
+    lines += ["", "goals (issues 9 and 27):"]
     for name, g in report["goals"].items():
         value = g["value"]
         shown = f"{value:.1%}" if "dismiss" in name else f"{value}"

@@ -26,7 +26,7 @@ def test_pace_command_plays_one_small_game_and_prints_figures(
     assert figures["failed_updates"] == 0
     assert figures["choices_without_a_button"] == 0
     text = pace.render(report)
-    assert "median" in text and "goals (issue 9)" in text and "dismiss-only taps" in text
+    assert "median" in text and "goals (issues 9 and 27)" in text and "dismiss-only taps" in text
 
 
 def test_think_times_follow_the_issue_model() -> None:
@@ -58,3 +58,25 @@ def test_ahead_share_decides_who_chooses_their_turn_ahead() -> None:
     everyone = pace.PaceTable(3, 7)
     everyone.play()
     assert everyone.planners == {0, 1, 2} and everyone.ahead_taps > 0
+
+
+def test_busiest_counts_the_most_calls_in_any_window_as_telegram_does() -> None:
+    """Issue 27: a call ``window`` seconds after another falls in the next window."""
+    assert pace.busiest([], 60.0) == 0
+    assert pace.busiest([0.0, 59.9, 60.0, 61.0], 60.0) == 3
+    assert pace.busiest([0.0, 1.0, 2.0, 10.0, 10.5], 10.0) == 4
+
+
+def test_pace_counts_what_telegram_counts_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: sends and edits for the group and the private chats, the busiest 60 s of the
+    group, the busiest 10 s of a private chat, and calls per second."""
+    assert pace.main(["--games", "1", "--players", "3", "--seed", "2", "--json"]) == 0
+    f = json.loads(capsys.readouterr().out)["tables"]["3"]
+    calls = f["bot_api_calls_by_method"]
+    sends = f["group_messages_per_game"] + f["private_sends_per_game"]
+    edits = f["group_edits_per_game"] + f["private_edits_per_game"]
+    assert sends == calls["sendMessage"] and edits == calls["editMessageText"]
+    assert 0 < f["busiest_group_60s"] <= f["group_messages_per_game"] + f["group_edits_per_game"]
+    assert f["busiest_private_10s"] > 0
+    per_second = (sends + edits) / (f["median_minutes"] * 60)
+    assert abs(f["calls_per_second"] - per_second) < 0.05

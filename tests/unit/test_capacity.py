@@ -1,0 +1,63 @@
+"""The capacity simulation (issue 27): many tables on one fake clock, Telegram's limits on."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from devtools import capacity
+from infra.fakes import FakeClock
+
+
+def test_sleeping_invocations_interleave_by_time_on_one_clock() -> None:
+    """A delivery waiting for its slot is suspended; whatever is due first runs meanwhile."""
+    clock = FakeClock(0.0)
+    scheduler = capacity.Scheduler(clock)
+    seen: list[tuple[str, float]] = []
+
+    def slow() -> None:
+        seen.append(("slow starts", clock.now()))
+        scheduler.sleep(5.0)
+        seen.append(("slow ends", clock.now()))
+
+    def quick() -> None:
+        seen.append(("quick", clock.now()))
+
+    scheduler.at(0.0, "run", slow)
+    scheduler.at(1.0, "run", quick)
+    while scheduler.queue:
+        _, kind, payload = scheduler.pop()
+        if kind == "run":
+            scheduler.spawn(None, payload)
+        else:
+            scheduler.resume(payload)
+    assert seen == [("slow starts", 0.0), ("quick", 1.0), ("slow ends", 5.0)]
+
+
+def test_a_few_games_under_the_limits_get_no_429_and_no_delay_worth_noting() -> None:
+    figures = capacity.Simulation(3, seed=2, ramp=10.0, window=60.0).run()
+    assert figures.failed == 0
+    assert figures.accepted_per_second > 0.5 and figures.prompts > 0
+    assert figures.floods == 0 and figures.delay_p99 < 2.0
+    assert figures.not_shown == 0
+
+
+def test_over_the_limit_telegram_answers_429_and_prompts_come_late() -> None:
+    """Two messages a second for the whole bot: Telegram refuses with retry_after, the bot's
+    flood handling delivers later, and the delay shows in the figures."""
+    sim = capacity.Simulation(3, seed=2, ramp=10.0, window=60.0)
+    sim.limits.overall = 2
+    figures = sim.run()
+    assert figures.failed == 0
+    assert figures.floods > 0 and figures.floods_by_limit.get("overall", 0) > 0
+    assert figures.delay_max > 2.0
+
+
+def test_the_command_prints_the_table_and_its_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert capacity.main(["--games", "2", "--ramp", "5", "--window", "30", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    row = report["rows"]["2"]
+    assert row["games"] == 2 and row["failed"] == 0
+    assert report["goal_met"] is None  # N=100 not run
+    assert "p99" in capacity.render(report)
