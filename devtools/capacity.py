@@ -62,6 +62,9 @@ SIZES = (25, 50, 100, 200, 400)
 QUICK_SIZES = (25, 50, 100)
 LOOK_AGAIN_SECONDS = 1.0  # a player whose prompt is not there (yet) looks again this much later
 GOAL_N = 100
+# TelegramGateway's defaults (flood_attempts, max_wait): what production sleeps out in-process.
+FLOOD_ATTEMPTS = 3
+MAX_FLOOD_WAIT = 30.0
 GOAL_P99_SECONDS = 2.0
 FIRST_GROUP = -2_000_000_000
 FIRST_UID = 100_000_000
@@ -169,6 +172,24 @@ class SimMessenger(EmulatedMessenger):
     tally: Tally = field(default_factory=Tally)
     clock: Callable[[], float] = time.time
     quiet: bool = False  # a player looking around their prompt's pages (not counted)
+    # As infra.telegram_gateway.TelegramGateway does in production: a short flood wait is slept
+    # out in the invocation (up to FLOOD_ATTEMPTS tries of at most MAX_FLOOD_WAIT s each); only a
+    # longer one reaches the pipeline, which then holds the chat.
+    sleep: Callable[[float], None] | None = None
+
+    def _waiting_out_floods(self, call: Callable[[], Sent]) -> Sent:
+        for attempt in range(1, FLOOD_ATTEMPTS + 1):
+            try:
+                return call()
+            except FloodWait as flood:
+                if (
+                    self.sleep is None
+                    or attempt == FLOOD_ATTEMPTS
+                    or flood.retry_after > MAX_FLOOD_WAIT
+                ):
+                    raise
+                self.sleep(flood.retry_after)
+        raise AssertionError("unreachable")
 
     def _call(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         looking = self.quiet and method == "editMessageText" and params["chat_id"] > 0
@@ -195,12 +216,14 @@ class SimMessenger(EmulatedMessenger):
         return status, body
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        sent = super().send(chat_id, text, rows)
+        sent = self._waiting_out_floods(lambda: super(SimMessenger, self).send(chat_id, text, rows))
         self._note(sent, chat_id, rows)
         return sent
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
-        sent = super().edit(chat_id, message_id, text, rows)
+        sent = self._waiting_out_floods(
+            lambda: super(SimMessenger, self).edit(chat_id, message_id, text, rows)
+        )
         if not self.quiet:
             self._note(sent, chat_id, rows)
         return sent
@@ -306,7 +329,9 @@ class Simulation:
         self.limits = RateLimits(clock=self.clock.now)
         api = BotApiEmulator(clock=self.clock.now, limits=self.limits)
         self.tally = Tally()
-        self.messenger = SimMessenger(api=api, tally=self.tally, clock=self.clock.now)
+        self.messenger = SimMessenger(
+            api=api, tally=self.tally, clock=self.clock.now, sleep=self.scheduler.sleep
+        )
         limiter = SharedRateLimiter(self.store, sleep=self.scheduler.sleep)
         self.service = CoachRideBot(
             self.store,

@@ -61,3 +61,15 @@ def test_the_command_prints_the_table_and_its_json(capsys: pytest.CaptureFixture
     assert row["games"] == 2 and row["failed"] == 0
     assert report["goal_met"] is None  # N=100 not run
     assert "p99" in capacity.render(report)
+
+
+def test_the_simulation_waits_out_floods_as_the_gateway_does() -> None:
+    """The simulated messenger sleeps out a short flood wait with the gateway's own bounds (it
+    stands in for TelegramGateway, whose defaults production uses)."""
+    import inspect
+
+    from infra.telegram_gateway import TelegramGateway
+
+    defaults = inspect.signature(TelegramGateway.__init__).parameters
+    assert capacity.FLOOD_ATTEMPTS == defaults["flood_attempts"].default
+    assert capacity.MAX_FLOOD_WAIT == defaults["max_wait"].default
