@@ -71,5 +71,5 @@ def test_the_simulation_waits_out_floods_as_the_gateway_does() -> None:
     from infra.telegram_gateway import TelegramGateway
 
     defaults = inspect.signature(TelegramGateway.__init__).parameters
-    assert capacity.FLOOD_ATTEMPTS == defaults["flood_attempts"].default
-    assert capacity.MAX_FLOOD_WAIT == defaults["max_wait"].default
+    assert defaults["flood_attempts"].default == capacity.FLOOD_ATTEMPTS
+    assert defaults["max_wait"].default == capacity.MAX_FLOOD_WAIT
