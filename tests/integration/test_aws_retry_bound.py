@@ -23,11 +23,11 @@ from botocore.awsrequest import AWSResponse
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from devtools.botapi.messenger import EmulatedMessenger
 from handlers.app import CoachRideBot
 from infra import aws
 from infra.dynamo_store import DynamoStore
 from infra.fakes import FakeClock, FakeTimers
-from infra.memory_messenger import MemoryMessenger
 from infra.ports import OutOfTime, Put, deadline_scope
 
 FUNCTION_TIMEOUT = 30.0  # template.yaml's webhook timeout
@@ -110,7 +110,7 @@ def handle_one_update(table: str, client: Any, clock: FakeClock) -> float:
     """Seconds of the fake clock one /newgame update took, from the webhook's start."""
     store = DynamoStore(table, client=client, clock=clock, sleep=clock.advance)
     bot = CoachRideBot(
-        store, MemoryMessenger(), FakeTimers(), clock, bot_username="b", sleep=clock.advance
+        store, EmulatedMessenger(), FakeTimers(), clock, bot_username="b", sleep=clock.advance
     )
     started = clock.now()
     bot.handle_update(new_game_update(), seconds_left=FUNCTION_TIMEOUT)

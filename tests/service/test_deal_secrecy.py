@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import engine
+from devtools.botapi.messenger import EmulatedMessenger
 from engine.actions import Action
 from engine.rng import Rng
 from engine.state import State
@@ -30,7 +31,6 @@ from handlers.game_runner import GameRunner
 from handlers.pipeline import Txn, game_key, new_game_id
 from handlers.unit_of_work import UnitOfWork
 from infra.fakes import FakeClock, FakeTimers
-from infra.memory_messenger import MemoryMessenger
 from infra.memory_store import MemoryStore
 from infra.ports import Put, TimerRequest
 from tests.service.service_game import GROUP, ServiceGame
@@ -254,7 +254,7 @@ def test_a_game_stored_before_plays_on_to_its_end_through_the_bot() -> None:
     store = MemoryStore(clock=clock)
     key = game_key(doc["gid"])
     store.commit([Put(key, doc, None)])
-    bot = CoachRideBot(store, MemoryMessenger(), FakeTimers(), clock, bot_username="test_bot")
+    bot = CoachRideBot(store, EmulatedMessenger(), FakeTimers(), clock, bot_username="test_bot")
     for _ in range(5000):
         got = store.get(key)
         assert got is not None
