@@ -44,8 +44,12 @@ class CoachRideBot:
         is_admin: Callable[[int, int], bool] | None = None,
         limiter: RateLimiter | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        deal_seeds: Callable[[], int] | None = None,
     ) -> None:
         self.store = store
+        # Where each game's secret seed comes from: the operating system's generator; tests
+        # that replay a game by its number give their own.
+        self.deal_seeds = deal_seeds or (lambda: lobby.new_deal_seed())
         self.timers = timers
         self.clock = clock
         self.bot_username = bot_username

@@ -45,3 +45,6 @@ class Rooms(Replies, Reads, Protocol):
 
     @property
     def is_admin(self) -> Callable[[int, int], bool]: ...
+
+    @property
+    def deal_seeds(self) -> Callable[[], int]: ...

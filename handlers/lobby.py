@@ -224,7 +224,7 @@ def new_deal_seed() -> int:
 def start_game(rooms: Rooms, work: UnitOfWork) -> None:
     game, txn = work.game, work.txn
     settings = game.group_settings
-    seed = new_deal_seed()
+    seed = rooms.deal_seeds()
     add_ai_passengers(game, settings, seed)
     names = [p.name for p in game.players]
     state, events = engine.new_game(names, seed, settings.engine_options())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -19,7 +20,7 @@ import engine
 from devtools.botapi import Killed, RecordingRequest
 from devtools.botapi.updates import callback_update, message_update
 from engine.rng import Rng
-from handlers import timer, webhook
+from handlers import lobby, timer, webhook
 from handlers.app import CoachRideBot
 from handlers.pipeline import RateLimiter
 from handlers.telegram_messenger import TelegramMessenger, make_bot
@@ -94,6 +95,9 @@ class BotTable:
             bot_username=BOT,
             limiter=limiter,
             sleep=self.clock.advance,
+            # The same table number deals the same cards: a failure replays (the bot's own
+            # seeds come from the operating system).
+            deal_seeds=random.Random(seed).getrandbits(lobby.DEAL_SEED_BITS).__index__,
         )
         self.twice = twice
         self.ids = itertools.count(1)
