@@ -644,7 +644,7 @@ def _drop_live_sends(txn: Txn) -> None:
     gone = {e["seq"] for e in doc.get("outbox", []) if live(e)}
     if not gone:
         return
-    log.info(json.dumps({"event": "dropped_after_end", "count": len(gone)}))
+    log.info(json.dumps({"event": "dropped_after_end", "seqs": sorted(gone)}))
     doc["outbox"] = [e for e in doc["outbox"] if e["seq"] not in gone]
     txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
     txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]

@@ -21,6 +21,7 @@ import random
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import boto3
 import pytest
@@ -62,15 +63,12 @@ def test_games_finish_and_every_message_arrives_once_on_bad_days(
     )
     bot.api.chaos = chaos
     uncertain = Uncertain()
-    logging.getLogger("coachride").addHandler(uncertain)
-    try:
+    with listening(uncertain):
         bot.start()
         final = bot.play()
         for _ in range(6):  # what is still held back goes out on its flush timers
             bot.clock.advance(60)
             bot.fire_timers()
-    finally:
-        logging.getLogger("coachride").removeHandler(uncertain)
     print(f"\nfaults injected: {dict(chaos.counts)}; functions killed: {bot.killed}")
     print(f"sends left uncertain (killed before or after the request): {len(uncertain.seqs)}")
     assert final.over
@@ -84,11 +82,14 @@ def test_games_finish_and_every_message_arrives_once_on_bad_days(
 
 
 class Uncertain(logging.Handler):
-    """The outbox entries the pipeline settled as uncertain (its ``uncertain`` log events)."""
+    """The outbox entries the pipeline settled as uncertain (its ``uncertain`` log events), and
+    those it withdrew because their game ended first (``dropped_after_end``: a prompt, a
+    reminder or a countdown that would only mislead once the game is over)."""
 
     def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
+        super().__init__(level=logging.INFO)
         self.seqs: set[int] = set()
+        self.withdrawn: set[int] = set()
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -97,6 +98,21 @@ class Uncertain(logging.Handler):
             return
         if isinstance(event, dict) and event.get("event") == "uncertain":
             self.seqs.add(int(event["seq"]))
+        elif isinstance(event, dict) and event.get("event") == "dropped_after_end":
+            self.withdrawn.update(int(seq) for seq in event["seqs"])
+
+
+@contextmanager
+def listening(uncertain: Uncertain) -> Iterator[None]:
+    logger = logging.getLogger("coachride")
+    level = logger.level
+    logger.addHandler(uncertain)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(uncertain)
+        logger.setLevel(level)
 
 
 def missing_but_uncertain(bot: BotTable, uncertain: Uncertain) -> list[tuple[int, str]]:
@@ -105,7 +121,7 @@ def missing_but_uncertain(bot: BotTable, uncertain: Uncertain) -> list[tuple[int
     unsure = Counter(
         (e["chat"], e["text"])
         for (_, seq), e in bot.store.promised.items()
-        if e["op"] == "send" and seq in uncertain.seqs
+        if e["op"] == "send" and (seq in uncertain.seqs or seq in uncertain.withdrawn)
     )
     delivered = bot.delivered()
     refused = Counter(bot.api.chaos.refused) if bot.api.chaos else Counter()
@@ -154,8 +170,7 @@ def test_games_finish_on_telegram_s_worst_days(dynamo_table: str, n: int, seed: 
     faults = AfterDelivery(random.Random(seed + 100), lost=0.03, kill=0.03)
     faults.install(bot.api)
     uncertain = Uncertain()
-    logging.getLogger("coachride").addHandler(uncertain)
-    try:
+    with listening(uncertain):
         bot.start()
         skew_the_rate_cell(bot)
         for _ in range(8):  # a few turns, then Telegram holds the bot for 20 minutes
@@ -167,8 +182,6 @@ def test_games_finish_on_telegram_s_worst_days(dynamo_table: str, n: int, seed: 
         for _ in range(6):
             bot.clock.advance(60)
             bot.fire_timers()
-    finally:
-        logging.getLogger("coachride").removeHandler(uncertain)
     doubled = sum(bot.delivered()[k] - bot.promised_sends()[k] for k in bot.duplicates())
     lost = lost_prompts(bot, faults)
     extended = float((bot.doc().get("hold") or {}).get("extended", 0.0))

@@ -35,6 +35,8 @@ from infra.memory_store import MemoryStore
 from infra.ports import Put, TimerRequest
 from tests.service.service_game import GROUP, ServiceGame
 
+pytestmark = pytest.mark.os_seeds  # the real seed source, not tests/conftest.py's replayable one
+
 DATA = Path(__file__).resolve().parents[1] / "unit" / "data"
 GID = "sAmEgAmE"  # the same public game id (Join link) for every game below
 
