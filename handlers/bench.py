@@ -38,6 +38,7 @@ LAMBDA_ENVIRONMENT = {
     "AWS_SESSION_TOKEN": "bench",
     "AWS_REGION": "eu-central-1",
     "AWS_DEFAULT_REGION": "eu-central-1",
+    "PYDANTIC_DISABLE_PLUGINS": "__all__",  # as template.yaml sets it
 }
 FIRST_UPDATE_GOAL_MS = 450
 

@@ -236,3 +236,13 @@ def test_the_trimmed_endpoint_data_resolves_every_kept_service_as_the_whole_does
     trimmed = endpoints(str(data))
     assert trimmed == endpoints(None)
     assert ("sqs", "cn-north-1", "https://sqs.cn-north-1.amazonaws.com.cn") in trimmed
+
+
+def test_the_bench_measures_with_the_functions_settings_that_change_imports() -> None:
+    """pydantic looks through every installed distribution for plugins when it builds its first
+    model unless told there are none: the functions tell it, and the bench measures the same."""
+    from tests.integration.test_template import load_template
+
+    variables = load_template()["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+    assert LAMBDA_ENVIRONMENT["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
