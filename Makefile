@@ -9,7 +9,7 @@ RUN_LOCK := requirements.lock
 DEV_LOCK := requirements-dev.lock
 PIP_INSTALL := $(PY) -m pip install --require-hashes --no-deps --only-binary=:all: --no-compile
 
-.PHONY: install run test test-slow lint typecheck cfn browser bench pace simulate clean lock build-WebhookFunction build-TimerFunction
+.PHONY: install run test test-slow lint typecheck cfn browser bench bench-package pace simulate clean lock build-WebhookFunction build-TimerFunction
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,16 @@ simulate: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m handlers.bench
 
+# The first update's imports as Lambda runs them: the package built as `sam build` builds it
+# (trimmed botocore, 3.12 byte code), for this machine's CPU, imported by a Python 3.12.
+BENCH_PACKAGE := .bench-package
+bench-package: $(VENV)/.installed
+	test -n "$(PY312)"
+	rm -rf $(BENCH_PACKAGE)
+	$(MAKE) --no-print-directory build-WebhookFunction ARTIFACTS_DIR=$(abspath $(BENCH_PACKAGE)) \
+		LAMBDA_PLATFORM=manylinux2014_$(shell uname -m)
+	PYTHONPATH=$(BENCH_PACKAGE) $(PY312) -m handlers.bench --imports-only --package $(BENCH_PACKAGE)
+
 pace: $(VENV)/.installed
 	nice $(PY) -m handlers.pace
 
@@ -80,6 +90,7 @@ clean:
 # byte code by a Python 3.12 when one is found (Lambda ignores byte code of any other version,
 # and its /var/task is read-only, so without it every cold start compiles).
 LAMBDA_LOCK := deploy/requirements-lambda.txt
+LAMBDA_PLATFORM ?= manylinux2014_aarch64
 PY312 ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12; do \
 	"$$p" -c 'import sys; assert sys.version_info[:2] == (3, 12)' 2>/dev/null && { echo "$$p"; break; }; done)
 
@@ -87,7 +98,7 @@ build-WebhookFunction build-TimerFunction:
 	test -n "$(ARTIFACTS_DIR)"
 	$(PYTHON) deploy/package.py "$(ARTIFACTS_DIR)"
 	$(PYTHON) -m pip install --quiet --no-compile --no-deps --require-hashes \
-		--target "$(ARTIFACTS_DIR)" --platform manylinux2014_aarch64 --implementation cp \
+		--target "$(ARTIFACTS_DIR)" --platform $(LAMBDA_PLATFORM) --implementation cp \
 		--python-version 3.12 --only-binary=:all: -r $(LAMBDA_LOCK)
 	rm -rf "$(ARTIFACTS_DIR)"/bin "$(ARTIFACTS_DIR)"/*.dist-info/RECORD
 	$(PYTHON) deploy/package.py --trim-botocore "$(ARTIFACTS_DIR)"

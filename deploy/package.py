@@ -5,8 +5,10 @@
 
 copies them (and the catalogs they read) from the checkout; ``--trim-botocore`` keeps the service
 models of the services the code calls (``AWS_SERVICES``) and drops the other ~440 from the
-shipped botocore: 28 MB of the package, and about 140 ms of a cold start that botocore spends
-listing every service directory when it loads a model. The set is the closure of the
+shipped botocore (28 MB of the package, and the time botocore spends listing every service
+directory when it loads a model), and keeps only those services' entries in botocore's endpoint
+data (``endpoints.json``: 1.25 MB of JSON that botocore parses whole when it makes its first
+client, about 50 ms of CPU). The set is the closure of the
 entry points' imports, lazy ones inside functions included, so test and operator tooling
 (``engine/testing/``, ``devtools/``, ``infra/fakes.py``, ``handlers/bench.py``, …) stays
 out by construction, and a new runtime module is shipped without editing a list.
@@ -16,9 +18,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import gzip
+import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY_POINTS = ("handlers.webhook", "handlers.timer")
@@ -126,20 +131,52 @@ def copy_package(target: Path) -> list[str]:
 
 
 def trim_botocore(target: Path, keep: tuple[str, ...] = AWS_SERVICES) -> int:
-    """Remove the shipped botocore's service models but ``keep``'s; the bytes removed."""
+    """Remove the shipped botocore's service models but ``keep``'s, and the other services'
+    endpoint data; the bytes removed."""
     data = target / "botocore" / "data"
     removed = 0
     for service in data.iterdir():
         if service.is_dir() and service.name not in keep:
             removed += sum(f.stat().st_size for f in service.rglob("*") if f.is_file())
             shutil.rmtree(service)
-    return removed
+    return removed + trim_endpoints(data, endpoint_prefixes(data, keep))
+
+
+def endpoint_prefixes(data: Path, services: tuple[str, ...]) -> set[str]:
+    """The names ``endpoints.json`` knows ``services`` by: each model's ``endpointPrefix``
+    (``sso`` is ``portal.sso``, ``sso-oidc`` is ``oidc``)."""
+    prefixes = set()
+    for service in services:
+        for model in sorted((data / service).glob("*/service-2.json*")):
+            opener: Any = gzip.open if model.suffix == ".gz" else open
+            with opener(model, "rt", encoding="utf-8") as fp:
+                prefixes.add(json.load(fp).get("metadata", {}).get("endpointPrefix", service))
+    return prefixes
+
+
+def trim_endpoints(data: Path, keep: set[str]) -> int:
+    """Keep only ``keep``'s entries in each partition's ``services`` of botocore's
+    ``endpoints.json`` (the partitions, their regions and defaults stay whole), written
+    without indentation; the bytes removed."""
+    path = data / "endpoints.json"
+    if not path.is_file():
+        return 0
+    before = path.stat().st_size
+    endpoints = json.loads(path.read_text(encoding="utf-8"))
+    for partition in endpoints.get("partitions", []):
+        services = partition.get("services", {})
+        partition["services"] = {name: services[name] for name in services if name in keep}
+    path.write_text(json.dumps(endpoints, separators=(",", ":")), encoding="utf-8")
+    return before - path.stat().st_size
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--trim-botocore":
         removed = trim_botocore(Path(sys.argv[2]))
-        print(f"botocore: {removed / 1e6:.1f} MB of unused models left out", file=sys.stderr)
+        print(
+            f"botocore: {removed / 1e6:.1f} MB of unused models and endpoints left out",
+            file=sys.stderr,
+        )
     else:
         shipped = copy_package(Path(sys.argv[1]))
         print(f"{len(shipped)} modules packaged", file=sys.stderr)

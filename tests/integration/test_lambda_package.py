@@ -195,3 +195,54 @@ def test_declared_runtime_dependencies_are_what_the_code_imports() -> None:
                 if top and top not in sys.stdlib_module_names and top not in FIRST_PARTY:
                     imported.add(top)
     assert imported - {"__future__"} == declared
+
+
+def test_the_trimmed_endpoint_data_resolves_every_kept_service_as_the_whole_does(
+    tmp_path: Path,
+) -> None:
+    """botocore parses all of endpoints.json (1.25 MB) for its first client: the package keeps
+    the entries of the services it ships, and clients resolve the same endpoints from it in
+    every partition."""
+    import shutil
+
+    import botocore
+    import botocore.session
+
+    from deploy.package import AWS_SERVICES, trim_botocore
+
+    shipped = Path(botocore.__file__).parent / "data"
+    data = tmp_path / "botocore" / "data"
+    data.mkdir(parents=True)
+    shutil.copy(shipped / "endpoints.json", data)
+    for service in AWS_SERVICES:
+        shutil.copytree(shipped / service, data / service)
+    whole = (data / "endpoints.json").stat().st_size
+    assert trim_botocore(tmp_path) > 0.9 * whole
+    assert (data / "endpoints.json").stat().st_size < 0.05 * whole
+
+    def endpoints(data_path: str | None) -> list[tuple[str, str, str]]:
+        session = botocore.session.get_session()
+        if data_path:
+            session.set_config_variable("data_path", data_path)  # searched before botocore's
+        found = []
+        for service in AWS_SERVICES:
+            for region in ("eu-central-1", "us-east-1", "cn-north-1", "us-gov-west-1"):
+                made = session.create_client(
+                    service, region, aws_access_key_id="a", aws_secret_access_key="b"
+                )
+                found.append((service, region, made.meta.endpoint_url))
+        return found
+
+    trimmed = endpoints(str(data))
+    assert trimmed == endpoints(None)
+    assert ("sqs", "cn-north-1", "https://sqs.cn-north-1.amazonaws.com.cn") in trimmed
+
+
+def test_the_bench_measures_with_the_functions_settings_that_change_imports() -> None:
+    """pydantic looks through every installed distribution for plugins when it builds its first
+    model unless told there are none: the functions tell it, and the bench measures the same."""
+    from tests.integration.test_template import load_template
+
+    variables = load_template()["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+    assert LAMBDA_ENVIRONMENT["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
