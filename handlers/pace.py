@@ -183,9 +183,11 @@ class PaceTable:
         group: int = GROUP,
         first_uid: int = FIRST_UID,
         shared: Shared | None = None,
+        lang: str = "en",
     ) -> None:
         """``shared``: the clock, store, timers, messenger and service of a simulation that
-        runs many tables at once (devtools.capacity); by default the table's own."""
+        runs many tables at once (devtools.capacity); by default the table's own. ``lang``:
+        every player's Telegram language (devtools.transcript)."""
         if shared is None:
             clock = FakeClock()
             store = MemoryStore(clock=clock)
@@ -199,6 +201,7 @@ class PaceTable:
         self.messenger = shared.messenger
         self.service = shared.service
         self.group = group
+        self.lang = lang
         self.first_uid = first_uid
         self.uids = [first_uid + i for i in range(players)]
         self.think = random.Random(seed)
@@ -233,7 +236,7 @@ class PaceTable:
                     "message_id": update_id,
                     "date": int(self.clock.now()),
                     "chat": {"id": chat, "type": kind},
-                    "from": {**self._user(uid), "language_code": "en"},
+                    "from": {**self._user(uid), "language_code": self.lang},
                     "text": text,
                     "entities": [
                         {"type": "bot_command", "offset": 0, "length": len(text.split()[0])}
@@ -248,7 +251,7 @@ class PaceTable:
             "update_id": update_id,
             "callback_query": {
                 "id": f"q{update_id}",
-                "from": {**self._user(uid), "language_code": "en"},
+                "from": {**self._user(uid), "language_code": self.lang},
                 "chat_instance": f"c{uid}",
                 "data": data,
                 "message": {

@@ -120,7 +120,7 @@ def test_two_people_play_a_game_in_two_browsers(table: TableProcess, chromium: A
     open_lobby_with_ai(ann, seats=3)
     bob.wait_for_text("group", shown("lobby.title"))
     # only the game's creator may change its settings: Bob's press is answered with an alert
-    bob.click_key("group", ai_button(3))
+    bob.click_key("group", ai_button(4))
     alert = bob.page.locator("#alert")
     assert alert.is_visible() and alert.locator("p").inner_text() == shown("settings.only_admin")
     alert.locator("button").click()
