@@ -113,3 +113,21 @@ def test_issue_25_settings_under_an_open_lobby_are_not_printed_twice() -> None:
     shown = [m.text for m in g.messenger.in_chat(GROUP)]
     on = t("en", "settings.smuggling", value=t("en", "settings.on"))
     assert sum(text.count(on) for text in shown) == 1, shown
+
+
+def test_issue_25_a_lobby_over_no_longer_invites_to_join() -> None:
+    """Read in a whole game: "Tap Join to board … the lobby closes after 15 min" stayed above
+    "The coach has left!"; a cancelled lobby kept it too."""
+    from tests.service.service_game import ServiceGame
+
+    table = ServiceGame(n=3)
+    table.start()
+    lobby = table.messenger.in_chat(-1001)[0]
+    join = t("en", "lobby.how_to_join", minutes=15)[:20]
+    assert join not in lobby.text and lobby.text.endswith(t("en", "lobby.started"))
+    g = Group()
+    g.say(2, "en", "/newgame")
+    cancelled = g.last()
+    assert join in cancelled.text
+    g.say(2, "en", "/cancel")
+    assert join not in cancelled.text and t("en", "lobby.cancelled") in cancelled.text
