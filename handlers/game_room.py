@@ -3,6 +3,8 @@ decision's timer. Each runs as one unit of work on the game: load, engine, rende
 
 from __future__ import annotations
 
+from typing import Any
+
 import engine
 from engine import Rejected, premove
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
@@ -65,8 +67,10 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             txn.toast = refusals.toast(plang, Illegal())
             return
         table.settle()
-        answered = {}  # a turn chosen ahead is kept: its prompt stays open, showing the choice
-        if not ahead:
+        # a turn chosen ahead is kept: its prompt stays open, showing the choice; so is a
+        # support declared ahead of its turn, which may still change (one edit, issue 25)
+        answered = {}
+        if not ahead and not _kept_open(table, seat, decision, before[0]):
             answered[seat] = (press.message_id, prompts.render_answered(*before, action, plang))
         after_play(work, rooms.bot_username, table, answered)
         outcome = action.kind
@@ -78,6 +82,15 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
     elif menu:
         rooms.messenger.edit(press.chat_id, press.message_id, *menu[0])
     return outcome
+
+
+def _kept_open(table: GameRunner, seat: int, decision: int, view: dict[str, Any]) -> bool:
+    """A support declared ahead of its turn (R-A3): the seat is still asked the same decision,
+    so its prompt is edited once to show what it keeps, not answered and then reopened."""
+    p = table.state.pending
+    own = view["decision"] or {}
+    still = p is not None and p.id == decision and seat in engine.asked(table.state)
+    return still and own.get("kind") == "support"
 
 
 def _presser(

@@ -279,8 +279,12 @@ class GameRunner:
             self.fight_told.append((seat, self.seen(seat)))
 
     def _prompt_open(self, seat: int) -> bool:
+        """The seat's prompt of the boost window itself is open (a support prompt still open
+        closes saying its support was told, not with the boost window's text: issue 25)."""
         prompt = self.game.prompts.get(str(seat))
-        return bool(prompt and prompt.get("msg") and not prompt.get("closed"))
+        p = self.state.pending
+        now = p is not None and prompt is not None and prompt.get("dec") == p.id
+        return bool(now and prompt and prompt.get("msg") and not prompt.get("closed"))
 
     def _note_defaults(
         self, aw: engine.Awaiting, seats: list[int] | None = None, why: str = "prompt.timed_out"

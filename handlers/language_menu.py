@@ -7,11 +7,10 @@ from handlers.callback_data import LanguageButton
 from handlers.context import Rooms
 from handlers.group_settings import GroupSettings
 from handlers.i18n import LANGUAGES, t
-from handlers.lobby import may_manage
 from handlers.messenger import Rows
 from handlers.pipeline import game_key, user_key
 from handlers.refusals import NotAdmin
-from handlers.settings_menu import save_settings
+from handlers.settings_menu import may_configure, save_settings
 from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
 
@@ -51,7 +50,7 @@ def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
 
         def decide(work: UnitOfWork) -> GroupSettings:
             nonlocal outcome
-            if not may_manage(rooms, work.running_game(p.chat_id), p.chat_id, p.user.id):
+            if not may_configure(rooms, work.running_game(p.chat_id), p.chat_id, p.user.id):
                 outcome = "denied"
                 raise NotAdmin
             return work.chat(p.chat_id).group_settings.changed(language=code)

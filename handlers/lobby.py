@@ -235,7 +235,7 @@ def start_game(rooms: Rooms, work: UnitOfWork) -> None:
         txn.edit(
             game.chat,
             game.lobby_msg,
-            lobby_text(game) + "\n\n" + t(settings.language, "lobby.started"),
+            lobby_text(game, t(settings.language, "lobby.started")),
             None,
             tag="lobby_edit",
         )
@@ -294,7 +294,7 @@ def _cancel(work: UnitOfWork, key: str) -> None:
     for p in game.humans():
         work.clear_pointer(p.uid)
     if game.lobby_msg and game.engine is None:
-        txn.edit(game.chat, game.lobby_msg, lobby_text(game), None, tag="lobby_edit")
+        txn.edit(game.chat, game.lobby_msg, lobby_text(game, t(lang, key)), None, tag="lobby_edit")
     txn.send(game.chat, t(lang, key))
 
 

@@ -13,9 +13,11 @@ from handlers.pipeline import Txn
 from handlers.settings_view import settings_summary
 
 
-def lobby_text(game: GameRecord) -> str:
+def lobby_text(game: GameRecord, closed: str | None = None) -> str:
     """Who will play: the passengers who joined and, with the AI fill on, the AI passengers who
-    take the seats left at Start (issue 25: "1/10" read as one player while five would ride)."""
+    take the seats left at Start (issue 25: "1/10" read as one player while five would ride).
+    ``closed``: the lobby is over (started, cancelled): this line instead of how to join, which
+    read as an invitation after the coach had left (issue 25, read in a whole game)."""
     settings = game.group_settings
     lang = settings.language
     humans = [html.escape(p.name, quote=False) for p in game.players]
@@ -31,7 +33,7 @@ def lobby_text(game: GameRecord) -> str:
             t(lang, "lobby.title"),
             count + "\n" + names,
             settings_summary(settings, lang),
-            t(lang, "lobby.how_to_join", minutes=settings.lobby_minutes),
+            closed or t(lang, "lobby.how_to_join", minutes=settings.lobby_minutes),
         ]
     )
 

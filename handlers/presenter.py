@@ -531,10 +531,12 @@ class Presenter:
 
 def _prompt_version(st: State, seat: int) -> str:
     """Prompts of the boost window change as cards are played, support prompts as declarations
-    are told (R-A3), and a decision asked during a window goes on under its own deadline once the
-    window closes: re-render them then."""
+    are told (R-A3) or declared ahead of their turn, and a decision asked during a window goes on
+    under its own deadline once the window closes: re-render them then."""
     fight = engine.current_fight(st)
     played = len(fight.get("played", [])) if fight else 0
     supports = len(fight.get("supports", {})) if fight else 0
     kind = st.pending.kind if st.pending is not None else ""
-    return f"{kind}:{played}:{supports}"
+    own = engine.view(st, seat)["decision"] if fight else None
+    declared = own["data"].get("declared") if own is not None else None  # kept ahead (R-A3)
+    return f"{kind}:{played}:{supports}:{declared}"

@@ -10,23 +10,38 @@ from typing import Any
 from handlers import refusals, unit_of_work
 from handlers.callback_data import SettingsButton
 from handlers.context import Rooms
-from handlers.game_record import LOBBY
+from handlers.game_record import LOBBY, GameRecord
 from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import LANGUAGES, t
 from handlers.lobby import may_manage
 from handlers.lobby_view import refresh_lobby
 from handlers.pipeline import chat_key, game_key
 from handlers.refusals import NotAdmin, Refusal, Stale
-from handlers.settings_view import TOGGLES, settings_rows, settings_summary, settings_version
-from handlers.unit_of_work import UnitOfWork
+from handlers.settings_view import TOGGLES, settings_menu_text, settings_rows, settings_version
+from handlers.unit_of_work import RecordReader, UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
 
 
 def cmd_settings(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
     s = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).group_settings)
+    in_lobby = _lobby_open(rooms, cmd.chat_id)
     rooms.messenger.send(
-        cmd.chat_id, settings_summary(s, lang), settings_rows(s, lang, cmd.chat_id)
+        cmd.chat_id, settings_menu_text(s, lang, in_lobby), settings_rows(s, lang, cmd.chat_id)
     )
+
+
+def _lobby_open(rooms: Rooms, chat_id: int) -> bool:
+    def read(work: RecordReader) -> bool:
+        game = work.running_game(chat_id)
+        return game is not None and game.phase == LOBBY
+
+    return unit_of_work.reading(rooms.store, read)
+
+
+def may_configure(rooms: Rooms, game: GameRecord | None, chat_id: int, uid: int) -> bool:
+    """With no game open any member sets up the group's next one (issue 25: they were told
+    "only the game's creator" with no game at all); with one open, its creator and the admins."""
+    return game is None or may_manage(rooms, game, chat_id, uid)
 
 
 def _next(values: tuple[int, ...], current: int) -> int:
@@ -41,8 +56,10 @@ def changed(settings: GroupSettings, what: str) -> GroupSettings | None:
         data["items"] = "beginner" if settings.items == "full" else "full"
     elif what in (*TOGGLES, "ai_takeover"):
         data[what] = not data[what]
-    elif what == "ai_fill":
+    elif what == "ai_fill":  # a menu from before the choices had a button each
         data["ai_fill"] = _next(AI_FILL_CHOICES, settings.ai_fill)
+    elif what.startswith("ai_fill.") and what[8:].isdigit() and int(what[8:]) in AI_FILL_CHOICES:
+        data["ai_fill"] = int(what[8:])
     elif what == "ai_level":
         data["ai_level"] = "expert" if settings.ai_level == "ai" else "ai"
     elif what.startswith("d.") and what[2:] in DEADLINE_CHOICES:
@@ -66,7 +83,7 @@ def press(rooms: Rooms, p: ButtonPress, button: SettingsButton) -> str:
     def decide(work: UnitOfWork) -> GroupSettings | None:
         nonlocal outcome
         chat = work.chat(chat_id)
-        if not may_manage(rooms, work.other_game(chat.game), chat_id, p.user.id):
+        if not may_configure(rooms, work.running_game(chat_id), chat_id, p.user.id):
             outcome = "denied"
             raise NotAdmin
         if button.version is not None and button.version != settings_version(chat.group_settings):
@@ -83,7 +100,7 @@ def press(rooms: Rooms, p: ButtonPress, button: SettingsButton) -> str:
     rooms.messenger.edit(
         chat_id,
         p.message_id,
-        settings_summary(new, new.language),
+        settings_menu_text(new, new.language, _lobby_open(rooms, chat_id)),
         settings_rows(new, new.language, chat_id),
     )
     return "settings"

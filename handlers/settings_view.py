@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from handlers import callback_data
-from handlers.group_settings import DEADLINE_KINDS, GroupSettings
+from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_KINDS, GroupSettings
 from handlers.i18n import LANGUAGES, t
 from handlers.messenger import Rows
 
@@ -21,6 +21,15 @@ def settings_summary(s: GroupSettings, lang: str) -> str:
         t(lang, "settings.ai_level", value=t(lang, f"settings.ai_level.{s.ai_level}")),
     ]
     return t(lang, "settings.title") + "\n" + "\n".join(lines)
+
+
+def settings_menu_text(s: GroupSettings, lang: str, in_lobby: bool) -> str:
+    """The /settings menu's text: under an open lobby, which lists the settings already, only
+    the title and what the lobby and the 🤖 numbers are (issue 25: the block was printed twice);
+    else the settings in full."""
+    if in_lobby:
+        return t(lang, "settings.title") + "\n" + t(lang, "settings.in_lobby")
+    return settings_summary(s, lang)
 
 
 def _ai_fill_value(s: GroupSettings, lang: str) -> str:
@@ -45,6 +54,7 @@ def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
         return button(t(lang, f"settings.button.{k}", seconds=s.seconds(k)), f"d.{k}")
 
     items = t(lang, f"settings.items.{s.items}")
+    key = "settings.button.ai_fill"
     level = t(lang, f"settings.ai_level.{s.ai_level}")
     return [
         [button(t(lang, "settings.button.items", value=items), "items")],
@@ -54,12 +64,19 @@ def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
         ),
         [deadline(k) for k in DEADLINE_KINDS[:3]],
         [deadline(k) for k in DEADLINE_KINDS[3:]],
+        # every AI fill one press away (issue 25: one button stepping 0, 3, 4, 5 took three)
         [
-            button(t(lang, "settings.button.ai_fill", value=_ai_fill_value(s, lang)), "ai_fill"),
+            button(
+                f"{on} {n}" if n == s.ai_fill else (str(n) if n else t(lang, f"{key}_off")),
+                f"ai_fill.{n}",
+            )
+            for n in AI_FILL_CHOICES
+        ],
+        [
             button(
                 f"{on if s.ai_takeover else off} {t(lang, 'settings.button.ai_takeover')}",
                 "ai_takeover",
-            ),
+            )
         ],
         [button(t(lang, "settings.button.ai_level", value=level), "ai_level")],
         [

@@ -78,13 +78,13 @@ class Player:
             assert time.monotonic() < deadline, f"{text!r} never appeared in {chat}"
             time.sleep(0.1)
 
-    def key(self, chat: str, label: str) -> Any:
+    def key(self, chat: str, label: str | re.Pattern[str]) -> Any:
         """The newest button in ``chat`` whose label starts with ``label``."""
         keys = self.page.locator(f"#{chat} .key").filter(has_text=label)
         keys.last.wait_for(timeout=10_000)
         return keys.last
 
-    def click_key(self, chat: str, label: str) -> None:
+    def click_key(self, chat: str, label: str | re.Pattern[str]) -> None:
         self.key(chat, label).click()
         self.settle()
 

@@ -218,7 +218,9 @@ def test_forged_navigation_on_a_group_message_leaves_it_alone() -> None:
 
 
 def test_group_language_is_an_admin_setting_like_the_others() -> None:
+    """While a game is open, its creator's and the admins' (with none, any member's: issue 25)."""
     table = ServiceGame()
+    table.message(table.uids[0], GROUP, "/newgame")
     member = table.uids[2]
     press_in(table, member, GROUP, 1, f"G:{GROUP}:de")
     assert table.service.chat_lang(GROUP) == "en"

@@ -62,10 +62,72 @@ def test_the_lobby_shows_the_seats_that_will_play_and_settings_mark_the_language
     menu = g.last()
     labels = [b[0] for row in menu.rows or [] for b in row]
     assert f"✅ {t('en', 'language.name')}" in labels and f"🌐 {t('de', 'language.name')}" in labels
-    fill = next(b[2] for row in menu.rows or [] for b in row if ":ai_fill" in b[2])
-    while t("en", "lobby.ai_seat") not in lobby.text:
-        g.press(2, "en", menu.message_id, fill)
-        menu = g.last() if g.last().message_id != lobby.message_id else menu
-        fill = next(b[2] for row in menu.rows or [] for b in row if ":ai_fill" in b[2])
+    g.press(2, "en", menu.message_id, _button(menu, ":ai_fill.3"))
     ai = lobby.text.count(t("en", "lobby.ai_seat"))  # nobody boarded: every seat an AI's
-    assert ai >= 3 and t("en", "lobby.players_ai", count=ai, max=10, ai=ai) in lobby.text
+    assert ai == 3 and t("en", "lobby.players_ai", count=ai, max=10, ai=ai) in lobby.text
+
+
+def _button(message: object, ending: str) -> str:
+    rows = getattr(message, "rows", None) or []
+    return next(b[2] for row in rows for b in row if b[2].endswith(ending))
+
+
+def test_issue_25_with_no_game_open_any_member_sets_the_groups_settings_and_language() -> None:
+    """A member who was not an admin got "only the game's creator" while no game existed."""
+    g = Group()
+    g.say(3, "en", "/settings")
+    g.press(3, "en", g.last().message_id, _button(g.last(), ":smuggling"))
+    assert g.answer() == (t("en", "settings.saved"), False)
+    g.say(3, "en", "/language")
+    g.press(3, "en", g.last().message_id, f"G:{GROUP}:de")
+    assert g.answer() == (t("de", "language.set"), False)
+    g.say(2, "en", "/newgame")  # a game is open: its creator and the admins now
+    g.say(3, "en", "/settings")
+    g.press(3, "en", g.last().message_id, _button(g.last(), ":smuggling"))
+    assert g.answer() == (t("en", "settings.only_admin"), True)
+
+
+def test_issue_25_five_ai_seats_take_one_press() -> None:
+    """The AI fill was one button stepping 0, 3, 4, 5: three presses to reach 5."""
+    g = Group()
+    g.say(2, "en", "/newgame")
+    lobby = g.last()
+    g.say(2, "en", "/settings")
+    menu = g.last()
+    g.press(2, "en", menu.message_id, _button(menu, ":ai_fill.5"))
+    assert lobby.text.count(t("en", "lobby.ai_seat")) == 5
+    labels = [b[0] for row in menu.rows or [] for b in row]
+    assert "✅ 5" in labels, labels
+
+
+def test_issue_25_settings_under_an_open_lobby_are_not_printed_twice() -> None:
+    """The lobby lists the settings; /settings under it printed the same block again."""
+    g = Group()
+    g.say(2, "en", "/newgame")
+    g.say(2, "en", "/settings")
+    smuggling = t("en", "settings.smuggling", value=t("en", "settings.off"))
+    shown = [m.text for m in g.messenger.in_chat(GROUP)]
+    assert sum(text.count(smuggling) for text in shown) == 1, shown
+    assert t("en", "settings.in_lobby") in shown[-1]
+    g.press(2, "en", g.last().message_id, _button(g.last(), ":smuggling"))
+    shown = [m.text for m in g.messenger.in_chat(GROUP)]
+    on = t("en", "settings.smuggling", value=t("en", "settings.on"))
+    assert sum(text.count(on) for text in shown) == 1, shown
+
+
+def test_issue_25_a_lobby_over_no_longer_invites_to_join() -> None:
+    """Read in a whole game: "Tap Join to board … the lobby closes after 15 min" stayed above
+    "The coach has left!"; a cancelled lobby kept it too."""
+    from tests.service.service_game import ServiceGame
+
+    table = ServiceGame(n=3)
+    table.start()
+    lobby = table.messenger.in_chat(-1001)[0]
+    join = t("en", "lobby.how_to_join", minutes=15)[:20]
+    assert join not in lobby.text and lobby.text.endswith(t("en", "lobby.started"))
+    g = Group()
+    g.say(2, "en", "/newgame")
+    cancelled = g.last()
+    assert join in cancelled.text
+    g.say(2, "en", "/cancel")
+    assert join not in cancelled.text and t("en", "lobby.cancelled") in cancelled.text

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 import engine
+from devtools.botapi.messenger import EmulatedMessenger
 from engine import Action
-from engine.cards import PRIEST
+from engine.cards import DOCTOR, HYPNOTIST, PRIEST
 from handlers import action_payloads, lobby
 from handlers.card_labels import occupation_label
 from handlers.i18n import t
-from infra.ports import Put
+from infra.ports import Put, Rows, Sent
 from tests.service.service_game import ServiceGame
 
 
@@ -207,3 +208,68 @@ def test_R_A3_an_ai_supporter_holding_the_priest_answers_the_window_and_declares
     assert table.state().pending.kind == "support"  # type: ignore[union-attr]
     table.press_payload(first, "su.ha")  # now the AI's turn: it declares at once
     assert str(second) in engine.public_view(table.state())["fight"]["supports"]
+
+
+# -- issue 25: a support declared ahead, one coherent prompt -----------------------------------
+class _EditLog(EmulatedMessenger):
+    """Every edit of a private message, in order: (chat, message id, text, with buttons)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.edits: list[tuple[int, int, str, bool]] = []
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self.edits.append((chat_id, message_id, text, bool(rows)))
+        return super().edit(chat_id, message_id, text, rows)
+
+
+def test_issue_25_a_tap_on_a_support_declared_ahead_is_one_edit_keeping_the_choice() -> None:
+    """It was two edits at once (answered without buttons, then the prompt again with them)."""
+    log = _EditLog()
+    table = ServiceGame(n=5, messenger=log)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))
+    third = _supporters(table, attacker)[2]
+    prompt, _ = table.prompt(third)
+    log.edits.clear()
+    table.press_payload(third, "su.ha")  # ahead of its turn: kept
+    mine = [e for e in log.edits if e[:2] == (table.uids[third], prompt)]
+    assert len(mine) == 1, mine
+    _, _, text, buttons = mine[0]
+    name = table.state().players[attacker].name
+    assert t("en", "game.support.held.attacker", name=f"<b>{name}</b>") in text
+    assert buttons, "it may still change its declaration"
+
+
+def _hypnotist_shown_spent(st: engine.State, seat: int) -> None:
+    """R-D1: the Hypnotist lies face up and spent, so its window is left out."""
+    holder = next((p for p in st.players if p.occupation == HYPNOTIST), None)
+    if holder is not None:
+        holder.occupation = st.players[seat].occupation
+    elif st.players[seat].occupation != HYPNOTIST:
+        st.occ_deck[st.occ_deck.index(HYPNOTIST)] = st.players[seat].occupation
+    st.players[seat].occupation = HYPNOTIST
+    st.players[seat].occ_up = st.players[seat].occ_spent = True
+
+
+def test_issue_25_a_support_told_keeps_its_line_when_the_boost_window_has_nothing_for_it() -> None:
+    """The told support prompt became the boost window's "nothing to play" text, losing the
+    declaration and "📣 Told to the table now"."""
+    table = ServiceGame(n=5)
+    table.start()
+    attacker = table.state().turn
+    first, second, third = _supporters(table, attacker)
+    table.arrange(lambda st: _hypnotist_shown_spent(st, first))
+    table.arrange(lambda st: table.give(st, third, DOCTOR))  # nothing to play as a neutral
+    _attack(table, priest=_defender(table))
+    prompt, _ = table.prompt(third)
+    table.press_payload(third, "su.hn")  # ahead: kept
+    table.wait_until_due()  # the Priest window closes
+    table.press_payload(second, "su.hn")
+    table.press_payload(first, "su.hn")  # all three told; the boost window opens
+    assert engine.public_view(table.state())["fight"]["supports"][str(third)] == "neutral"
+    text = table.messenger.messages[(table.uids[third], prompt)].text
+    told = t("en", "prompt.closed.support_told", what=t("en", "game.answer.support.neutral"))
+    assert text.endswith(told), text
+    boost = t("en", "game.boost.nothing")
+    assert any(boost in m.text for m in table.messenger.in_chat(table.uids[third])), "told apart"

@@ -26,7 +26,9 @@ def test_pace_command_plays_one_small_game_and_prints_figures(
     assert figures["failed_updates"] == 0
     assert figures["choices_without_a_button"] == 0
     text = pace.render(report)
-    assert "median" in text and "goals (issues 9 and 27)" in text and "dismiss-only taps" in text
+    assert (
+        "median" in text and "goals (issues 9, 25 and 27)" in text and "dismiss-only taps" in text
+    )
 
 
 def test_think_times_follow_the_issue_model() -> None:
@@ -80,3 +82,25 @@ def test_pace_counts_what_telegram_counts_per_game(capsys: pytest.CaptureFixture
     assert f["busiest_private_10s"] > 0
     per_second = (sends + edits) / (f["median_minutes"] * 60)
     assert abs(f["calls_per_second"] - per_second) < 0.05
+
+
+def test_the_game_length_goal_is_issue_25s_for_players_who_use_the_next_turn_prompt_or_not() -> (
+    None
+):
+    """Issue 25: median <= 25 min when players use 🔜, <= 32 when they ignore it; <= 25 new
+    group messages per 5-player game."""
+    five = {
+        5: {
+            "median_minutes": 28.0,
+            "group_messages_per_game": 24.0,
+            "calls_per_second": 0.1,
+            "busiest_group_60s": 1,
+            "busiest_private_10s": 1,
+            "dismiss_share_of_decision_taps": 0.0,
+        }
+    }
+    using = pace.goals(five, ahead=1.0)
+    ignoring = pace.goals(five, ahead=0.0)
+    assert not using["5-player median minutes (players use 🔜)"]["met"]
+    assert ignoring["5-player median minutes (players ignore 🔜)"]["met"]
+    assert using["new group messages per 5-player game"]["goal"] == "<= 25"
