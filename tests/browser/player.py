@@ -59,6 +59,7 @@ class Player:
 
     def screenshot(self, name: str) -> None:
         """Both chats at their newest message (clicking scrolls them, as a person's hand does)."""
+        self.dismiss_alert()
         for down in self.page.locator(".down:visible").all():
             down.click()
         self.page.screenshot(path=SHOTS / name)
@@ -96,6 +97,12 @@ class Player:
                 "window.unansweredPresses() === 0", timeout=3_000, polling=50
             )
 
+    def dismiss_alert(self) -> None:
+        """An alert covers the page (a person cannot scroll or press behind it): read, tap OK."""
+        alert = self.page.locator("#alert")
+        if alert.is_visible():
+            alert.locator("button").click()
+
     def play_one(self, fight_seen: bool) -> bool:
         """Click one button of the newest private message with a keyboard; False if none."""
         keys = self.page.locator("#private .msg:has(.keyboard)").last.locator(
@@ -125,4 +132,5 @@ class Player:
             return False
         self.clicks += 1
         self.settle()
+        self.dismiss_alert()  # an alert it opened ("no longer open"...) hides the page
         return True

@@ -150,6 +150,7 @@ class Human(Player):
         self.presses[kind] += 1
         self.clicks += 1
         self.settle()
+        self.dismiss_alert()  # an alert it opened ("no longer open"...) hides the page
         return True
 
 
