@@ -30,7 +30,7 @@ $(VENV)/.installed: $(DEV_LOCK) | $(PY)
 install: $(VENV)/.installed
 
 run: $(VENV)/.runtime
-	$(PY) -m handlers.local
+	$(PY) -m devtools.local
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
@@ -63,13 +63,13 @@ test-slow: $(VENV)/.installed browser
 	$(VENV)/bin/pytest -n 0 -m slow -s
 
 simulate: $(VENV)/.installed
-	$(PY) -m engine.simulate --games 5000 --players 3-10 --seed 1 --json
+	$(PY) -m devtools.simulate --games 5000 --players 3-10 --seed 1 --json
 
 bench: $(VENV)/.installed
-	$(PY) -m handlers.bench
+	$(PY) -m devtools.bench
 
 pace: $(VENV)/.installed
-	nice $(PY) -m handlers.pace
+	nice $(PY) -m devtools.pace
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

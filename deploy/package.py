@@ -8,7 +8,7 @@ models of the services the code calls (``AWS_SERVICES``) and drops the other ~44
 shipped botocore: 28 MB of the package, and about 140 ms of a cold start that botocore spends
 listing every service directory when it loads a model. The set is the closure of the
 entry points' imports, lazy ones inside functions included, so test and operator tooling
-(``engine/testing/``, ``devtools/``, ``infra/fakes.py``, ``handlers/bench.py``, …) stays
+(``devtools/simulation/``, ``devtools/``, ``devtools/fakes.py``, ``devtools/bench.py``, …) stays
 out by construction, and a new runtime module is shipped without editing a list.
 """
 
@@ -30,15 +30,15 @@ AWS_SERVICES = ("dynamodb", "sqs", "secretsmanager", "sts", "sso", "sso-oidc")
 # Never shipped, whatever imports them: a runtime import of one of these is a bug.
 DEV_ONLY = frozenset(
     {
-        "engine.testing",
-        "engine.testing.invariants",
-        "engine.testing.policies",
-        "engine.testing.simulate",
-        "engine.simulate",
-        "infra.fakes",
-        "handlers.bench",
-        "handlers.local",
-        "handlers.register_webhook",
+        "devtools.simulation",
+        "devtools.simulation.invariants",
+        "devtools.simulation.policies",
+        "devtools.simulation.simulate",
+        "devtools.simulate",
+        "devtools.fakes",
+        "devtools.bench",
+        "devtools.local",
+        "devtools.register_webhook",
         "devtools",  # the Bot API emulator and other tools beside the bot
         "devtools.botapi",
     }

@@ -1,6 +1,6 @@
 """The bot on long polling: the CoachRideBot over a Bot API, a SQLite file and in-process timers.
 
-``make run`` uses it with Telegram (a token) and with the local table (handlers.localtable).
+``make run`` uses it with Telegram (a token) and with the local table (devtools.localtable).
 Everything game-related runs on one thread: timers only queue their requests (and may wake the
 poll), and the polling loop applies them between updates.
 """

@@ -32,7 +32,7 @@ def bot_username(messenger: TelegramMessenger) -> str:
     return str(me["username"])
 
 
-# What a cold container imports before it answers its first update (handlers.bench measures
+# What a cold container imports before it answers its first update (devtools.bench measures
 # it, with the AWS clients' creation): the webhook module, then what _build and the AWS calls
 # need (botocore's clients: infra.aws).
 FIRST_UPDATE_IMPORTS = (

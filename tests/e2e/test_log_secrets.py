@@ -230,7 +230,7 @@ def test_the_local_runner_s_startup_never_prints_the_token(
     server, url = _echo_api(status, fail_on)
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "handlers.local"],
+            [sys.executable, "-m", "devtools.local"],
             cwd=Path(__file__).resolve().parents[2],
             env={
                 "PATH": os.environ.get("PATH", "/usr/bin:/bin"),

@@ -18,7 +18,7 @@ from deploy.package import (
     imported_names,
     module_path,
 )
-from handlers.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
+from devtools.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
 from handlers.runtime import FIRST_UPDATE_IMPORTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +121,7 @@ def test_the_first_update_imports_cover_a_whole_game() -> None:
     assert built_from - {"infra"} <= set(FIRST_UPDATE_IMPORTS)
     probe = (
         "import sys; import {}; before = set(sys.modules); "
-        "from handlers import bench; bench.play(4, 1); "
+        "from devtools import bench; bench.play(4, 1); "
         "print(sorted(set(sys.modules) - before))"
     )
     out = subprocess.run(
@@ -130,7 +130,13 @@ def test_the_first_update_imports_cover_a_whole_game() -> None:
         text=True,
         check=True,
     )
-    harness = {"handlers.bench", "infra.fakes", "infra.memory_store", "infra.memory_messenger"}
+    harness = {
+        "devtools",
+        "devtools.bench",
+        "devtools.fakes",
+        "devtools.memory_store",
+        "devtools.memory_messenger",
+    }
     first_party = {m for m in ast.literal_eval(out.stdout) if m.split(".")[0] in FIRST_PARTY}
     assert first_party - harness == set()
 
@@ -171,7 +177,7 @@ def test_the_trimmed_botocore_keeps_every_service_the_package_calls(tmp_path: Pa
 
 
 IMPORT_NAMES = {"python-telegram-bot": "telegram"}  # distribution -> the name imported
-DEV_TOOLS = {"handlers/load.py"}  # operator/dev commands that need the dev set (moto, boto3)
+DEV_TOOLS = {"devtools/load.py"}  # operator/dev commands that need the dev set (moto, boto3)
 
 
 def test_declared_runtime_dependencies_are_what_the_code_imports() -> None:

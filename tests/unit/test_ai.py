@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 import engine
+from devtools.simulation.policies import seat_labels
+from devtools.simulation.simulate import Config, Stats, game_seed, play_game, run
 from engine import Action, State
 from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy, expert, turns
 from engine.ai.beliefs import Beliefs
@@ -19,8 +21,6 @@ from engine.ai.worlds import can_sample, sample
 from engine.cards import ALL_ITEMS
 from engine.core import HISTORY_FIELDS, goal_count
 from engine.rng import Rng, seed_state
-from engine.testing.policies import seat_labels
-from engine.testing.simulate import Config, Stats, game_seed, play_game, run
 from engine.views import view
 from tests.unit.engine_helpers import BRO, ORD, Game, pass_supports
 

@@ -81,9 +81,9 @@ def test_the_harness_is_not_imported_by_the_engine(module: Path) -> None:
             mods = (
                 [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
             )
-            assert "engine.simulate" not in mods, module.name
+            assert "devtools.simulate" not in mods, module.name
             if "testing" not in module.parts:
-                assert not any(m and m.startswith("engine.testing") for m in mods), module.name
+                assert not any(m and m.startswith("devtools.simulation") for m in mods), module.name
 
 
 def test_the_checker_sees_forbidden_imports() -> None:

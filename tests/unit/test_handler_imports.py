@@ -103,9 +103,9 @@ STORE_READERS = {
     "handlers.pipeline",
     "handlers.unit_of_work",
     "handlers.polling",  # rearms the timers on start
-    "handlers.bench",
-    "handlers.load",
-    "handlers.pace",
+    "devtools.bench",
+    "devtools.load",
+    "devtools.pace",
 }
 STORE_READS = {"get", "get_many", "keys"}
 

@@ -1,4 +1,4 @@
-"""`python -m handlers.load`: N concurrent games through the service, DynamoDB on a moto server
+"""`python -m devtools.load`: N concurrent games through the service, DynamoDB on a moto server
 and the fake Bot API with Telegram's limits (30 messages a second per bot, 20 a minute per group).
 
 Every game runs in its own thread with its own bot object, store client and bot, the way concurrent
