@@ -75,8 +75,8 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
 # `sam build` calls these (BuildMethod: makefile; see template.yaml) with ARTIFACTS_DIR set. The
-# package holds the modules the two entry points can import (deploy/package.py: test and
-# operator tooling stays out) and the locked dependencies for arm64 CPython 3.12, compiled to
+# package holds the runtime packages engine/, handlers/ and infra/ (deploy/package.py; test and
+# operator tooling live in devtools/ and tests/, so they stay out by the layout) and the locked dependencies for arm64 CPython 3.12, compiled to
 # byte code by a Python 3.12 when one is found (Lambda ignores byte code of any other version,
 # and its /var/task is read-only, so without it every cold start compiles).
 LAMBDA_LOCK := deploy/requirements-lambda.txt
