@@ -70,10 +70,10 @@ def _game_thread(
 ) -> None:
     from devtools.botapi.updates import callback_update, message_update
     from handlers.app import CoachRideBot
-    from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
     from infra.telegram_gateway import TelegramGateway
+    from infra.telegram_messenger import TelegramMessenger, make_bot
     from infra.timers import SystemClock
 
     clock = SystemClock()

@@ -8,12 +8,12 @@ from handlers.context import Rooms
 from handlers.group_settings import GroupSettings
 from handlers.i18n import LANGUAGES, t
 from handlers.lobby import may_manage
-from handlers.messenger import Rows
 from handlers.pipeline import game_key, user_key
 from handlers.refusals import NotAdmin
 from handlers.settings_menu import save_settings
 from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
+from infra.ports import Rows
 
 
 def language_rows(chat_id: int | None, current: str | None = None) -> Rows:

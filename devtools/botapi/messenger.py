@@ -5,7 +5,7 @@ command.
 chat, the texts and button rows as the bot sent them) and puts every call through the emulator
 first, with the parameters the real gateway sends (``parse_mode=HTML``, no link previews, an
 inline keyboard), so Telegram's refusals reach the service as they would through
-``handlers.telegram_messenger``: a refused message is dropped (``Sent.dropped``), a blocked chat
+``infra.telegram_messenger``: a refused message is dropped (``Sent.dropped``), a blocked chat
 unreachable, an edit that changes nothing is fine, a gone message not. The emulator is strict: a
 call Telegram would refuse is a bug of the bot and raises ``ApiViolation``.
 

@@ -24,9 +24,9 @@ from engine.rng import Rng
 from handlers import timer, webhook
 from handlers.app import CoachRideBot
 from handlers.pipeline import RateLimiter
-from handlers.telegram_messenger import TelegramMessenger, make_bot
 from infra.ports import Delete, DocumentStore, Put, TimerRequest
 from infra.telegram_gateway import TelegramGateway
+from infra.telegram_messenger import TelegramMessenger, make_bot
 from infra.timers import timer_message
 
 GROUP = -100777

@@ -127,3 +127,29 @@ def test_commands_read_the_store_only_through_the_unit_of_work() -> None:
             ):
                 found.append(f"{module}:{node.lineno}")
     assert found == []
+
+
+PORTS = {"Messenger", "Sent", "FloodWait", "OutOfTime", "DocumentStore", "Timers", "Clock"}
+
+
+def test_the_ports_have_one_home() -> None:
+    """Issue 28: the adapters' ports are defined, and offered, in ``infra.ports`` alone: no other
+    module defines one or re-exports it in ``__all__`` (handlers.messenger did). (The prompts'
+    ``Rows`` of buttons is another type; a re-exported ``Rows`` is the port's.)"""
+    found = []
+    for package in ("engine", "handlers", "infra", "devtools"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path == ROOT / "infra" / "ports.py":
+                continue
+            for node in ast.parse(path.read_text(), str(path)).body:
+                names: set[str] = set()
+                if isinstance(node, ast.ClassDef):
+                    names = {node.name}
+                elif isinstance(node, ast.Assign | ast.AnnAssign):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    names = {t.id for t in targets if isinstance(t, ast.Name)}
+                    if "__all__" in names and node.value is not None:
+                        names = set(ast.literal_eval(node.value)) & (PORTS | {"Rows"})
+                for name in names & PORTS:
+                    found.append(f"{path.relative_to(ROOT)}: {name}")
+    assert found == []

@@ -12,7 +12,6 @@ import logging
 from collections.abc import Callable
 from typing import TypeVar
 
-from handlers.messenger import Rows, Sent
 from infra.bot_api import (
     BadRequest,
     BotApi,
@@ -22,7 +21,7 @@ from infra.bot_api import (
     Transport,
     bot_api,
 )
-from infra.ports import FloodWait
+from infra.ports import FloodWait, Rows, Sent
 from infra.telegram_gateway import Button, TelegramGateway, retry_seconds
 
 T = TypeVar("T")
