@@ -327,8 +327,7 @@ class GameRunner:
         """R-D2: a player who left the group is away (False: was already)."""
         if self.state.players[seat].away:
             return False
-        self.state.players[seat].away = True
-        self.events.append(engine.Event("away", None, {"seat": seat}))
+        self.events += engine.mark_away(self.state, seat)
         return True
 
     def reachable_again(self, uid: int) -> None:
