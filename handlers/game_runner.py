@@ -121,20 +121,14 @@ class GameRunner:
         return float(self._dec["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
 
     def _ai_action(self, seat: int) -> Action:
+        from engine.ai.asked import asked
+
         st = self.state
         # Its own stream, keyed one-way from the game's secret seed (engine.rng): the choice
         # neither draws from the deal's stream nor tells anything about it.
         rng = stream(st.seed, PASSENGERS, st.step, seat)
         ai = ai_for(self.settings.ai_level)
-        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
-        own, p = view["decision"], st.pending
-        if p is not None and p.window and own and own["data"].get("turn") not in (None, seat):
-            # A supporter holding the Priest, asked before its turn (R-A3): the window's question
-            # now, its support when its turn comes.
-            data = {k: own["data"][k] for k in ("attacker", "defender")}
-            view = {**view, "decision": {**own, "kind": p.kind, "data": data}}
-            legal = [a for a in legal if a.kind in ("use", "pass")]
-        return ai.choose(view, legal, rng)
+        return ai.choose(*asked(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------
     def deadline_at(self) -> float | None:

@@ -4,7 +4,8 @@ actions only, never from the game state.
 ``AiPolicy`` plays to win; ``ExpertPolicy`` plays the same with a look-ahead over worlds
 sampled from its beliefs (``engine.ai.expert``); ``BaselinePolicy`` is the benchmark's random
 opponent. All have ``choose(view, legal, rng) -> Action``; ``SeatPolicy`` adapts them to the
-simulator, which holds the state, by building the seat's view first.
+simulator, which holds the state, by building the seat's view first. ``asked.asked`` is what a
+passenger at the bot's table is asked (a Priest holder's window question before its support).
 """
 
 from __future__ import annotations
