@@ -3,8 +3,7 @@ decision's timer. Each runs as one unit of work on the game: load, engine, rende
 
 from __future__ import annotations
 
-import engine
-from engine import Rejected, premove
+from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
@@ -41,7 +40,6 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
         except Refusal as refused:
             txn.toast = refusals.toast(lang, refused)
             return
-        st = table.state
         plang = table.lang_of(seat)
         table.reachable_again(press.user.id)
         if isinstance(parsed, action_payloads.Info):
@@ -55,9 +53,8 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             outcome = "nav"
             return
         action = action_payloads.decode_action(parsed.payload, seat, decision)
-        before = engine.view(st, seat), engine.legal_actions(st, seat)
-        aw = engine.awaiting(st)
-        ahead = aw is not None and seat == aw.premove  # its next turn, chosen ahead
+        before = table.question(seat)
+        ahead = table.chooses_ahead(seat)  # its next turn, chosen ahead
         try:
             table.apply(action)
         except Rejected:
@@ -89,10 +86,9 @@ def _presser(
     seat = table.seat_of(press.user.id)
     if seat is None:
         raise NotInGame
-    p = table.state.pending
-    if p is None or p.id != decision or seat not in engine.asked(table.state):
+    if not table.asked_now(seat, decision):
         raise Stale
-    ahead = seat == premove.seat(table.state)
+    ahead = table.chooses_ahead(seat)
     if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):
         raise Stale
     return table, seat

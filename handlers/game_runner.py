@@ -310,6 +310,22 @@ class GameRunner:
         view = copy.deepcopy(engine.view(st, seat))  # the state changes in place after this
         return Seen(view, engine.legal_actions(st, seat), action, why)
 
+    def question(self, seat: int) -> tuple[dict[str, Any], list[Action]]:
+        """``seat``'s view and legal actions now: what its prompt shows and its answer is
+        checked against."""
+        return engine.view(self.state, seat), engine.legal_actions(self.state, seat)
+
+    def asked_now(self, seat: int, decision: int) -> bool:
+        """Whether ``seat`` has a question on ``decision`` now: one of its actors, or the next
+        player choosing their turn ahead (engine.premove)."""
+        p = self.state.pending
+        return p is not None and p.id == decision and seat in engine.asked(self.state)
+
+    def chooses_ahead(self, seat: int) -> bool:
+        """Whether ``seat`` is asked its next turn ahead (engine.premove), not the decision."""
+        aw = engine.awaiting(self.state)
+        return aw is not None and seat == aw.premove
+
     def come_back(self, seat: int) -> bool:
         """R-D2: a player marked away takes their decisions back (False: was not away)."""
         if not self.state.players[seat].away:

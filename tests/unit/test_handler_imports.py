@@ -153,3 +153,17 @@ def test_the_ports_have_one_home() -> None:
                 for name in names & PORTS:
                     found.append(f"{path.relative_to(ROOT)}: {name}")
     assert found == []
+
+
+def test_the_game_room_reaches_the_engine_through_game_runner_only() -> None:
+    """Issue 28: GameRunner is the only door to the engine for the running game's commands;
+    the room names nothing of the engine but the refusal it catches (it called engine.view,
+    legal_actions, awaiting, asked and premove.seat itself)."""
+    path = ROOT / "handlers" / "game_room.py"
+    named = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            named |= {a.name for a in node.names if a.name.split(".")[0] == "engine"}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "engine":
+            named |= {f"{node.module}.{a.name}" for a in node.names}
+    assert named == {"engine.Rejected"}
