@@ -250,3 +250,19 @@ def test_the_gateway_needs_no_event_loop(api: RecordingRequest, gateway: Telegra
     """The Lambda runs the gateway without asyncio (a cold start's imports, issue 12)."""
     api.inject_retry_after("sendMessage", 2)
     assert gateway.send(PLAYER, "one") == 1  # flood control waited out
+
+
+def test_a_failed_admin_check_is_no_admin_and_is_logged(
+    api: RecordingRequest, gateway: TelegramGateway, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 28: is_admin swallowed every error without a log line."""
+    from infra.telegram_messenger import TelegramMessenger
+
+    api.set_member_status(GROUP, 7, "creator")
+    api.inject_error("getChatMember", 400, "Bad Request: chat not found")
+    with caplog.at_level("WARNING", logger="coachride"):
+        assert TelegramMessenger(gateway).is_admin(GROUP, 7) is False
+    assert [r.getMessage() for r in caplog.records] == [
+        "the admin check failed (BadRequest: Bad Request: chat not found); taken as not an admin"
+    ]
+    assert TelegramMessenger(gateway).is_admin(GROUP, 7) is True
