@@ -17,6 +17,7 @@ import engine
 from engine import TIMEOUT, Action, DecisionKind, Event, EventKind, State
 from engine.rng import PASSENGERS, stream
 from handlers.game_record import Player
+from handlers.group_settings import AiLevel
 
 if TYPE_CHECKING:
     from engine.ai import AiPolicy, ExpertPolicy
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 
 @functools.cache
-def ai_for(level: str) -> AiPolicy | ExpertPolicy:
+def ai_for(level: AiLevel) -> AiPolicy | ExpertPolicy:
     """The AI of the group's /settings AI level. Imported when an AI first plays: most cold
     starts need none (issue 12's first-update import time)."""
     from engine.ai import AiPolicy, ExpertPolicy
