@@ -11,7 +11,6 @@ from infra.bot_api import NetworkError, RetryAfter, TimedOut, bot_api
 from infra.telegram_gateway import (
     Button,
     LoopRunner,
-    Pacer,
     TelegramGateway,
     keyboard,
 )
@@ -198,33 +197,6 @@ def test_answer_delete_commands_and_admin_check(
     assert gateway.is_admin(GROUP, 7) is True
     assert gateway.is_admin(GROUP, 8) is False
     assert api.violations == []
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_pacer_spaces_messages_one_second_apart_per_chat() -> None:
-    clock = Clock()
-    pacer = Pacer(clock)
-    assert [pacer.delay_for(PLAYER, is_group=False) for _ in range(3)] == [0.0, 1.0, 2.0]
-    assert pacer.delay_for(PLAYER + 1, is_group=False) == 0.0
-    clock.now += 10
-    assert pacer.delay_for(PLAYER, is_group=False) == 0.0
-
-
-def test_pacer_keeps_a_group_under_twenty_messages_a_minute() -> None:
-    clock = Clock()
-    pacer = Pacer(clock)
-    delays = [pacer.delay_for(GROUP, is_group=True) for _ in range(21)]
-    assert delays[:20] == [float(i) for i in range(20)]
-    assert delays[20] == 60.0  # the 21st waits until the first leaves the minute
-    private = [pacer.delay_for(PLAYER, is_group=False) for _ in range(21)]
-    assert private[20] == 20.0  # private chats only keep the 1 s spacing
 
 
 def test_loop_runner_reuses_one_loop_across_runs(
