@@ -39,16 +39,16 @@ def imported_names(path: Path, module: str) -> set[str]:
 
 
 def import_graph(modules: list[str]) -> dict[str, set[str]]:
-    """Module -> the handlers modules it imports. A module's own packages are left out: Python
-    imports them before it anyway, and ``from handlers.prompts import claim`` in a submodule
-    names its sibling, not the package's contents."""
+    """Module -> the handlers modules it names in an import. A module's own packages count
+    when named: ``from handlers.prompts import claim`` in ``handlers.prompts.turn`` reads the
+    package ``handlers.prompts``, whose ``__init__`` imports ``turn`` (issue 28: that pair
+    imported each other); importing ``handlers.prompts.claim`` names the sibling alone."""
     known = set(modules)
     graph: dict[str, set[str]] = {}
     for module in modules:
         path = module_path(module)
         assert path is not None
-        ancestors = {module.rsplit(".", i)[0] for i in range(module.count(".") + 1)}
-        graph[module] = {n for n in imported_names(path, module) if n in known - ancestors}
+        graph[module] = {n for n in imported_names(path, module) if n in known - {module}}
     return graph
 
 
