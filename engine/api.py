@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import premove
+import engine.premove as premove
 from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTurn, Stale
 from engine.core import Ctx
 from engine.fight import awaited, riders, support_turn

@@ -122,7 +122,7 @@ class GameRunner:
         return float(self._dec["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
 
     def _ai_action(self, seat: int) -> Action:
-        from engine.ai.asked import asked
+        from engine.ai import asked
 
         st = self.state
         # Its own stream, keyed one-way from the game's secret seed (engine.rng): the choice

@@ -49,7 +49,7 @@ def tooling_imports(root: Path) -> list[str]:
     found = []
     for path in sorted(root.rglob("*.py")):
         module = ".".join(path.relative_to(root).with_suffix("").parts)
-        for name in imported_names(path, module):
+        for name in sorted(imported_names(path, module)):
             if name.split(".")[0] in ("devtools", "tests"):
                 found.append(f"{path.relative_to(root)}: {name}")
     return found

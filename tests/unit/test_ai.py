@@ -580,7 +580,7 @@ def test_a_table_where_nothing_happens_gets_moving() -> None:
 def test_R_A3_an_ai_priest_asked_before_its_support_turn_answers_the_window() -> None:
     """R-A3: supporters are asked at once; a Priest holder asked before its support turn is asked
     the Priest window's question now (engine.ai.asked, moved out of the handlers, issue 28)."""
-    from engine.ai.asked import asked
+    from engine.ai import asked
 
     g = Game.make(4, occ={3: "priest"})
     g.act(0, "attack", target=1)
