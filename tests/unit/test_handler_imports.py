@@ -78,6 +78,17 @@ def test_no_import_cycle_among_handlers_modules() -> None:
     assert cycles(graph) == []
 
 
+def test_no_import_cycle_in_any_first_party_package() -> None:
+    """The engine, the adapters and the tools too (``from engine import premove`` in
+    engine.api named the package whose ``__init__`` imports engine.api, issue 28)."""
+    modules = sorted(
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for package in ("engine", "handlers", "infra", "devtools")
+        for p in (ROOT / package).rglob("*.py")
+    )
+    assert cycles(import_graph(modules)) == []
+
+
 def test_the_cycle_finder_finds_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(graph) == [["a", "b", "c", "a"]]
