@@ -30,7 +30,7 @@ $(VENV)/.installed: $(DEV_LOCK) | $(PY)
 install: $(VENV)/.installed
 
 run: $(VENV)/.runtime
-	$(PY) -m handlers.local
+	$(PY) -m devtools.local
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
@@ -63,10 +63,10 @@ test-slow: $(VENV)/.installed browser
 	$(VENV)/bin/pytest -n 0 -m slow -s
 
 simulate: $(VENV)/.installed
-	$(PY) -m engine.simulate --games 5000 --players 3-10 --seed 1 --json
+	$(PY) -m devtools.simulate --games 5000 --players 3-10 --seed 1 --json
 
 bench: $(VENV)/.installed
-	$(PY) -m handlers.bench
+	$(PY) -m devtools.bench
 
 # The first update's imports as Lambda runs them: the package built as `sam build` builds it
 # (trimmed botocore, 3.12 byte code), for this machine's CPU, imported by a Python 3.12.
@@ -76,17 +76,17 @@ bench-package: $(VENV)/.installed
 	rm -rf $(BENCH_PACKAGE)
 	$(MAKE) --no-print-directory build-WebhookFunction ARTIFACTS_DIR=$(abspath $(BENCH_PACKAGE)) \
 		LAMBDA_PLATFORM=manylinux2014_$(shell uname -m)
-	PYTHONPATH=$(BENCH_PACKAGE) $(PY312) -m handlers.bench --imports-only --package $(BENCH_PACKAGE)
+	PYTHONPATH=$(BENCH_PACKAGE) $(PY312) -m devtools.bench --imports-only --package $(BENCH_PACKAGE)
 
 pace: $(VENV)/.installed
-	nice $(PY) -m handlers.pace
+	nice $(PY) -m devtools.pace
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
 # `sam build` calls these (BuildMethod: makefile; see template.yaml) with ARTIFACTS_DIR set. The
-# package holds the modules the two entry points can import (deploy/package.py: test and
-# operator tooling stays out) and the locked dependencies for arm64 CPython 3.12, compiled to
+# package holds the runtime packages engine/, handlers/ and infra/ (deploy/package.py; test and
+# operator tooling live in devtools/ and tests/, so they stay out by the layout) and the locked dependencies for arm64 CPython 3.12, compiled to
 # byte code by a Python 3.12 when one is found (Lambda ignores byte code of any other version,
 # and its /var/task is read-only, so without it every cold start compiles).
 LAMBDA_LOCK := deploy/requirements-lambda.txt

@@ -1,17 +1,19 @@
-"""What the Lambda package holds: the modules the two entry points can import, nothing else.
+"""What the Lambda package holds: the runtime packages, nothing else.
 
     python deploy/package.py <ARTIFACTS_DIR>            # the first-party modules and catalogs
     python deploy/package.py --trim-botocore <ARTIFACTS_DIR>   # after the locked dependencies
 
-copies them (and the catalogs they read) from the checkout; ``--trim-botocore`` keeps the service
-models of the services the code calls (``AWS_SERVICES``) and drops the other ~440 from the
-shipped botocore (28 MB of the package, and the time botocore spends listing every service
-directory when it loads a model), and keeps only those services' entries in botocore's endpoint
-data (``endpoints.json``: 1.25 MB of JSON that botocore parses whole when it makes its first
-client, about 50 ms of CPU). The set is the closure of the
-entry points' imports, lazy ones inside functions included, so test and operator tooling
-(``engine/testing/``, ``devtools/``, ``infra/fakes.py``, ``handlers/bench.py``, …) stays
-out by construction, and a new runtime module is shipped without editing a list.
+copies the runtime packages (``SHIPPED``: ``engine/``, ``handlers/``, ``infra/``) and the catalogs
+they read from the checkout. Test and operator tooling lives beside them (``devtools/``,
+``tests/``), so it stays out by the layout, not by a list, and a new runtime module is shipped
+without editing one (tests/integration/test_lambda_package.py checks that nothing shipped imports
+the tooling). ``--trim-botocore`` keeps the service models of the services the code calls
+(``AWS_SERVICES``) and drops the other ~440 from the shipped botocore: 28 MB of the package, and
+about 140 ms of a cold start that botocore spends listing every service directory when it loads a
+model; it also keeps only those services' entries in botocore's endpoint data
+(``endpoints.json``: 1.25 MB of JSON that botocore parses whole when it makes its first client,
+about 50 ms of CPU). ``closure`` lists what the entry points can import (lazy imports inside
+functions included): their third-party packages must be in the Lambda lock.
 """
 
 from __future__ import annotations
@@ -27,27 +29,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY_POINTS = ("handlers.webhook", "handlers.timer")
-FIRST_PARTY = ("engine", "handlers", "infra", "devtools")
+# The runtime packages: all of them ships, and only they do.
+SHIPPED = ("engine", "handlers", "infra")
 DATA = ("handlers/locales/*.json",)
 # Every service infra.aws.client(...) is asked for on the Lambda path, and those botocore's
 # credential providers may call (a role to assume, SSO): the models the package keeps.
 AWS_SERVICES = ("dynamodb", "sqs", "secretsmanager", "sts", "sso", "sso-oidc")
-# Never shipped, whatever imports them: a runtime import of one of these is a bug.
-DEV_ONLY = frozenset(
-    {
-        "engine.testing",
-        "engine.testing.invariants",
-        "engine.testing.policies",
-        "engine.testing.simulate",
-        "engine.simulate",
-        "infra.fakes",
-        "handlers.bench",
-        "handlers.local",
-        "handlers.register_webhook",
-        "devtools",  # the Bot API emulator and other tools beside the bot
-        "devtools.botapi",
-    }
-)
 
 
 def module_path(module: str) -> Path | None:
@@ -89,9 +76,11 @@ def imported_names(path: Path, module: str) -> set[str]:
 
 
 @functools.cache
-def closure(entry_points: tuple[str, ...] = ENTRY_POINTS) -> tuple[set[str], set[str]]:
-    """(first-party modules reachable from the entry points, third-party top-level names).
-    Cached: callers must not change the sets."""
+def closure(
+    entry_points: tuple[str, ...] = ENTRY_POINTS, first_party: tuple[str, ...] = SHIPPED
+) -> tuple[set[str], set[str]]:
+    """(modules of the ``first_party`` packages reachable from the entry points, third-party
+    top-level names). Cached: callers must not change the sets."""
     seen: set[str] = set()
     third_party: set[str] = set()
     todo = list(entry_points)
@@ -106,22 +95,31 @@ def closure(entry_points: tuple[str, ...] = ENTRY_POINTS) -> tuple[set[str], set
         parts = module.split(".")
         todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))  # parent packages
         for name in imported_names(path, module):
-            if name.split(".")[0] in FIRST_PARTY:
+            if name.split(".")[0] in first_party:
                 todo.append(name)
             elif name and name.split(".")[0] not in sys.stdlib_module_names:
                 third_party.add(name.split(".")[0])
     return seen, third_party
 
 
+def shipped_sources() -> list[Path]:
+    """Every module of the runtime packages, in the checkout."""
+    return sorted(
+        path
+        for package in SHIPPED
+        for path in (ROOT / package).rglob("*.py")
+        if "__pycache__" not in path.parts
+    )
+
+
 def copy_package(target: Path) -> list[str]:
-    modules, _ = closure()
-    shipped = sorted(modules)
-    for module in shipped:
-        source = module_path(module)
-        assert source is not None
-        destination = target / source.relative_to(ROOT)
+    shipped = []
+    for source in shipped_sources():
+        relative = source.relative_to(ROOT)
+        destination = target / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, destination)
+        shipped.append(".".join(relative.with_suffix("").parts).removesuffix(".__init__"))
     for pattern in DATA:
         for source in ROOT.glob(pattern):
             destination = target / source.relative_to(ROOT)

@@ -7,7 +7,7 @@ second per bot, about one a second per private chat with short bursts, 20 a minu
 answered with ``429`` and ``retry_after``; the bot reacts as it does in production (flood
 control holds the chat, the flush timer sends the rest later).
 
-Every table is the pace command's (``handlers.pace``): brisk humans who start thinking when
+Every table is the pace command's (``devtools.pace``): brisk humans who start thinking when
 their prompt shows and press the buttons that lead to what they chose. All tables share ONE
 fake clock: an event queue ordered by time holds the presses players will make, the timers the
 service asked for, and the invocations that wait (a delivery sleeping for its rate-limit slot is
@@ -49,11 +49,11 @@ import engine
 from devtools.botapi.emulator import BotApiEmulator
 from devtools.botapi.faults import MESSAGE_METHODS, RateLimits
 from devtools.botapi.messenger import EmulatedMessenger
+from devtools.fakes import FakeClock, FakeTimers
+from devtools.memory_store import MemoryStore
+from devtools.pace import BOT, PaceTable, Shared, Tap
 from handlers import lobby
 from handlers.app import CoachRideBot
-from handlers.pace import BOT, PaceTable, Shared, Tap
-from infra.fakes import FakeClock, FakeTimers
-from infra.memory_store import MemoryStore
 from infra.ports import FloodWait, Rows, Sent, TimerRequest
 from infra.rate_limit import SharedRateLimiter
 

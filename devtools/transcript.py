@@ -1,6 +1,6 @@
 """`python -m devtools.transcript`: one whole game as its players read it, to read it yourself.
 
-A game of the pace command's brisk players (``handlers.pace``: the real service, the Telegram
+A game of the pace command's brisk players (``devtools.pace``: the real service, the Telegram
 emulator, a fake clock) is played in the language chosen, and then every chat is printed as it
 shows at the end: the group first, then each player's private chat, every message as its
 reader sees it (text after Telegram's parsing, every edit applied), with the minute it was first
@@ -17,11 +17,11 @@ import argparse
 from dataclasses import dataclass, field
 
 from devtools.botapi.chats import Message
+from devtools.fakes import FakeClock, FakeTimers
+from devtools.memory_store import MemoryStore
+from devtools.pace import BOT, GROUP, CountingMessenger, PaceTable, Shared
 from handlers.app import CoachRideBot
 from handlers.i18n import LANGUAGES
-from handlers.pace import BOT, GROUP, CountingMessenger, PaceTable, Shared
-from infra.fakes import FakeClock, FakeTimers
-from infra.memory_store import MemoryStore
 from infra.ports import Rows, Sent
 
 

@@ -18,6 +18,7 @@ from engine.api import (
     come_back,
     default_action,
     legal_actions,
+    mark_away,
     new_game,
     timeout_action,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "default_action",
     "events_for",
     "legal_actions",
+    "mark_away",
     "new_game",
     "public_events",
     "public_view",

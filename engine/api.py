@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import premove
+import engine.premove as premove
 from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTurn, Stale
 from engine.core import Ctx
 from engine.fight import awaited, riders, support_turn
@@ -224,6 +224,21 @@ def come_back(st: State, seat: int) -> list[Event]:
     return ctx.events
 
 
+def mark_away(st: State, seat: int) -> list[Event]:
+    """R-D2: a player who left the group is away, as after three timeouts in a row: their
+    decisions are defaulted at once until they act again; in place (no event if already away)."""
+    if st.result is not None:
+        raise GameOver("the game is over")
+    if not 0 <= seat < st.n:
+        raise Illegal(f"no seat {seat}")
+    ctx = Ctx(st)
+    pl = st.players[seat]
+    if not pl.away:
+        pl.away = True
+        ctx.public("away", seat=seat)
+    return ctx.events
+
+
 def _came_back(ctx: Ctx, seat: int) -> None:
     pl = ctx.state.players[seat]
     pl.timeouts = 0
@@ -240,6 +255,7 @@ __all__ = [
     "come_back",
     "default_action",
     "legal_actions",
+    "mark_away",
     "new_game",
     "timeout_action",
     "validate",

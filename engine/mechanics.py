@@ -8,7 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
-from engine import fight, handlimit, looks, trade, turn
+import engine.fight as fight
+import engine.handlimit as handlimit
+import engine.looks as looks
+import engine.trade as trade
+import engine.turn as turn
 from engine.core import Ctx, Kind, Step, open_gift_if_needed
 from engine.kinds import DecisionKind
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import victory
+import engine.victory as victory
 from engine.actions import Action
 from engine.cards import (
     ALL_ITEMS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import premove
+import engine.premove as premove
 from engine.actions import Event
 from engine.cards import ASSOCIATIONS, hand_limit
 from engine.core import goal_count

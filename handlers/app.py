@@ -22,11 +22,10 @@ from handlers.callback_data import (
 )
 from handlers.commands import BY_NAME, PRIVATE_COMMANDS
 from handlers.i18n import t
-from handlers.messenger import Messenger
 from handlers.pipeline import DEFAULT_BUDGET_SECONDS, Pipeline, RateLimiter, handling
 from handlers.updates import ButtonPress, CommandMsg, MemberLeft, parse
 from infra import metrics
-from infra.ports import Clock, DocumentStore, TimerRequest, Timers, deadline_scope
+from infra.ports import Clock, DocumentStore, Messenger, TimerRequest, Timers, deadline_scope
 
 log = logging.getLogger("coachride")
 

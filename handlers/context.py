@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from handlers.messenger import Messenger
 from handlers.pipeline import Pipeline
-from infra.ports import Clock, DocumentStore
+from infra.ports import Clock, DocumentStore, Messenger
 
 
 class Replies(Protocol):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import engine
-from engine import Rejected, premove
+from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
@@ -14,13 +13,12 @@ from handlers.game_end import after_play
 from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.game_runner import GameRunner
 from handlers.i18n import negotiate, t
-from handlers.messenger import Rows
 from handlers.pipeline import FLUSH, game_key
 from handlers.presenter import Presenter
 from handlers.refusals import Illegal, NotInGame, Refusal, Stale
 from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, MemberLeft
-from infra.ports import TimerRequest
+from infra.ports import Rows, TimerRequest
 
 
 def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
@@ -44,7 +42,6 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
         except Refusal as refused:
             txn.toast = refusals.toast(lang, refused)
             return
-        st = table.state
         plang = table.lang_of(seat)
         table.reachable_again(press.user.id)
         if isinstance(parsed, action_payloads.Info):
@@ -58,9 +55,8 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             outcome = "nav"
             return
         action = action_payloads.decode_action(parsed.payload, seat, decision)
-        before = engine.view(st, seat), engine.legal_actions(st, seat)
-        aw = engine.awaiting(st)
-        ahead = aw is not None and seat == aw.premove  # its next turn, chosen ahead
+        before = table.question(seat)
+        ahead = table.chooses_ahead(seat)  # its next turn, chosen ahead
         try:
             table.apply(action)
         except Rejected:
@@ -87,10 +83,8 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
 def _kept_open(table: GameRunner, seat: int, decision: int, view: dict[str, Any]) -> bool:
     """A support declared ahead of its turn (R-A3): the seat is still asked the same decision,
     so its prompt is edited once to show what it keeps, not answered and then reopened."""
-    p = table.state.pending
     own = view["decision"] or {}
-    still = p is not None and p.id == decision and seat in engine.asked(table.state)
-    return still and own.get("kind") == "support"
+    return table.asked_now(seat, decision) and own.get("kind") == "support"
 
 
 def _presser(
@@ -103,10 +97,9 @@ def _presser(
     seat = table.seat_of(press.user.id)
     if seat is None:
         raise NotInGame
-    p = table.state.pending
-    if p is None or p.id != decision or seat not in engine.asked(table.state):
+    if not table.asked_now(seat, decision):
         raise Stale
-    ahead = seat == premove.seat(table.state)
+    ahead = table.chooses_ahead(seat)
     if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):
         raise Stale
     return table, seat

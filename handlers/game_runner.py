@@ -17,6 +17,7 @@ import engine
 from engine import TIMEOUT, Action, DecisionKind, Event, EventKind, State
 from engine.rng import PASSENGERS, stream
 from handlers.game_record import Player
+from handlers.group_settings import AiLevel
 
 if TYPE_CHECKING:
     from engine.ai import AiPolicy, ExpertPolicy
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 
 @functools.cache
-def ai_for(level: str) -> AiPolicy | ExpertPolicy:
+def ai_for(level: AiLevel) -> AiPolicy | ExpertPolicy:
     """The AI of the group's /settings AI level. Imported when an AI first plays: most cold
     starts need none (issue 12's first-update import time)."""
     from engine.ai import AiPolicy, ExpertPolicy
@@ -121,20 +122,14 @@ class GameRunner:
         return float(self._dec["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
 
     def _ai_action(self, seat: int) -> Action:
+        from engine.ai import asked
+
         st = self.state
         # Its own stream, keyed one-way from the game's secret seed (engine.rng): the choice
         # neither draws from the deal's stream nor tells anything about it.
         rng = stream(st.seed, PASSENGERS, st.step, seat)
         ai = ai_for(self.settings.ai_level)
-        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
-        own, p = view["decision"], st.pending
-        if p is not None and p.window and own and own["data"].get("turn") not in (None, seat):
-            # A supporter holding the Priest, asked before its turn (R-A3): the window's question
-            # now, its support when its turn comes.
-            data = {k: own["data"][k] for k in ("attacker", "defender")}
-            view = {**view, "decision": {**own, "kind": p.kind, "data": data}}
-            legal = [a for a in legal if a.kind in ("use", "pass")]
-        return ai.choose(view, legal, rng)
+        return ai.choose(*asked(st, seat), rng)
 
     # -- deadlines -------------------------------------------------------------------------
     def deadline_at(self) -> float | None:
@@ -320,6 +315,22 @@ class GameRunner:
         view = copy.deepcopy(engine.view(st, seat))  # the state changes in place after this
         return Seen(view, engine.legal_actions(st, seat), action, why)
 
+    def question(self, seat: int) -> tuple[dict[str, Any], list[Action]]:
+        """``seat``'s view and legal actions now: what its prompt shows and its answer is
+        checked against."""
+        return engine.view(self.state, seat), engine.legal_actions(self.state, seat)
+
+    def asked_now(self, seat: int, decision: int) -> bool:
+        """Whether ``seat`` has a question on ``decision`` now: one of its actors, or the next
+        player choosing their turn ahead (engine.premove)."""
+        p = self.state.pending
+        return p is not None and p.id == decision and seat in engine.asked(self.state)
+
+    def chooses_ahead(self, seat: int) -> bool:
+        """Whether ``seat`` is asked its next turn ahead (engine.premove), not the decision."""
+        aw = engine.awaiting(self.state)
+        return aw is not None and seat == aw.premove
+
     def come_back(self, seat: int) -> bool:
         """R-D2: a player marked away takes their decisions back (False: was not away)."""
         if not self.state.players[seat].away:
@@ -331,8 +342,7 @@ class GameRunner:
         """R-D2: a player who left the group is away (False: was already)."""
         if self.state.players[seat].away:
             return False
-        self.state.players[seat].away = True
-        self.events.append(engine.Event("away", None, {"seat": seat}))
+        self.events += engine.mark_away(self.state, seat)
         return True
 
     def reachable_again(self, uid: int) -> None:

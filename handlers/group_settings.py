@@ -18,7 +18,7 @@ Language = Literal["en", "de", "zh-Hans"]
 ItemSet = Literal["full", "beginner"]
 AiLevel = Literal["ai", "expert"]
 
-# (default, lowest, highest). Defaults measured with ``python -m handlers.pace`` (issue 9): each
+# (default, lowest, highest). Defaults measured with ``python -m devtools.pace`` (issue 9): each
 # is about twice the longest think time of a brisk player, so a thinking player is never cut
 # off, and three turns in a row let run out (R-D2) cost the table 3 minutes at most. Windows keep
 # R-D1's minimum; the boost window lasts the same for everyone, so it is short.

@@ -8,9 +8,9 @@ from engine.setup import MAX_PLAYERS
 from handlers import callback_data
 from handlers.game_record import GameRecord
 from handlers.i18n import t
-from handlers.messenger import Rows
 from handlers.pipeline import Txn
 from handlers.settings_view import settings_summary
+from infra.ports import Rows
 
 
 def lobby_text(game: GameRecord, closed: str | None = None) -> str:

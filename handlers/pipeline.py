@@ -53,15 +53,18 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from handlers.i18n import t
-from handlers.messenger import Messenger, Rows, Sent, entry
+from handlers.outbox import entry
 from infra import metrics
 from infra.ports import (
     Clock,
     DocumentStore,
     DuplicateUpdate,
     FloodWait,
+    Messenger,
     OutOfTime,
     Put,
+    Rows,
+    Sent,
     TimerRequest,
     Timers,
     VersionConflict,

@@ -1,6 +1,6 @@
 """The bot on long polling: the CoachRideBot over a Bot API, a SQLite file and in-process timers.
 
-``make run`` uses it with Telegram (a token) and with the local table (handlers.localtable).
+``make run`` uses it with Telegram (a token) and with the local table (devtools.localtable).
 Everything game-related runs on one thread: timers only queue their requests (and may wake the
 poll), and the polling loop applies them between updates.
 """
@@ -18,12 +18,12 @@ from handlers.app import CoachRideBot
 from handlers.i18n import t
 from handlers.pipeline import FLUSH, REPLY_PREFIX
 from handlers.runtime import bot_username
-from handlers.telegram_messenger import TelegramMessenger
 from infra import bot_api, logs
 from infra.ports import TimerRequest, Timers
 from infra.settings import Settings
 from infra.sqlite_store import SqliteStore
 from infra.telegram_gateway import LoopRunner, TelegramGateway
+from infra.telegram_messenger import TelegramMessenger
 from infra.timers import LocalTimers, SystemClock
 
 log = logging.getLogger("coachride")

@@ -25,10 +25,10 @@ from handlers import action_payloads, callback_data, fmt, prompts, story
 from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
 from handlers.i18n import t
-from handlers.messenger import Rows
 from handlers.prompts.answer import ahead_line
 from handlers.prompts.fight import fight_header
 from handlers.story.table import table_lines
+from infra.ports import Rows
 
 # A story message takes the next lines as long as it is this recent: a new group message (and a
 # buzz) about once a minute of play, never one per step.

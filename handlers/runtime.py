@@ -17,7 +17,7 @@ from infra.settings import Settings
 
 if TYPE_CHECKING:
     from handlers.app import CoachRideBot
-    from handlers.telegram_messenger import TelegramMessenger
+    from infra.telegram_messenger import TelegramMessenger
 
 
 def configure_logging() -> None:
@@ -32,14 +32,14 @@ def bot_username(messenger: TelegramMessenger) -> str:
     return str(me["username"])
 
 
-# What a cold container imports before it answers its first update (handlers.bench measures
+# What a cold container imports before it answers its first update (devtools.bench measures
 # it, with the AWS clients' creation): the webhook module, then what _build and the AWS calls
 # need (botocore's clients: infra.aws).
 FIRST_UPDATE_IMPORTS = (
     "handlers.webhook",
     "handlers.runtime",
     "handlers.app",
-    "handlers.telegram_messenger",
+    "infra.telegram_messenger",
     "infra.telegram_gateway",
     "infra.dynamo_store",
     "infra.timers",
@@ -83,11 +83,11 @@ def lambda_service() -> CoachRideBot:
 
 def _build(token: str | None) -> CoachRideBot:
     from handlers.app import CoachRideBot
-    from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra import timed
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
     from infra.telegram_gateway import TelegramGateway
+    from infra.telegram_messenger import TelegramMessenger, make_bot
     from infra.timers import SqsTimers, SystemClock
 
     settings = Settings()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from handlers import callback_data
 from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_KINDS, GroupSettings
 from handlers.i18n import LANGUAGES, t
-from handlers.messenger import Rows
+from infra.ports import Rows
 
 TOGGLES = ("smuggling", "fortune_telling", "advanced_three", "personal_scores")
 

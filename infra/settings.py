@@ -18,14 +18,12 @@ def _env(name: str) -> str | None:
 
 
 def _scale() -> float:
+    """The number read; whether it is a usable scale is checked once, in ``__post_init__``."""
     raw = _env("GAME_TIME_SCALE") or "1"
     try:
-        value = float(raw)
+        return float(raw)
     except ValueError:
         raise ValueError(f"GAME_TIME_SCALE must be a number, not {raw!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"GAME_TIME_SCALE must be a positive number, not {raw!r}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -53,12 +51,11 @@ class Settings:
             raise ValueError("TELEGRAM_API_BASE_URL must be an http(s) URL")
         object.__setattr__(self, "telegram_api_base_url", root)
         if not math.isfinite(self.game_time_scale) or self.game_time_scale <= 0:
-            raise ValueError("GAME_TIME_SCALE must be a positive number")
+            raise ValueError(
+                f"GAME_TIME_SCALE must be a positive number, not {self.game_time_scale!r}"
+            )
 
     def bot_api_base_url(self) -> str:
-        """python-telegram-bot's ``base_url``; it appends the token: ``{root}/bot{token}``."""
+        """The Bot API root plus ``/bot``; the client (infra.bot_api on the webhook path,
+        python-telegram-bot's ``Bot`` on long polling) appends the token: ``{root}/bot{token}``."""
         return f"{self.telegram_api_base_url}/bot"
-
-    def bot_file_base_url(self) -> str:
-        """python-telegram-bot's ``base_file_url``."""
-        return f"{self.telegram_api_base_url}/file/bot"

@@ -7,16 +7,16 @@ chat is remembered in ``unreachable`` and ``send`` returns ``None``), edits that
 and callback queries that are too old to answer.
 
 Its calls block (a function handles one update at a time, nothing else would run meanwhile, and
-asyncio alone would cost a cold start ~30 ms of imports). Also here: :class:`Pacer`, which
-spaces messages per chat under Telegram's limits, and :class:`LoopRunner`, which runs
-python-telegram-bot's coroutines (long polling, ``setWebhook``) on one event loop per process.
+asyncio alone would cost a cold start ~30 ms of imports; the bot's global rate is booked before,
+in ``infra.rate_limit``, and a chat's flood control is waited out here). Also here:
+:class:`LoopRunner`, which runs python-telegram-bot's coroutines (long polling, ``setWebhook``)
+on one event loop per process.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -321,42 +321,6 @@ def _scope(scope: CommandScope, chat_id: int | None) -> dict[str, Any]:
     if scope == "groups":
         return {"type": "all_group_chats"}
     return {"type": "default"}
-
-
-class Pacer:
-    """Spaces messages per chat: at least ``per_chat_interval`` seconds apart in every chat and
-    at most ``group_per_minute`` in any 60 s in a group (Telegram's ~1/s and ~20/min).
-
-    ``delay_for`` returns how long to wait before sending now *and books that slot*, so call it
-    once per message actually sent. Pure bookkeeping on ``clock()`` seconds; no sleeping here.
-    """
-
-    WINDOW = 60.0
-
-    def __init__(
-        self,
-        clock: Callable[[], float],
-        *,
-        per_chat_interval: float = 1.0,
-        group_per_minute: int = 20,
-    ) -> None:
-        self._clock = clock
-        self._interval = per_chat_interval
-        self._per_minute = group_per_minute
-        self._booked: dict[int, deque[float]] = {}
-
-    def delay_for(self, chat_id: int, is_group: bool) -> float:
-        now = self._clock()
-        booked = self._booked.setdefault(chat_id, deque())
-        while booked and booked[0] <= now - self.WINDOW:
-            booked.popleft()
-        at = now
-        if booked:
-            at = max(at, booked[-1] + self._interval)
-        if is_group and len(booked) >= self._per_minute:
-            at = max(at, booked[-self._per_minute] + self.WINDOW)
-        booked.append(at)
-        return at - now
 
 
 _LOOP: Any = None  # the process's asyncio event loop

@@ -1,5 +1,5 @@
 """Timers and clocks: SQS delayed messages in AWS, a background thread locally (the fakes for
-tests and benchmarks are in ``infra.fakes``)."""
+tests and benchmarks are in ``devtools.fakes``)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """The service's Messenger port, in process, over the emulator: for service tests and the pace
 command.
 
-:class:`EmulatedMessenger` keeps what :class:`infra.memory_messenger.MemoryMessenger` keeps (per
+:class:`EmulatedMessenger` keeps what :class:`devtools.memory_messenger.MemoryMessenger` keeps (per
 chat, the texts and button rows as the bot sent them) and puts every call through the emulator
 first, with the parameters the real gateway sends (``parse_mode=HTML``, no link previews, an
 inline keyboard), so Telegram's refusals reach the service as they would through
-``handlers.telegram_messenger``: a refused message is dropped (``Sent.dropped``), a blocked chat
+``infra.telegram_messenger``: a refused message is dropped (``Sent.dropped``), a blocked chat
 unreachable, an edit that changes nothing is fine, a gone message not. The emulator is strict: a
 call Telegram would refuse is a bug of the bot and raises ``ApiViolation``.
 
@@ -23,7 +23,7 @@ from typing import Any
 
 from devtools.botapi.emulator import NOT_MODIFIED, BotApiEmulator
 from devtools.botapi.faults import Reply
-from infra.memory_messenger import MemoryMessenger, Shown
+from devtools.memory_messenger import MemoryMessenger, Shown
 from infra.ports import FloodWait, Rows, Sent
 
 _NO_PREVIEW = {"is_disabled": True}

@@ -4,7 +4,9 @@ actions only, never from the game state.
 ``AiPolicy`` plays to win; ``ExpertPolicy`` plays the same with a look-ahead over worlds
 sampled from its beliefs (``engine.ai.expert``); ``BaselinePolicy`` is the benchmark's random
 opponent. All have ``choose(view, legal, rng) -> Action``; ``SeatPolicy`` adapts them to the
-simulator, which holds the state, by building the seat's view first.
+simulator, which holds the state, by building the seat's view first; ``asked`` is what a
+passenger at the bot's table is asked (a Priest holder's window question before its support).
+They are the only place here that builds a view from the state.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from engine.actions import Action
 from engine.ai.baseline import BaselinePolicy
 from engine.ai.expert import ExpertPolicy
 from engine.ai.policy import AiPolicy
+from engine.api import legal_actions
 from engine.rng import Rng
 from engine.state import State
 from engine.views import view
@@ -56,6 +59,20 @@ __all__ = [
     "SeatPolicy",
     "ViewPolicy",
     "ai_seat",
+    "asked",
     "baseline_seat",
     "expert_seat",
 ]
+
+
+def asked(st: State, seat: int) -> tuple[dict[str, Any], list[Action]]:
+    """``seat``'s view and legal actions on the pending decision. A supporter holding the Priest,
+    asked before its turn (R-A3), is asked the window's question now (use it or pass: its view
+    shows the window's decision with the fight's sides) and its support when its turn comes."""
+    seen, legal = view(st, seat), legal_actions(st, seat)
+    own, p = seen["decision"], st.pending
+    if p is not None and p.window and own and own["data"].get("turn") not in (None, seat):
+        data = {k: own["data"][k] for k in ("attacker", "defender")}
+        seen = {**seen, "decision": {**own, "kind": p.kind, "data": data}}
+        legal = [a for a in legal if a.kind in ("use", "pass")]
+    return seen, legal

@@ -18,8 +18,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+import engine.ai.turns as turns
 from engine.actions import Action
-from engine.ai import turns
 from engine.ai.claims import best_claim
 from engine.ai.mind import Mind
 from engine.ai.policy import AiPolicy

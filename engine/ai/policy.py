@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import engine.ai.fights as fights
+import engine.ai.trades as trades
+import engine.ai.turns as turns
 from engine.actions import Action
-from engine.ai import fights, trades, turns
 from engine.ai.beliefs import Beliefs, believe
 from engine.ai.holdings import Holdings, track
 from engine.ai.mind import Mind

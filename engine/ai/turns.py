@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import math
 
+import engine.ai.fights as fights
+import engine.ai.trades as trades
 from engine.actions import Action
-from engine.ai import fights, trades
 from engine.ai.claims import best_claim, best_fortune
 from engine.ai.mind import Mind, stacked_top, urgency
 from engine.ai.seat_facts import SeatFacts

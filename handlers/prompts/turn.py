@@ -6,9 +6,9 @@ from engine.actions import Action, action_of
 from engine.cards import CLAIRVOYANT, DIPLOMAT
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
-from handlers.prompts import claim
 from handlers.prompts.answer import ahead_line
 from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
+from handlers.prompts.claim import claim_page
 
 
 def turn_page(a: Ask, path: list[str]) -> Page:
@@ -20,7 +20,7 @@ def turn_page(a: Ask, path: list[str]) -> Page:
     if head == "dp" and a.of("diplomat"):
         return _diplomat(a, rest)
     if head in ("cl", "fo", "so"):
-        page = claim.claim_page(a, head, rest)
+        page = claim_page(a, head, rest)
         if page is not None:
             return page
     return _root(a)

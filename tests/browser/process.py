@@ -24,7 +24,7 @@ def free_port() -> int:
 
 
 class TableProcess:
-    """`python -m handlers.local` without a token, on a fixed port and SQLite file."""
+    """`python -m devtools.local` without a token, on a fixed port and SQLite file."""
 
     def __init__(self, db: Path, port: int, time_scale: str = TIME_SCALE) -> None:
         self.db, self.port, self.time_scale = db, port, time_scale
@@ -42,7 +42,7 @@ class TableProcess:
         env.pop("TELEGRAM_BOT_TOKEN", None)
         env.pop("HOST", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "handlers.local"],
+            [sys.executable, "-m", "devtools.local"],
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,

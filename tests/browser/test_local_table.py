@@ -1,6 +1,6 @@
 """Whole games at the local table, played by clicking the page's buttons in headless Chromium.
 
-The table is `python -m handlers.local` without a token: the real Service and gateway talking
+The table is `python -m devtools.local` without a token: the real Service and gateway talking
 HTTP to the Bot API the process serves, SQLite, in-process timers (GAME_TIME_SCALE 0.015).
 """
 

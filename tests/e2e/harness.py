@@ -15,12 +15,12 @@ from typing import Any
 import engine
 from devtools.botapi import RecordingRequest
 from devtools.botapi.updates import callback_update, message_update
+from devtools.fakes import FakeClock, FakeTimers
+from devtools.memory_store import MemoryStore
 from engine.rng import Rng
 from handlers.app import CoachRideBot
-from handlers.telegram_messenger import TelegramMessenger, make_bot
-from infra.fakes import FakeClock, FakeTimers
-from infra.memory_store import MemoryStore
 from infra.telegram_gateway import TelegramGateway
+from infra.telegram_messenger import TelegramMessenger, make_bot
 
 GROUP = -100123
 BOT = "coachride_bot"

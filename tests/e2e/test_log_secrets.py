@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from handlers import timer, webhook
-from handlers.telegram_messenger import make_bot
 from infra import logs
 from infra.ports import TimerRequest
+from infra.telegram_messenger import make_bot
 from infra.timers import timer_message
 from tests.e2e.harness import GROUP, Harness, Player
 
@@ -230,7 +230,7 @@ def test_the_local_runner_s_startup_never_prints_the_token(
     server, url = _echo_api(status, fail_on)
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "handlers.local"],
+            [sys.executable, "-m", "devtools.local"],
             cwd=Path(__file__).resolve().parents[2],
             env={
                 "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -252,10 +252,10 @@ def test_the_local_runner_s_startup_never_prints_the_token(
 
 
 def test_credentials_settings_and_clients_print_no_secret() -> None:
-    from handlers.telegram_messenger import TelegramMessenger
     from infra.bot_api import BotApi, bot_api
     from infra.settings import Settings
     from infra.telegram_gateway import TelegramGateway
+    from infra.telegram_messenger import TelegramMessenger
 
     settings = Settings(telegram_bot_token=TOKEN, telegram_webhook_secret=SECRET)
     api = bot_api(TOKEN, settings.bot_api_base_url())

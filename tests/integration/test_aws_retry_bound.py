@@ -24,10 +24,10 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from devtools.botapi.messenger import EmulatedMessenger
+from devtools.fakes import FakeClock, FakeTimers
 from handlers.app import CoachRideBot
 from infra import aws
 from infra.dynamo_store import DynamoStore
-from infra.fakes import FakeClock, FakeTimers
 from infra.ports import OutOfTime, Put, deadline_scope
 
 FUNCTION_TIMEOUT = 30.0  # template.yaml's webhook timeout

@@ -1,4 +1,5 @@
-"""The Lambda package (deploy/package.py): runtime code only, and every import satisfied."""
+"""The Lambda package (deploy/package.py): the runtime packages only, and every import
+satisfied."""
 
 from __future__ import annotations
 
@@ -10,15 +11,14 @@ import sys
 from pathlib import Path
 
 from deploy.package import (
-    DEV_ONLY,
     ENTRY_POINTS,
-    FIRST_PARTY,
+    SHIPPED,
     closure,
     copy_package,
     imported_names,
     module_path,
 )
-from handlers.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
+from devtools.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
 from handlers.runtime import FIRST_UPDATE_IMPORTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,12 +37,41 @@ def locked_distributions() -> set[str]:
     return set(locked("deploy/requirements-lambda.txt"))
 
 
-def test_entry_points_never_reach_test_or_operator_tooling() -> None:
+def test_entry_points_reach_what_the_first_update_imports() -> None:
     modules, _ = closure()
     assert set(ENTRY_POINTS) <= modules
-    assert modules & DEV_ONLY == set()
-    assert all(module_path(m) is not None for m in DEV_ONLY)  # the list names real modules
     assert {m for m in FIRST_UPDATE_IMPORTS if m.split(".")[0] not in RUNTIME_PROVIDED} <= modules
+
+
+def tooling_imports(root: Path) -> list[str]:
+    """Every import, lazy ones inside functions included, of the test or operator tooling
+    (``devtools``, ``tests``) by a module under ``root``."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        module = ".".join(path.relative_to(root).with_suffix("").parts)
+        for name in sorted(imported_names(path, module)):
+            if name.split(".")[0] in ("devtools", "tests"):
+                found.append(f"{path.relative_to(root)}: {name}")
+    return found
+
+
+def test_the_built_package_imports_no_tooling(tmp_path: Path) -> None:
+    """The layout keeps dev tools out of Lambda: only engine/, handlers/ and infra/ ship, whole,
+    and none of their modules imports devtools/ or tests/ (not even lazily)."""
+    copy_package(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(SHIPPED)
+    assert tooling_imports(tmp_path) == []
+
+
+def test_the_tooling_check_sees_a_lazy_import(tmp_path: Path) -> None:
+    (tmp_path / "handlers").mkdir()
+    (tmp_path / "handlers" / "x.py").write_text("def f():\n    from devtools import fakes\n")
+    (tmp_path / "handlers" / "y.py").write_text("import tests.fakes\n")
+    assert tooling_imports(tmp_path) == [
+        "handlers/x.py: devtools",
+        "handlers/x.py: devtools.fakes",
+        "handlers/y.py: tests.fakes",
+    ]
 
 
 def test_third_party_imports_are_locked_or_provided_by_the_runtime() -> None:
@@ -121,7 +150,7 @@ def test_the_first_update_imports_cover_a_whole_game() -> None:
     assert built_from - {"infra"} <= set(FIRST_UPDATE_IMPORTS)
     probe = (
         "import sys; import {}; before = set(sys.modules); "
-        "from handlers import bench; bench.play(4, 1); "
+        "from devtools import bench; bench.play(4, 1); "
         "print(sorted(set(sys.modules) - before))"
     )
     out = subprocess.run(
@@ -130,9 +159,8 @@ def test_the_first_update_imports_cover_a_whole_game() -> None:
         text=True,
         check=True,
     )
-    harness = {"handlers.bench", "infra.fakes", "infra.memory_store", "infra.memory_messenger"}
-    first_party = {m for m in ast.literal_eval(out.stdout) if m.split(".")[0] in FIRST_PARTY}
-    assert first_party - harness == set()
+    runtime = {m for m in ast.literal_eval(out.stdout) if m.split(".")[0] in SHIPPED}
+    assert runtime == set()
 
 
 def test_closure_follows_lazy_imports_inside_functions() -> None:
@@ -141,12 +169,19 @@ def test_closure_follows_lazy_imports_inside_functions() -> None:
     assert {"handlers.app", "infra.dynamo_store", "infra.timers"} <= modules
 
 
-def test_package_holds_the_catalogs_and_no_dev_module(tmp_path: Path) -> None:
+def test_package_holds_every_runtime_module_and_the_catalogs(tmp_path: Path) -> None:
     shipped = copy_package(tmp_path)
     files = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     assert "handlers/webhook.py" in files and "handlers/locales/en.json" in files
-    assert not [f for f in files if "simulate" in f or "bench" in f or f.startswith("tests")]
-    assert len(shipped) == len([f for f in files if f.endswith(".py")])
+    assert closure()[0] <= set(shipped)
+    in_checkout = {
+        p.relative_to(ROOT).as_posix()
+        for package in SHIPPED
+        for p in (ROOT / package).rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    assert {f for f in files if f.endswith(".py")} == in_checkout
+    assert len(shipped) == len(in_checkout)
 
 
 def test_the_trimmed_botocore_keeps_every_service_the_package_calls(tmp_path: Path) -> None:
@@ -171,12 +206,12 @@ def test_the_trimmed_botocore_keeps_every_service_the_package_calls(tmp_path: Pa
 
 
 IMPORT_NAMES = {"python-telegram-bot": "telegram"}  # distribution -> the name imported
-DEV_TOOLS = {"handlers/load.py"}  # operator/dev commands that need the dev set (moto, boto3)
 
 
 def test_declared_runtime_dependencies_are_what_the_code_imports() -> None:
     """pyproject.toml's runtime set names exactly the third-party packages engine/, handlers/
-    and infra/ import (typing-only imports aside), so `make run` installs what it needs."""
+    and infra/ import (typing-only imports aside), and `make run` (devtools.local, with the
+    local table) needs no other, so it installs what it needs."""
     import tomllib
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -185,16 +220,16 @@ def test_declared_runtime_dependencies_are_what_the_code_imports() -> None:
         for name in (re.split(r"[<>=\[ ;]", spec)[0] for spec in project["dependencies"])
     }
     imported = set()
-    for package in FIRST_PARTY:
+    for package in SHIPPED:
         for path in (ROOT / package).rglob("*.py"):
-            if path.relative_to(ROOT).as_posix() in DEV_TOOLS:
-                continue
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
             for name in imported_names(path, module):
                 top = name.split(".")[0]
-                if top and top not in sys.stdlib_module_names and top not in FIRST_PARTY:
+                if top and top not in sys.stdlib_module_names and top not in SHIPPED:
                     imported.add(top)
     assert imported - {"__future__"} == declared
+    _, run_needs = closure(("devtools.local",), (*SHIPPED, "devtools"))
+    assert run_needs - {"__future__"} <= declared
 
 
 def test_the_trimmed_endpoint_data_resolves_every_kept_service_as_the_whole_does(

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from devtools.fakes import FakeTimers
+from devtools.local import rearm_timers
+from devtools.localtable.chats import Table
+from devtools.localtable.server import TableServer
 from handlers.i18n import t
-from handlers.local import rearm_timers
-from handlers.localtable.chats import Table
-from handlers.localtable.server import TableServer
 from handlers.pipeline import FLUSH, reply_key
-from infra.fakes import FakeTimers
 from infra.ports import Put, TimerRequest
 from infra.sqlite_store import SqliteStore
 from tests.browser.process import TableProcess, free_port
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "handlers.local"],
+        [sys.executable, "-m", "devtools.local"],
         cwd=ROOT,
         env={
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),

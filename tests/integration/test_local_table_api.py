@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from telegram import Bot
 
-from handlers.localtable.chats import GROUP_ID, Table
-from handlers.localtable.server import TableServer
-from handlers.localtable.telegram_html import HtmlError, render
+from devtools.localtable.chats import GROUP_ID, Table
+from devtools.localtable.server import TableServer
+from devtools.localtable.telegram_html import HtmlError, render
 from infra.bot_api import BadRequest, BotApi
 from infra.telegram_gateway import Button, LoopRunner, TelegramGateway
 

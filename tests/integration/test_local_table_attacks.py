@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from handlers.localtable import server as table_server
-from handlers.localtable.chats import BOT_ID, GROUP_ID, Table
-from handlers.localtable.run import start_server
-from handlers.localtable.server import TableServer
+from devtools.localtable import server as table_server
+from devtools.localtable.chats import BOT_ID, GROUP_ID, Table
+from devtools.localtable.run import start_server
+from devtools.localtable.server import TableServer
 from infra.settings import Settings
 
 TOKEN = "1:attacks"

@@ -10,10 +10,10 @@ import boto3
 
 from devtools.botapi import RateLimits
 from devtools.botapi.messenger import EmulatedMessenger
+from devtools.fakes import FakeClock
+from devtools.memory_store import MemoryStore
 from handlers.pipeline import BOOK_AHEAD, Txn, game_key
 from infra.dynamo_store import DynamoStore
-from infra.fakes import FakeClock
-from infra.memory_store import MemoryStore
 from infra.ports import Rows, Sent
 from infra.rate_limit import SharedRateLimiter
 from tests.service.service_game import GROUP, ServiceGame

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from botocore.exceptions import ClientError
 
+from devtools.fakes import FakeClock
+from devtools.memory_store import MemoryStore
 from infra import aws, doc_bytes
 from infra.dynamo_store import DynamoStore, marker_key
-from infra.fakes import FakeClock
-from infra.memory_store import MemoryStore
 from infra.ports import (
     UPDATE_MARKER_TTL_SECONDS,
     Delete,

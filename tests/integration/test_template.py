@@ -311,7 +311,7 @@ def test_expanded_roles_grant_only_what_the_code_does(aws_env: None) -> None:
 
 
 def test_expanded_concurrency_limits_match_telegram_max_connections(aws_env: None) -> None:
-    from handlers.register_webhook import DEFAULT_MAX_CONNECTIONS
+    from devtools.register_webhook import DEFAULT_MAX_CONNECTIONS
 
     template = load_template()
     resources = expand_sam(template)["Resources"]

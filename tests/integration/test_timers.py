@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 
+from devtools.fakes import FakeClock, FakeTimers
 from infra import aws
-from infra.fakes import FakeClock, FakeTimers
 from infra.ports import TimerRequest
 from infra.timers import (
     LocalTimers,

@@ -6,9 +6,9 @@ import itertools
 from typing import Any
 
 from devtools.botapi.messenger import EmulatedMessenger
+from devtools.fakes import FakeClock, FakeTimers
+from devtools.memory_store import MemoryStore
 from handlers.app import CoachRideBot
-from infra.fakes import FakeClock, FakeTimers
-from infra.memory_store import MemoryStore
 
 GROUP = -1002
 ADMIN = 1

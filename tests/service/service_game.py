@@ -9,11 +9,11 @@ from typing import Any
 
 import engine
 from devtools.botapi.messenger import EmulatedMessenger
+from devtools.fakes import FakeClock, FakeTimers
+from devtools.memory_store import MemoryStore
 from engine.cards import OCCUPATIONS
 from engine.rng import Rng
 from handlers.app import CoachRideBot
-from infra.fakes import FakeClock, FakeTimers
-from infra.memory_store import MemoryStore
 from infra.ports import Put
 
 GROUP = -1001

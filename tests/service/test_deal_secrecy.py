@@ -22,6 +22,8 @@ import pytest
 
 import engine
 from devtools.botapi.messenger import EmulatedMessenger
+from devtools.fakes import FakeClock, FakeTimers
+from devtools.memory_store import MemoryStore
 from engine.actions import Action
 from engine.rng import Rng
 from engine.state import State
@@ -30,8 +32,6 @@ from handlers.app import CoachRideBot
 from handlers.game_runner import GameRunner
 from handlers.pipeline import Txn, game_key, new_game_id
 from handlers.unit_of_work import UnitOfWork
-from infra.fakes import FakeClock, FakeTimers
-from infra.memory_store import MemoryStore
 from infra.ports import Put, TimerRequest
 from tests.service.service_game import GROUP, ServiceGame
 

@@ -334,7 +334,7 @@ def test_duplicate_sends_are_counted_by_the_helpers() -> None:
     ],
 )
 def test_a_bad_rate_cell_value_holds_sends_back_a_second_at_most(cell: dict[str, Any]) -> None:
-    from infra.memory_store import MemoryStore
+    from devtools.memory_store import MemoryStore
     from infra.ports import Put
     from infra.rate_limit import RATE_KEY, SharedRateLimiter
 
@@ -350,7 +350,7 @@ def test_a_bad_rate_cell_value_holds_sends_back_a_second_at_most(cell: dict[str,
 
 def test_a_writer_with_a_fast_clock_does_not_stop_the_others() -> None:
     """A function whose clock runs an hour fast books; one on the right clock books next."""
-    from infra.memory_store import MemoryStore
+    from devtools.memory_store import MemoryStore
     from infra.rate_limit import SharedRateLimiter
 
     store = MemoryStore()

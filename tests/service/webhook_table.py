@@ -19,15 +19,15 @@ from typing import Any
 import engine
 from devtools.botapi import Killed, RecordingRequest
 from devtools.botapi.updates import callback_update, message_update
+from devtools.fakes import FakeClock, FakeTimers
+from devtools.memory_store import MemoryStore
 from engine.rng import Rng
 from handlers import lobby, timer, webhook
 from handlers.app import CoachRideBot
 from handlers.pipeline import RateLimiter
-from handlers.telegram_messenger import TelegramMessenger, make_bot
-from infra.fakes import FakeClock, FakeTimers
-from infra.memory_store import MemoryStore
 from infra.ports import Delete, DocumentStore, Put, TimerRequest
 from infra.telegram_gateway import TelegramGateway
+from infra.telegram_messenger import TelegramMessenger, make_bot
 from infra.timers import timer_message
 
 GROUP = -100777

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 import engine
+from devtools.simulation.policies import seat_labels
+from devtools.simulation.simulate import Config, Stats, game_seed, play_game, run
 from engine import Action, State
 from engine.ai import AiPolicy, BaselinePolicy, ExpertPolicy, SeatPolicy, expert, turns
 from engine.ai.beliefs import Beliefs
@@ -19,8 +21,6 @@ from engine.ai.worlds import can_sample, sample
 from engine.cards import ALL_ITEMS
 from engine.core import HISTORY_FIELDS, goal_count
 from engine.rng import Rng, seed_state
-from engine.testing.policies import seat_labels
-from engine.testing.simulate import Config, Stats, game_seed, play_game, run
 from engine.views import view
 from tests.unit.engine_helpers import BRO, ORD, Game, pass_supports
 
@@ -575,3 +575,21 @@ def test_a_table_where_nothing_happens_gets_moving() -> None:
     play_game(8, game_seed(1045, 8), 3, cfg, stats)
     assert stats.finished == 1 and stats.how["exhausted"] == 0
     assert stats.rounds[0] < 40
+
+
+def test_R_A3_an_ai_priest_asked_before_its_support_turn_answers_the_window() -> None:
+    """R-A3: supporters are asked at once; a Priest holder asked before its support turn is asked
+    the Priest window's question now (engine.ai.asked, moved out of the handlers, issue 28)."""
+    from engine.ai import asked
+
+    g = Game.make(4, occ={3: "priest"})
+    g.act(0, "attack", target=1)
+    assert g.pending.kind == "priest" and g.pending.window
+    seen, legal = asked(g.st, 3)
+    assert seen["decision"]["kind"] == "priest"
+    assert seen["decision"]["data"] == {"attacker": 0, "defender": 1}
+    assert {a.kind for a in legal} == {"use", "pass"}
+    # the supporter whose turn it is is asked its support, as its view says
+    seen, legal = asked(g.st, 2)
+    assert seen == view(g.st, 2) and legal == engine.legal_actions(g.st, 2)
+    assert {a.kind for a in legal} == {"support"}

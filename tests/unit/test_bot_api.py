@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from devtools.fakes import FakeClock
 from infra.bot_api import (
     BadRequest,
     BotApi,
@@ -18,7 +19,6 @@ from infra.bot_api import (
     RetryAfter,
     TimedOut,
 )
-from infra.fakes import FakeClock
 from infra.ports import deadline_scope
 
 

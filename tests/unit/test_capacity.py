@@ -7,7 +7,7 @@ import json
 import pytest
 
 from devtools import capacity
-from infra.fakes import FakeClock
+from devtools.fakes import FakeClock
 
 
 def test_sleeping_invocations_interleave_by_time_on_one_clock() -> None:

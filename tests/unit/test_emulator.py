@@ -12,7 +12,7 @@ import pytest
 
 from devtools.botapi import ApiViolation, BotApiEmulator, RateLimits, SqliteChats
 from devtools.botapi.html import HtmlError, parse
-from infra.fakes import FakeClock
+from devtools.fakes import FakeClock
 
 USER = 1001
 GROUP = -1_000_000_000_005

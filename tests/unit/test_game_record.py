@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from devtools.fakes import FakeClock
+from devtools.memory_store import MemoryStore
 from handlers.game_record import PIPELINE_KEYS, GameRecord, Player
 from handlers.pipeline import Txn, game_key
 from handlers.unit_of_work import UnitOfWork
-from infra.fakes import FakeClock
-from infra.memory_store import MemoryStore
 
 # A lobby and a game being played, as the code before the record stored them.
 OLD_DOCS: dict[str, dict[str, Any]] = json.loads(

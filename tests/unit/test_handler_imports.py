@@ -39,16 +39,16 @@ def imported_names(path: Path, module: str) -> set[str]:
 
 
 def import_graph(modules: list[str]) -> dict[str, set[str]]:
-    """Module -> the handlers modules it imports. A module's own packages are left out: Python
-    imports them before it anyway, and ``from handlers.prompts import claim`` in a submodule
-    names its sibling, not the package's contents."""
+    """Module -> the handlers modules it names in an import. A module's own packages count
+    when named: ``from handlers.prompts import claim`` in ``handlers.prompts.turn`` reads the
+    package ``handlers.prompts``, whose ``__init__`` imports ``turn`` (issue 28: that pair
+    imported each other); importing ``handlers.prompts.claim`` names the sibling alone."""
     known = set(modules)
     graph: dict[str, set[str]] = {}
     for module in modules:
         path = module_path(module)
         assert path is not None
-        ancestors = {module.rsplit(".", i)[0] for i in range(module.count(".") + 1)}
-        graph[module] = {n for n in imported_names(path, module) if n in known - ancestors}
+        graph[module] = {n for n in imported_names(path, module) if n in known - {module}}
     return graph
 
 
@@ -78,6 +78,17 @@ def test_no_import_cycle_among_handlers_modules() -> None:
     assert cycles(graph) == []
 
 
+def test_no_import_cycle_in_any_first_party_package() -> None:
+    """The engine, the adapters and the tools too (``from engine import premove`` in
+    engine.api named the package whose ``__init__`` imports engine.api, issue 28)."""
+    modules = sorted(
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for package in ("engine", "handlers", "infra", "devtools")
+        for p in (ROOT / package).rglob("*.py")
+    )
+    assert cycles(import_graph(modules)) == []
+
+
 def test_the_cycle_finder_finds_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(graph) == [["a", "b", "c", "a"]]
@@ -98,14 +109,12 @@ def test_no_room_imports_the_bot() -> None:
 
 
 # The modules that may read the store themselves: the pipeline (loads, acknowledgements), the
-# unit of work (every record a command reads), and tools that run beside the bot.
+# unit of work (every record a command reads), and the long-polling runner. (The tools that run
+# beside the bot are in devtools/.)
 STORE_READERS = {
     "handlers.pipeline",
     "handlers.unit_of_work",
     "handlers.polling",  # rearms the timers on start
-    "handlers.bench",
-    "handlers.load",
-    "handlers.pace",
 }
 STORE_READS = {"get", "get_many", "keys"}
 
@@ -129,3 +138,43 @@ def test_commands_read_the_store_only_through_the_unit_of_work() -> None:
             ):
                 found.append(f"{module}:{node.lineno}")
     assert found == []
+
+
+PORTS = {"Messenger", "Sent", "FloodWait", "OutOfTime", "DocumentStore", "Timers", "Clock"}
+
+
+def test_the_ports_have_one_home() -> None:
+    """Issue 28: the adapters' ports are defined, and offered, in ``infra.ports`` alone: no other
+    module defines one or re-exports it in ``__all__`` (handlers.messenger did). (The prompts'
+    ``Rows`` of buttons is another type; a re-exported ``Rows`` is the port's.)"""
+    found = []
+    for package in ("engine", "handlers", "infra", "devtools"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path == ROOT / "infra" / "ports.py":
+                continue
+            for node in ast.parse(path.read_text(), str(path)).body:
+                names: set[str] = set()
+                if isinstance(node, ast.ClassDef):
+                    names = {node.name}
+                elif isinstance(node, ast.Assign | ast.AnnAssign):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    names = {t.id for t in targets if isinstance(t, ast.Name)}
+                    if "__all__" in names and node.value is not None:
+                        names = set(ast.literal_eval(node.value)) & (PORTS | {"Rows"})
+                for name in names & PORTS:
+                    found.append(f"{path.relative_to(ROOT)}: {name}")
+    assert found == []
+
+
+def test_the_game_room_reaches_the_engine_through_game_runner_only() -> None:
+    """Issue 28: GameRunner is the only door to the engine for the running game's commands;
+    the room names nothing of the engine but the refusal it catches (it called engine.view,
+    legal_actions, awaiting, asked and premove.seat itself)."""
+    path = ROOT / "handlers" / "game_room.py"
+    named = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            named |= {a.name for a in node.names if a.name.split(".")[0] == "engine"}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "engine":
+            named |= {f"{node.module}.{a.name}" for a in node.names}
+    assert named == {"engine.Rejected"}

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from devtools.memory_store import MemoryStore
 from infra import metrics, timed
 from infra.bot_secrets import REFRESH_AT_MOST_EVERY_SECONDS, SecretSource
-from infra.memory_store import MemoryStore
 from infra.ports import Put, VersionConflict
 from infra.settings import Settings
 

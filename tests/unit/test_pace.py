@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from devtools import pace
 from engine.actions import Action
-from handlers import pace
 
 
 def test_pace_command_plays_one_small_game_and_prints_figures(

@@ -134,8 +134,8 @@ def test_premove_a_free_use_or_another_seat_is_refused() -> None:
 def test_premove_random_games_keep_every_invariant(n: int, seed: int) -> None:
     """Whole random games in which the next player chooses ahead whenever offered (and now and
     then changes their mind): the state, every view and every event stay clean."""
+    from devtools.simulation import invariants
     from engine.rng import Rng, seed_state
-    from engine.testing import invariants
 
     st, _ = engine.new_game([f"p{i}" for i in range(n)], seed, {"max_rounds": 12})
     rng = Rng(seed_state(seed))

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from devtools.fakes import FakeClock
+from devtools.memory_store import MemoryStore
 from handlers.pipeline import Txn, chat_key, user_key
 from handlers.records import ChatRecord, UserRecord
 from handlers.unit_of_work import UnitOfWork as Records
-from infra.fakes import FakeClock
-from infra.memory_store import MemoryStore
 from infra.ports import Put
 
 

@@ -215,6 +215,19 @@ def test_R_D2_three_timeouts_in_a_row_mark_away_and_acting_brings_back() -> None
     assert g.of("back", g.last)[0].data == {"seat": 0}
 
 
+def test_R_D2_leaving_the_group_marks_away_through_the_engine() -> None:
+    """A player who leaves the group is away (R-D2): the engine changes the state and tells the
+    table, as for three timeouts (the handlers built this event by hand before, issue 28)."""
+    g = Game.make(3)
+    events = engine.mark_away(g.st, 1)
+    assert g.player(1).away
+    assert [(e.kind, e.to, e.data) for e in events] == [("away", None, {"seat": 1})]
+    assert engine.public_view(g.st)["players"][1]["away"] is True
+    assert engine.mark_away(g.st, 1) == []  # already away: nothing new to tell
+    with pytest.raises(engine.Illegal):
+        engine.mark_away(g.st, 3)
+
+
 def test_R_D2_acting_resets_the_count() -> None:
     g = Game.make(3)
     g.timeout().act(1, "pass").act(2, "pass")

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 import engine
+from devtools.simulation import invariants, simulate
+from devtools.simulation.policies import RandomPolicy, policies_for, register
+from devtools.simulation.simulate import Config, run
 from engine.actions import Action, Event
 from engine.rng import Rng
 from engine.state import State
-from engine.testing import invariants, simulate
-from engine.testing.policies import RandomPolicy, policies_for, register
-from engine.testing.simulate import Config, run
 
 
 def _assert_clean(out: dict[str, Any]) -> None:
@@ -122,7 +122,7 @@ def test_run_counts_violations_and_errors(monkeypatch: pytest.MonkeyPatch) -> No
     assert out["errors"] == 2
     assert out["invariant_violations"] > 0
     assert out["first_errors"][0]["error"] == "RuntimeError('boom')"
-    assert out["first_errors"][0]["replay"].startswith("python -m engine.simulate --replay ")
+    assert out["first_errors"][0]["replay"].startswith("python -m devtools.simulate --replay ")
     assert any("duplicated" in v for s in out["first_violations"] for v in s["violations"])
 
 

@@ -11,7 +11,6 @@ from infra.bot_api import NetworkError, RetryAfter, TimedOut, bot_api
 from infra.telegram_gateway import (
     Button,
     LoopRunner,
-    Pacer,
     TelegramGateway,
     keyboard,
 )
@@ -200,33 +199,6 @@ def test_answer_delete_commands_and_admin_check(
     assert api.violations == []
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_pacer_spaces_messages_one_second_apart_per_chat() -> None:
-    clock = Clock()
-    pacer = Pacer(clock)
-    assert [pacer.delay_for(PLAYER, is_group=False) for _ in range(3)] == [0.0, 1.0, 2.0]
-    assert pacer.delay_for(PLAYER + 1, is_group=False) == 0.0
-    clock.now += 10
-    assert pacer.delay_for(PLAYER, is_group=False) == 0.0
-
-
-def test_pacer_keeps_a_group_under_twenty_messages_a_minute() -> None:
-    clock = Clock()
-    pacer = Pacer(clock)
-    delays = [pacer.delay_for(GROUP, is_group=True) for _ in range(21)]
-    assert delays[:20] == [float(i) for i in range(20)]
-    assert delays[20] == 60.0  # the 21st waits until the first leaves the minute
-    private = [pacer.delay_for(PLAYER, is_group=False) for _ in range(21)]
-    assert private[20] == 20.0  # private chats only keep the 1 s spacing
-
-
 def test_loop_runner_reuses_one_loop_across_runs(
     api: RecordingRequest, gateway: TelegramGateway
 ) -> None:
@@ -250,3 +222,19 @@ def test_the_gateway_needs_no_event_loop(api: RecordingRequest, gateway: Telegra
     """The Lambda runs the gateway without asyncio (a cold start's imports, issue 12)."""
     api.inject_retry_after("sendMessage", 2)
     assert gateway.send(PLAYER, "one") == 1  # flood control waited out
+
+
+def test_a_failed_admin_check_is_no_admin_and_is_logged(
+    api: RecordingRequest, gateway: TelegramGateway, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 28: is_admin swallowed every error without a log line."""
+    from infra.telegram_messenger import TelegramMessenger
+
+    api.set_member_status(GROUP, 7, "creator")
+    api.inject_error("getChatMember", 400, "Bad Request: chat not found")
+    with caplog.at_level("WARNING", logger="coachride"):
+        assert TelegramMessenger(gateway).is_admin(GROUP, 7) is False
+    assert [r.getMessage() for r in caplog.records] == [
+        "the admin check failed (BadRequest: Bad Request: chat not found); taken as not an admin"
+    ]
+    assert TelegramMessenger(gateway).is_admin(GROUP, 7) is True

@@ -1,6 +1,6 @@
 """`make run` without a token: the local table on http://HOST:PORT/ (127.0.0.1:8080 by default).
 
-The bot is the real one — ``handlers.local.Runner`` with python-telegram-bot's ``Bot`` — pointed
+The bot is the real one — ``devtools.local.Runner`` with python-telegram-bot's ``Bot`` — pointed
 at the Bot API this process serves, so every message, edit and button answer goes over HTTP as
 it does on Telegram. A timer that falls due wakes the bot's ``getUpdates`` so it is applied at
 once.
@@ -17,11 +17,11 @@ import threading
 from telegram import Bot
 from telegram.request import HTTPXRequest
 
+from devtools.localtable.chats import Table
+from devtools.localtable.server import TableServer, repair_stored_text
+from devtools.register_webhook import TELEGRAM_LANGUAGE, menus
 from handlers.i18n import LANGUAGES, t
-from handlers.localtable.chats import Table
-from handlers.localtable.server import TableServer, repair_stored_text
 from handlers.polling import Runner, StartupError
-from handlers.register_webhook import TELEGRAM_LANGUAGE, menus
 from infra.settings import Settings
 
 DEFAULT_HOST = "127.0.0.1"

@@ -18,7 +18,7 @@ anyone on the network (or any web page the user visits) can reach needs:
   so they never take the threads the others' sends need.
 
 Routes:
-- ``/`` and ``/static/…`` — the page (``handlers/localtable/static``).
+- ``/`` and ``/static/…`` — the page (``devtools/localtable/static``).
 - ``/bot<token>/<method>`` — the Bot API the bot's gateway calls, as on Telegram.
 - ``/api/join``, ``/api/texts``, ``/api/state``, ``/api/events``, ``/api/send``,
   ``/api/press`` — the page: take a seat, its texts and menus, the chats, long-polled changes,
@@ -49,9 +49,9 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from devtools.localtable.bot_api import BotApi, decode
+from devtools.localtable.chats import BOT_FIRST_NAME, BOT_USERNAME, ApiError, Table, User
 from handlers.i18n import catalog, negotiate
-from handlers.localtable.bot_api import BotApi, decode
-from handlers.localtable.chats import BOT_FIRST_NAME, BOT_USERNAME, ApiError, Table, User
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ ARRIVAL_SECONDS = 10.0  # for a whole request to arrive
 SOCKET_SECONDS = 10.0  # any one read or write of a worker
 BACKLOG = 512
 TELEGRAM_LANGUAGE = {"en": None, "de": "de", "zh-Hans": "zh"}
-STATIC = resources.files("handlers.localtable") / "static"
+STATIC = resources.files("devtools.localtable") / "static"
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 _LENGTH = re.compile(rb"^content-length:[ \t]*([^\r\n]*?)[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 _SURROGATE = re.compile("[\ud800-\udfff]")  # lone: json.loads joins a valid pair

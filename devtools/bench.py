@@ -1,4 +1,4 @@
-"""`python -m handlers.bench`: figures for the webhook path, printed as JSON.
+"""`python -m devtools.bench`: figures for the webhook path, printed as JSON.
 
 - cold import time of the webhook module, and the first update's cost before it reaches AWS:
   everything it imports (``handlers.runtime.FIRST_UPDATE_IMPORTS``) and its AWS clients'
@@ -95,11 +95,11 @@ def _fresh_interpreter_environment(package: str | None = None) -> dict[str, str]
 
 def play(players: int, seed: int) -> dict[str, Any]:
     import engine
+    from devtools.fakes import FakeClock, FakeTimers
+    from devtools.memory_messenger import MemoryMessenger
+    from devtools.memory_store import MemoryStore
     from engine.rng import Rng
     from handlers.app import CoachRideBot
-    from infra.fakes import FakeClock, FakeTimers
-    from infra.memory_messenger import MemoryMessenger
-    from infra.memory_store import MemoryStore
 
     clock, timers, store, messenger = FakeClock(), FakeTimers(), MemoryStore(), MemoryMessenger()
     store.clock = clock

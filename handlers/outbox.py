@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from infra.ports import Messenger, Rows, Sent
-
-__all__ = ["Messenger", "Rows", "Sent", "entry"]
+from infra.ports import Rows
 
 
 def entry(

@@ -1,6 +1,6 @@
 """Register the deployed webhook with Telegram and set the command menus.
 
-    python -m handlers.register_webhook --stack <stack name> --region <region>
+    python -m devtools.register_webhook --stack <stack name> --region <region>
 
 reads the stack's outputs (the URL, the webhook's concurrency) and the token and webhook secret
 from its Secrets Manager secrets, so no secret is ever typed on a command line. Without

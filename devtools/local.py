@@ -1,7 +1,7 @@
 """`make run`: the bot on this machine — long polling, a SQLite file, in-process timers.
 
 With ``TELEGRAM_BOT_TOKEN`` it plays in Telegram. Without one it opens the local table
-(``handlers.localtable``): the same CoachRideBot and gateway, talking over HTTP to a Bot API that
+(``devtools.localtable``): the same CoachRideBot and gateway, talking over HTTP to a Bot API that
 this process serves itself, with a web page for the chats.
 """
 
@@ -35,7 +35,7 @@ def main() -> int:
     try:
         if settings.telegram_bot_token:
             return run_telegram(settings, settings.telegram_bot_token)
-        from handlers.localtable.run import run_table
+        from devtools.localtable.run import run_table
 
         return run_table(settings)
     except StartupError as error:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from devtools.botapi.spec import read_form
-from handlers.localtable.chats import ApiError, Table
+from devtools.localtable.chats import ApiError, Table
 
 _JSON_FIELDS = {"reply_markup", "allowed_updates", "link_preview_options", "commands", "scope"}
 

@@ -258,7 +258,7 @@ class Table:
 
     def user_says(self, user: User, chat: str, text: str, shown: str | None = None) -> int:
         """A message typed by ``user`` in the group or their private chat; its message id."""
-        from handlers.localtable.telegram_html import plain
+        from devtools.localtable.telegram_html import plain
 
         text = text.strip()[:4096]
         if not text:

@@ -12,7 +12,6 @@ import logging
 from collections.abc import Callable
 from typing import TypeVar
 
-from handlers.messenger import Rows, Sent
 from infra.bot_api import (
     BadRequest,
     BotApi,
@@ -22,7 +21,7 @@ from infra.bot_api import (
     Transport,
     bot_api,
 )
-from infra.ports import FloodWait
+from infra.ports import FloodWait, Rows, Sent
 from infra.telegram_gateway import Button, TelegramGateway, retry_seconds
 
 T = TypeVar("T")
@@ -83,9 +82,16 @@ class TelegramMessenger:
         self.gateway.answer(query_id, text, alert)
 
     def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user administers the group; when Telegram cannot tell (an error, no
+        time left), not: an admin's command is refused, and the log says why."""
         try:
             return self.gateway.is_admin(chat_id, user_id)
-        except Exception:
+        except Exception as error:
+            log.warning(
+                "the admin check failed (%s: %s); taken as not an admin",
+                type(error).__name__,
+                error,
+            )
             return False
 
 

@@ -1,4 +1,4 @@
-"""`python -m handlers.load`: N concurrent games through the service, DynamoDB on a moto server
+"""`python -m devtools.load`: N concurrent games through the service, DynamoDB on a moto server
 and the fake Bot API with Telegram's limits (30 messages a second per bot, 20 a minute per group).
 
 Every game runs in its own thread with its own bot object, store client and bot, the way concurrent
@@ -70,10 +70,10 @@ def _game_thread(
 ) -> None:
     from devtools.botapi.updates import callback_update, message_update
     from handlers.app import CoachRideBot
-    from handlers.telegram_messenger import TelegramMessenger, make_bot
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
     from infra.telegram_gateway import TelegramGateway
+    from infra.telegram_messenger import TelegramMessenger, make_bot
     from infra.timers import SystemClock
 
     clock = SystemClock()

@@ -1,13 +1,13 @@
 """Random playouts: play many complete games with random legal decisions and check invariants.
 
-    python -m engine.simulate --games 5000 --players 3-10 --seed 1 --json [--strict]
+    python -m devtools.simulate --games 5000 --players 3-10 --seed 1 --json [--strict]
                               [--timeouts 0.05] [--policy random] [--view-every 10]
                               [--force fortune_telling=true]
 
 Every game is determined by its own seed (``game_seed(seed, i)``) and player count, so a failing
 game can be replayed alone with ``--replay GAME_SEED --players N``.
 
-Checks (engine.testing.invariants), by default:
+Checks (devtools.simulation.invariants), by default:
 - every step of every game: the state invariants (``check``) and who was told what
   (``check_events``: private events to entitled seats only, no secrets in public events);
 - every step of every ``--view-every``-th game: also the views of the seats the step concerned
@@ -34,12 +34,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from devtools.simulation import invariants
+from devtools.simulation.policies import policy, seat_labels
 from engine.actions import TIMEOUT, Action
 from engine.api import apply, awaiting, legal_actions, new_game, timeout_action
 from engine.rng import Rng, seed_state
 from engine.state import Json, State
-from engine.testing import invariants
-from engine.testing.policies import policy, seat_labels
 
 HOWS = ("claim", "claim_failed", "solo", "fortune", "fortune_failed", "exhausted", "abandoned")
 MAX_ACTIONS = 200_000  # per game: a game still running after this many is reported as stuck
@@ -305,7 +305,7 @@ def play_game(index: int, gseed: int, n: int, cfg: Config, stats: Stats) -> None
                     "pending": None if st is None or st.pending is None else st.pending.to_dict(),
                     "error": repr(exc),
                     "traceback": traceback.format_exc().splitlines()[-12:],
-                    "replay": f"python -m engine.simulate --replay {gseed} --players {n}",
+                    "replay": f"python -m devtools.simulate --replay {gseed} --players {n}",
                 }
             )
     finally:
@@ -467,7 +467,7 @@ def _forced(text: str) -> tuple[str, object]:
 def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, bool]:
     """The run's configuration and whether to print JSON."""
     ap = argparse.ArgumentParser(
-        prog="python -m engine.simulate", description=__doc__.split("\n")[0]
+        prog="python -m devtools.simulate", description=__doc__.split("\n")[0]
     )
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--players", type=_players, default=(3, 10), help="N or LO-HI (3-10)")

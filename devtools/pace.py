@@ -1,4 +1,4 @@
-"""`python -m handlers.pace`: how long games take and how much they buzz, on a fake clock.
+"""`python -m devtools.pace`: how long games take and how much they buzz, on a fake clock.
 
 Whole games run through the real service (in-memory store, a recording messenger, timers fired
 when the fake clock reaches them), played by a brisk table of humans: each asked player looks at
@@ -34,15 +34,15 @@ from typing import Any
 
 import engine
 from devtools.botapi.messenger import EmulatedMessenger
+from devtools.fakes import FakeClock, FakeTimers
+from devtools.memory_messenger import Shown
+from devtools.memory_store import MemoryStore
 from engine.actions import Action
 from engine.ai import AiPolicy
 from engine.cards import item_kind
 from engine.rng import Rng, seed_state
 from handlers import action_payloads, lobby
 from handlers.app import CoachRideBot
-from infra.fakes import FakeClock, FakeTimers
-from infra.memory_messenger import Shown
-from infra.memory_store import MemoryStore
 from infra.ports import Rows, Sent
 
 GROUP = -1_000_777
@@ -652,7 +652,7 @@ def run(games: int, players: list[int], seed: int, ahead: float = 1.0) -> dict[s
 
 def render(report: dict[str, Any]) -> str:
     lines = [
-        f"pace benchmark (seed {report['seed']}; think times in handlers/pace.py; "
+        f"pace benchmark (seed {report['seed']}; think times in devtools/pace.py; "
         f"{report['ahead']:.0%} of players choose their turn ahead when offered)"
     ]
     for n, f in report["tables"].items():
