@@ -81,6 +81,10 @@ MAX_ATTEMPTS = 12
 BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
 MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
+# Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
+# status wait for the flush timer, so the decision prompts in private chats go first.
+BEHIND_SECONDS = 2.0
+LOW_PRIORITY_KINDS = ("story", "status", "status_pin")
 REPLY_PREFIX = "REPLY#"
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
@@ -118,6 +122,10 @@ class RateLimiter(Protocol):
 
     def reserve(self, count: int, now: float, latest: float) -> list[float]:
         """Book up to ``count`` message slots no later than ``latest``; their start times."""
+        ...
+
+    def backlog(self, now: float) -> float:
+        """How far ahead of ``now`` the budget is booked: 0 when a slot is free at once."""
         ...
 
 
@@ -253,12 +261,30 @@ class Txn:
     def _add(
         self, op: str, chat: int, text: str, rows: Rows | None, msg: int | None, tag: str
     ) -> None:
+        if op == "edit":
+            self._supersede(chat, msg)
         self.doc["seq"] = self.doc.get("seq", 0) + 1
         e = entry(self.doc["seq"], self.now, op, chat, text, rows, msg, tag)
         e["until"] = self.until
         self.doc.setdefault("outbox", []).append(e)
         self.new_entries.append(e)
         self.changed = True
+
+    def _supersede(self, chat: int, msg: int | None) -> None:
+        """An edit replaces a message's whole text and buttons, so an earlier edit of the same
+        message that nobody is sending (queued by this invocation, or left behind and claimed by
+        it) is not sent at all: the message shows the newest state with one call (issue 27)."""
+        mine = {e["seq"] for e in self.new_entries + self.stale_entries}
+        gone = {
+            e["seq"]
+            for e in self.doc.get("outbox", [])
+            if e["seq"] in mine and e["op"] == "edit" and e["chat"] == chat and e["msg"] == msg
+        }
+        if not gone:
+            return
+        self.doc["outbox"] = [e for e in self.doc["outbox"] if e["seq"] not in gone]
+        self.new_entries = [e for e in self.new_entries if e["seq"] not in gone]
+        self.stale_entries = [e for e in self.stale_entries if e["seq"] not in gone]
 
     def put(self, key: str, doc: dict[str, Any], version: int | None) -> None:
         self.extra[key] = (doc, version)
@@ -352,10 +378,20 @@ class Pipeline:
     def _deliver(self, key: str, txn: Txn) -> None:
         """Send what this invocation owns, in the order it was queued; a chat that failed is
         left alone for this invocation so its messages keep their order (and a stuck chat
-        never holds up another's)."""
-        entries = sorted(txn.new_entries + txn.stale_entries, key=lambda e: int(e["seq"]))
+        never holds up another's).
+
+        Private chats go first: the decision prompts are there, the group's story and status
+        can wait (each chat keeps its order). When the shared budget is booked more than
+        ``BEHIND_SECONDS`` ahead, the group's story and status are left to the flush timer; a
+        newer edit of the same message replaces them meanwhile (``Txn._supersede``)."""
+        group = txn.doc.get("chat") if key.startswith("GAME#") else None
+        entries = sorted(
+            txn.new_entries + txn.stale_entries,
+            key=lambda e: (e["chat"] == group, int(e["seq"])),
+        )
         if not entries:
             return
+        behind: bool | None = None  # whether the shared budget is behind, once asked
         acks = _AckWriter(self.store, key, txn)
         booked = _Booked()
         held: set[int] = set()
@@ -370,6 +406,12 @@ class Pipeline:
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
                 continue
+            if e["chat"] == group and _low_priority(e):
+                if behind is None:
+                    behind = self._behind()
+                if behind:
+                    held.add(e["chat"])
+                    continue
             if not self._take_slot(booked, len(entries) - i, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
@@ -414,6 +456,16 @@ class Pipeline:
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))
+
+    def _behind(self) -> bool:
+        """Whether the shared budget is booked more than ``BEHIND_SECONDS`` ahead."""
+        if self.limiter is None:
+            return False
+        try:
+            return self.limiter.backlog(self.clock.now()) > BEHIND_SECONDS
+        except Exception:  # unavailable: the slots will tell
+            log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
+            return False
 
     def _slots(self, count: int, txn: Txn) -> list[float]:
         """When each of ``count`` messages may go: at once, or the shared limiter's slots."""
@@ -581,6 +633,11 @@ def _ack_value(e: dict[str, Any], sent: Sent) -> int:
         log.warning(json.dumps({"event": "dropped", "chat": e["chat"], "tag": e.get("tag")}))
         return ACK_DROPPED
     return sent.message_id or 0
+
+
+def _low_priority(e: dict[str, Any]) -> bool:
+    """The group's story and status: what waits when the shared budget runs short."""
+    return (e.get("tag") or "").partition(":")[0] in LOW_PRIORITY_KINDS
 
 
 def _budget() -> float:
