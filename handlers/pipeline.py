@@ -85,6 +85,9 @@ FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter
 # status wait for the flush timer, so the decision prompts in private chats go first.
 BEHIND_SECONDS = 2.0
 LOW_PRIORITY_KINDS = ("story", "status", "status_pin")
+# A decision prompt shown this much later than its decision was committed (the shared budget's
+# queue, a flush) stretches the decision's deadline by its delay: nobody loses time to the bot.
+STRETCH_AFTER_SECONDS = 1.0
 REPLY_PREFIX = "REPLY#"
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
@@ -392,6 +395,7 @@ class Pipeline:
         if not entries:
             return
         behind: bool | None = None  # whether the shared budget is behind, once asked
+        late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
         acks = _AckWriter(self.store, key, txn)
         booked = _Booked()
         held: set[int] = set()
@@ -449,6 +453,12 @@ class Pipeline:
             acks.write(e["seq"], _ack_value(e, sent))
             if sent.muted:
                 muted.add(e["chat"])
+            dec = _prompt_decision(e)
+            waited = self.clock.now() - float(e.get("at", self.clock.now()))
+            if sent.ok and dec is not None and waited > STRETCH_AFTER_SECONDS:
+                late[dec] = max(late.get(dec, 0.0), waited)
+        if late and key.startswith("GAME#"):
+            self._stretch(key, late)
         if muted and key.startswith("GAME#"):
             self._tell_muted(key)
         if holds and key.startswith("GAME#"):
@@ -517,6 +527,20 @@ class Pipeline:
                 lang = doc.get("settings", {}).get("language") or "en"
                 minutes = max(1, math.ceil((end - txn.now) / 60))
                 txn.send(doc["chat"], t(lang, "bot.flood_hold", minutes=minutes), tag="hold")
+
+        self.run(key, change, None)
+
+    def _stretch(self, key: str, late: dict[int, float]) -> None:
+        """Decision prompts that reached their chats late: the decision's deadline moves on by
+        the longest delay (once per decision, by the longest delay seen)."""
+
+        def change(txn: Txn) -> None:
+            dec = txn.doc.get("dec") or {}
+            waited = late.get(int(dec.get("id", -1)), 0.0)
+            extended = stretch_deadline(txn.doc, waited)
+            if extended:
+                txn.changed = True
+                log.warning(json.dumps({"event": "deadline_stretched", "s": round(extended, 1)}))
 
         self.run(key, change, None)
 
@@ -635,6 +659,33 @@ def _ack_value(e: dict[str, Any], sent: Sent) -> int:
     return sent.message_id or 0
 
 
+def _prompt_decision(e: dict[str, Any]) -> int | None:
+    """The decision a sent prompt asks (``prompt:<seat>:<decision>``), else None."""
+    kind, _, rest = (e.get("tag") or "").partition(":")
+    dec = rest.partition(":")[2]
+    if kind != "prompt" or e["op"] != "send" or not dec.lstrip("-").isdigit():
+        return None
+    return int(dec)
+
+
+def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
+    """The pending decision's deadline moves on by ``waited``, the seconds its prompt waited for
+    delivery (less what it was already moved for that); the seconds added. A window's deadline is
+    left alone: who it asks is secret, and its length must not tell (R-D1)."""
+    dec = doc.get("dec")
+    if not dec or dec.get("window") or doc.get("phase") != "playing":
+        return 0.0
+    extra = waited - float(dec.get("stretched", 0.0))
+    if extra <= 0:
+        return 0.0
+    dec["stretched"] = waited
+    held = dec.get("held")
+    _shift_deadlines(doc, extra, held)
+    if held is None:
+        dec.pop("held", None)
+    return extra
+
+
 def _low_priority(e: dict[str, Any]) -> bool:
     """The group's story and status: what waits when the shared budget runs short."""
     return (e.get("tag") or "").partition(":")[0] in LOW_PRIORITY_KINDS
@@ -721,7 +772,7 @@ def _holds(doc: dict[str, Any], now: float) -> dict[int, float]:
     return {int(c): float(u) for c, u in chats.items() if float(u) > now}
 
 
-def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float) -> None:
+def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None) -> None:
     """The pending decision's clock (and the timer's) moves on by ``seconds``."""
     dec = doc.get("dec")
     if dec:

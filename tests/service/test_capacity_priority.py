@@ -4,8 +4,13 @@ the shared budget is behind; an edit nobody has sent yet is replaced by a newer 
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from devtools.botapi.messenger import EmulatedMessenger
-from handlers.pipeline import BEHIND_SECONDS, Txn, game_key
+from handlers.pipeline import BEHIND_SECONDS, Txn, game_key, stretch_deadline
+from infra.fakes import FakeClock
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
 
@@ -126,3 +131,65 @@ def test_the_shared_limiter_tells_how_far_ahead_its_budget_is_booked() -> None:
     SharedRateLimiter(store, rate=10, burst=1).reserve(30, now, now + 60)
     assert SharedRateLimiter(store).backlog(now) == 3.0  # another function reads the same cell
     assert SharedRateLimiter(store).backlog(now + 5) == 0.0
+
+
+class TimedMessenger(EmulatedMessenger):
+    """Notes when each prompt (a private message with buttons) went out."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__()
+        self.clock = clock
+        self.prompts: list[tuple[float, int]] = []
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        if chat_id > 0 and rows:
+            self.prompts.append((self.clock.now(), chat_id))
+        return super().send(chat_id, text, rows)
+
+
+class SlowLimiter:
+    """Every slot ``late`` seconds from the booking: the shared budget's queue."""
+
+    tolerance = 0.1
+
+    def __init__(self, late: float) -> None:
+        self.late = late
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        return [now + self.late] * count
+
+    def backlog(self, now: float) -> float:
+        return self.late
+
+
+def first_prompt_and_deadline(late: float) -> tuple[float, float, dict[str, Any]]:
+    clock = FakeClock()
+    messenger = TimedMessenger(clock)
+    table = ServiceGame(clock=clock, messenger=messenger)
+    if late:
+        table.service.pipeline.limiter = SlowLimiter(late)
+        table.service.pipeline.sleep = clock.advance
+    table.start()
+    doc = table.doc()
+    return messenger.prompts[-1][0], float(doc["due"]["deadline"]), doc
+
+
+def test_a_prompt_the_queue_delayed_stretches_its_deadline_by_the_delay() -> None:
+    shown, deadline, _ = first_prompt_and_deadline(0.0)
+    shown_late, deadline_late, doc = first_prompt_and_deadline(5.0)
+    assert deadline_late - shown_late == pytest.approx(deadline - shown, abs=0.01)
+    assert doc["dec"]["stretched"] >= 5.0  # the wait for its slot (and those before it)
+
+
+def test_R_D1_a_windows_deadline_is_not_stretched_since_who_it_asks_is_secret() -> None:
+    doc = {
+        "phase": "playing",
+        "dec": {"id": 7, "opened": 100.0, "window": True},
+        "due": {"dec": 7, "at": 110.0, "deadline": 110.0},
+    }
+    assert stretch_deadline(doc, 5.0) == 0.0
+    assert doc["due"]["deadline"] == 110.0
+    del doc["dec"]["window"]
+    assert stretch_deadline(doc, 5.0) == 5.0
+    assert stretch_deadline(doc, 5.0) == 0.0  # once per delay
+    assert doc["due"] == {"dec": 7, "at": 115.0, "deadline": 115.0}
