@@ -55,10 +55,7 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
             menu[:] = [(pr.text, presenter.rows(decision, pr.rows))]
             outcome = "nav"
             return
-        # a turn chosen ahead may be pressed on its prompt as shown before the decisions around
-        # it moved on (it is not edited for its buttons' hidden data): it counts for the pending
-        assert st.pending is not None
-        action = action_payloads.decode_action(parsed.payload, seat, st.pending.id)
+        action = action_payloads.decode_action(parsed.payload, seat, decision)
         before = engine.view(st, seat), engine.legal_actions(st, seat)
         aw = engine.awaiting(st)
         ahead = aw is not None and seat == aw.premove  # its next turn, chosen ahead
@@ -94,16 +91,9 @@ def _presser(
     if seat is None:
         raise NotInGame
     p = table.state.pending
-    ahead = seat == premove.seat(table.state)
-    shown = work.game.ahead if ahead else None  # the prompt of the turn chosen ahead
-    on_ahead = (
-        shown is not None
-        and shown.get("seat") == seat
-        and shown.get("dec") == decision
-        and shown.get("msg") == press.message_id
-    )
-    if p is None or (p.id != decision and not on_ahead) or seat not in engine.asked(table.state):
+    if p is None or p.id != decision or seat not in engine.asked(table.state):
         raise Stale
+    ahead = seat == premove.seat(table.state)
     if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):
         raise Stale
     return table, seat

@@ -14,9 +14,7 @@ commits it.
 
 from __future__ import annotations
 
-import hashlib
 import html
-import json
 from typing import Any
 
 import engine
@@ -348,12 +346,10 @@ class Presenter:
         kept = view["next_turn"]["held"]
         held = action_payloads.encode_action(action_of(kept)) if kept else ""
         items = ",".join(view["me"]["items"])
-        pr = self.prompt(owner) if offered else None
-        # what the player sees, not the decision id inside its buttons: a press on it counts for
-        # the decision pending then (handlers.game_room), so no edit only for hidden data
-        version = f"{_shown(pr) if pr is not None else 'paused'}:{held}:{items}"
+        version = f"{st.pending.id if offered else 'paused'}:{held}:{items}"
         if rec is None:
-            if pr is not None:
+            if offered:
+                pr = self.prompt(owner)
                 rows = self.rows(st.pending.id, pr.rows)
                 self.txn.send(self.chat_of(owner), pr.text, rows, tag="ahead")
                 self.game.ahead = {
@@ -367,7 +363,8 @@ class Presenter:
             return
         if rec.get("v") == version or rec.get("msg") is None:
             return  # unchanged, or still being sent: the next command edits it
-        if pr is not None:
+        if offered:
+            pr = self.prompt(owner)
             rows = self.rows(st.pending.id, pr.rows)
             self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
             rec["dec"] = st.pending.id
@@ -530,12 +527,6 @@ class Presenter:
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
-
-
-def _shown(pr: prompts.Prompt) -> str:
-    """A short digest of a prompt's text and buttons (labels and payloads, no decision id)."""
-    raw = json.dumps([pr.text, pr.rows], ensure_ascii=False)
-    return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 def _prompt_version(st: State, seat: int) -> str:

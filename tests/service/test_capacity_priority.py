@@ -193,36 +193,3 @@ def test_R_D1_a_windows_deadline_is_not_stretched_since_who_it_asks_is_secret() 
     assert stretch_deadline(doc, 5.0) == 5.0
     assert stretch_deadline(doc, 5.0) == 0.0  # once per delay
     assert doc["due"] == {"dec": 7, "at": 115.0, "deadline": 115.0}
-
-
-def test_your_turn_is_next_is_not_edited_for_its_buttons_hidden_data_and_still_counts() -> None:
-    """Issue 25/27: "your turn is next" was edited at each new decision only to carry its id in
-    the buttons. Now it stays as shown, and a press on it counts for the decision pending."""
-    from handlers.i18n import t
-    from tests.service.test_premove import _offer
-
-    table = ServiceGame(n=4)
-    table.start()
-    nxt = (table.state().turn + 1) % table.n
-    ahead = table.doc()["ahead"]
-    assert ahead is not None and ahead["seat"] == nxt
-    message_id = table.prompt(nxt)[0]
-    chat = table.uids[nxt]
-    before = table.messenger.messages[(chat, message_id)]
-    shown = (before.text, before.rows)
-    edits: list[tuple[int, int]] = []
-    edit = table.messenger.edit
-
-    def counting(chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
-        edits.append((chat_id, message_id))
-        return edit(chat_id, message_id, text, rows)
-
-    table.messenger.edit = counting  # type: ignore[method-assign]
-    _offer(table)  # a new decision: the trade's answer
-    after = table.messenger.messages[(chat, message_id)]
-    assert (chat, message_id) not in edits and (after.text, after.rows) == shown
-    old = next(b[2] for row in after.rows or [] for b in row if b[2].endswith(":pa"))
-    assert int(old.split(":")[1]) != table.state().pending.id  # type: ignore[union-attr]
-    table.press(chat, message_id, old)  # pass, chosen ahead on the prompt as shown
-    kept = table.messenger.messages[(chat, message_id)].text
-    assert t("en", "game.turn.next_held") in kept
