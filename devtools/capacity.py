@@ -252,6 +252,9 @@ class _LookingAround:
             return [now] * count
         return self.inner.reserve(count, now, latest)
 
+    def backlog(self, now: float) -> float:
+        return self.inner.backlog(now)
+
 
 class SimTimers(FakeTimers):
     """Timers become events on the scheduler's queue (SQS in production)."""

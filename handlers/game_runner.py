@@ -196,6 +196,8 @@ class GameRunner:
             self.game.dec = {"id": p.id, "opened": self.now}
             if part:
                 self.game.dec["part"] = part
+            if aw is not None and aw.window:  # who is asked is secret: no stretch (pipeline)
+                self.game.dec["window"] = True
         due = self.due_at()
         deadline = self.deadline_at()
         self.game.due = None if due is None else {"dec": p.id, "at": due, "deadline": deadline}

@@ -84,6 +84,13 @@ MAX_ATTEMPTS = 12
 BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
 MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
+# Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
+# status wait for the flush timer, so the decision prompts in private chats go first.
+BEHIND_SECONDS = 2.0
+LOW_PRIORITY_KINDS = ("story", "status", "status_pin")
+# A decision prompt shown this much later than its decision was committed (the shared budget's
+# queue, a flush) stretches the decision's deadline by its delay: nobody loses time to the bot.
+STRETCH_AFTER_SECONDS = 1.0
 REPLY_PREFIX = "REPLY#"
 FLUSH = -1  # the decision id of a timer that only finishes sends a dead process left behind
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
@@ -121,6 +128,10 @@ class RateLimiter(Protocol):
 
     def reserve(self, count: int, now: float, latest: float) -> list[float]:
         """Book up to ``count`` message slots no later than ``latest``; their start times."""
+        ...
+
+    def backlog(self, now: float) -> float:
+        """How far ahead of ``now`` the budget is booked: 0 when a slot is free at once."""
         ...
 
 
@@ -256,12 +267,30 @@ class Txn:
     def _add(
         self, op: str, chat: int, text: str, rows: Rows | None, msg: int | None, tag: str
     ) -> None:
+        if op == "edit":
+            self._supersede(chat, msg)
         self.doc["seq"] = self.doc.get("seq", 0) + 1
         e = entry(self.doc["seq"], self.now, op, chat, text, rows, msg, tag)
         e["until"] = self.until
         self.doc.setdefault("outbox", []).append(e)
         self.new_entries.append(e)
         self.changed = True
+
+    def _supersede(self, chat: int, msg: int | None) -> None:
+        """An edit replaces a message's whole text and buttons, so an earlier edit of the same
+        message that nobody is sending (queued by this invocation, or left behind and claimed by
+        it) is not sent at all: the message shows the newest state with one call (issue 27)."""
+        mine = {e["seq"] for e in self.new_entries + self.stale_entries}
+        gone = {
+            e["seq"]
+            for e in self.doc.get("outbox", [])
+            if e["seq"] in mine and e["op"] == "edit" and e["chat"] == chat and e["msg"] == msg
+        }
+        if not gone:
+            return
+        self.doc["outbox"] = [e for e in self.doc["outbox"] if e["seq"] not in gone]
+        self.new_entries = [e for e in self.new_entries if e["seq"] not in gone]
+        self.stale_entries = [e for e in self.stale_entries if e["seq"] not in gone]
 
     def put(self, key: str, doc: dict[str, Any], version: int | None) -> None:
         self.extra[key] = (doc, version)
@@ -355,10 +384,21 @@ class Pipeline:
     def _deliver(self, key: str, txn: Txn) -> None:
         """Send what this invocation owns, in the order it was queued; a chat that failed is
         left alone for this invocation so its messages keep their order (and a stuck chat
-        never holds up another's)."""
-        entries = sorted(txn.new_entries + txn.stale_entries, key=lambda e: int(e["seq"]))
+        never holds up another's).
+
+        Private chats go first: the decision prompts are there, the group's story and status
+        can wait (each chat keeps its order). When the shared budget is booked more than
+        ``BEHIND_SECONDS`` ahead, the group's story and status are left to the flush timer; a
+        newer edit of the same message replaces them meanwhile (``Txn._supersede``)."""
+        group = txn.doc.get("chat") if key.startswith("GAME#") else None
+        entries = sorted(
+            txn.new_entries + txn.stale_entries,
+            key=lambda e: (e["chat"] == group, int(e["seq"])),
+        )
         if not entries:
             return
+        behind: bool | None = None  # whether the shared budget is behind, once asked
+        late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
         acks = _AckWriter(self.store, key, txn)
         booked = _Booked()
         held: set[int] = set()
@@ -373,6 +413,12 @@ class Pipeline:
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
                 continue
+            if e["chat"] == group and _low_priority(e):
+                if behind is None:
+                    behind = self._behind()
+                if behind:
+                    held.add(e["chat"])
+                    continue
             if not self._take_slot(booked, len(entries) - i, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
@@ -410,6 +456,12 @@ class Pipeline:
             acks.write(e["seq"], _ack_value(e, sent))
             if sent.muted:
                 muted.add(e["chat"])
+            dec = _prompt_decision(e)
+            waited = self.clock.now() - float(e.get("at", self.clock.now()))
+            if sent.ok and dec is not None and waited > STRETCH_AFTER_SECONDS:
+                late[dec] = max(late.get(dec, 0.0), waited)
+        if late and key.startswith("GAME#"):
+            self._stretch(key, late)
         if muted and key.startswith("GAME#"):
             self._tell_muted(key)
         if holds and key.startswith("GAME#"):
@@ -417,6 +469,16 @@ class Pipeline:
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))
+
+    def _behind(self) -> bool:
+        """Whether the shared budget is booked more than ``BEHIND_SECONDS`` ahead."""
+        if self.limiter is None:
+            return False
+        try:
+            return self.limiter.backlog(self.clock.now()) > BEHIND_SECONDS
+        except Exception:  # unavailable: the slots will tell
+            log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
+            return False
 
     def _slots(self, count: int, txn: Txn) -> list[float]:
         """When each of ``count`` messages may go: at once, or the shared limiter's slots."""
@@ -468,6 +530,20 @@ class Pipeline:
                 lang = doc.get("settings", {}).get("language") or "en"
                 minutes = max(1, math.ceil((end - txn.now) / 60))
                 txn.send(doc["chat"], t(lang, "bot.flood_hold", minutes=minutes), tag="hold")
+
+        self.run(key, change, None)
+
+    def _stretch(self, key: str, late: dict[int, float]) -> None:
+        """Decision prompts that reached their chats late: the decision's deadline moves on by
+        the longest delay (once per decision, by the longest delay seen)."""
+
+        def change(txn: Txn) -> None:
+            dec = txn.doc.get("dec") or {}
+            waited = late.get(int(dec.get("id", -1)), 0.0)
+            extended = stretch_deadline(txn.doc, waited)
+            if extended:
+                txn.changed = True
+                log.warning(json.dumps({"event": "deadline_stretched", "s": round(extended, 1)}))
 
         self.run(key, change, None)
 
@@ -586,6 +662,38 @@ def _ack_value(e: dict[str, Any], sent: Sent) -> int:
     return sent.message_id or 0
 
 
+def _prompt_decision(e: dict[str, Any]) -> int | None:
+    """The decision a sent prompt asks (``prompt:<seat>:<decision>``), else None."""
+    kind, _, rest = (e.get("tag") or "").partition(":")
+    dec = rest.partition(":")[2]
+    if kind != "prompt" or e["op"] != "send" or not dec.lstrip("-").isdigit():
+        return None
+    return int(dec)
+
+
+def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
+    """The pending decision's deadline moves on by ``waited``, the seconds its prompt waited for
+    delivery (less what it was already moved for that); the seconds added. A window's deadline is
+    left alone: who it asks is secret, and its length must not tell (R-D1)."""
+    dec = doc.get("dec")
+    if not dec or dec.get("window") or doc.get("phase") != "playing":
+        return 0.0
+    extra = waited - float(dec.get("stretched", 0.0))
+    if extra <= 0:
+        return 0.0
+    dec["stretched"] = waited
+    held = dec.get("held")
+    _shift_deadlines(doc, extra, held)
+    if held is None:
+        dec.pop("held", None)
+    return extra
+
+
+def _low_priority(e: dict[str, Any]) -> bool:
+    """The group's story and status: what waits when the shared budget runs short."""
+    return (e.get("tag") or "").partition(":")[0] in LOW_PRIORITY_KINDS
+
+
 def _budget() -> float:
     left = time_left()
     return DEFAULT_BUDGET_SECONDS if math.isinf(left) else max(0.0, left)
@@ -667,7 +775,7 @@ def _holds(doc: dict[str, Any], now: float) -> dict[int, float]:
     return {int(c): float(u) for c, u in chats.items() if float(u) > now}
 
 
-def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float) -> None:
+def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None) -> None:
     """The pending decision's clock (and the timer's) moves on by ``seconds``."""
     dec = doc.get("dec")
     if dec:

@@ -92,6 +92,11 @@ class SharedRateLimiter:
         self.conflicts = 0
         self._known: tuple[float, int] | None = None  # (tat, version) this limiter last wrote
 
+    def backlog(self, now: float) -> float:
+        """How far ahead of ``now`` the budget is booked (one read): 0 when a slot is free."""
+        found = self.store.get(self.key)
+        return max(0.0, booked_until(found.doc if found else None, now, self.window) - now)
+
     def reserve(self, count: int, now: float, latest: float) -> list[float]:
         """Book up to ``count`` slots that start no later than ``latest``; their times."""
         if count <= 0:

@@ -88,6 +88,9 @@ class CountingLimiter:
         self.inner.sleep(self.round_trip)  # the fake clock, in these tests
         return slots
 
+    def backlog(self, now: float) -> float:
+        return self.inner.backlog(now)
+
 
 def test_a_sender_slower_than_its_slots_books_again_instead_of_bunching_up() -> None:
     """Issue 10's load: sends slower than the slot spacing went out late, on top of the slots

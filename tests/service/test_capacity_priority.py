@@ -1,0 +1,195 @@
+"""Issue 27: under pressure the bot puts first what players need, and spends no call that the
+message does not need: decision prompts go before the group's story and status, which wait while
+the shared budget is behind; an edit nobody has sent yet is replaced by a newer one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from devtools.botapi.messenger import EmulatedMessenger
+from handlers.pipeline import BEHIND_SECONDS, Txn, game_key, stretch_deadline
+from infra.fakes import FakeClock
+from infra.ports import Rows, Sent
+from tests.service.service_game import GROUP, ServiceGame
+
+
+class LoggingMessenger(EmulatedMessenger):
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[tuple[str, int, str]] = []
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self.log.append(("send", chat_id, text))
+        return super().send(chat_id, text, rows)
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        self.log.append(("edit", chat_id, text))
+        return super().edit(chat_id, message_id, text, rows)
+
+
+class BusyLimiter:
+    """A shared budget booked ``behind`` seconds ahead; slots at once (the test's clock)."""
+
+    tolerance = 0.1
+
+    def __init__(self, behind: float) -> None:
+        self.behind = behind
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        return [now] * count
+
+    def backlog(self, now: float) -> float:
+        return self.behind
+
+
+def started() -> tuple[ServiceGame, LoggingMessenger, int]:
+    messenger = LoggingMessenger()
+    table = ServiceGame(messenger=messenger)
+    table.start()
+    text = table.doc()["status"]["text"]
+    status = next(m.message_id for m in messenger.in_chat(GROUP) if m.text == text)
+    messenger.log.clear()
+    return table, messenger, status
+
+
+def run(table: ServiceGame, change: object) -> None:
+    table.service.pipeline.run(game_key(table.gid), change, None)  # type: ignore[arg-type]
+
+
+def test_two_edits_of_one_message_in_one_command_cost_one_call() -> None:
+    table, messenger, status = started()
+
+    def change(txn: Txn) -> None:
+        txn.edit(GROUP, status, "status A", tag="status")
+        txn.edit(GROUP, status, "status B", tag="status")
+
+    run(table, change)
+    assert [x for x in messenger.log if x[0] == "edit"] == [("edit", GROUP, "status B")]
+
+
+def test_decision_prompts_go_before_the_groups_story_and_status() -> None:
+    table, messenger, status = started()
+    uid = table.uids[1]
+
+    def change(txn: Txn) -> None:
+        txn.edit(GROUP, status, "status A", tag="status")
+        txn.send(GROUP, "story line", tag="story")
+        txn.send(uid, "your prompt", tag="prompt:1:99")
+
+    run(table, change)
+    assert [x[2] for x in messenger.log] == ["your prompt", "status A", "story line"]
+
+
+def test_while_the_budget_is_behind_the_group_waits_and_shows_only_the_newest_status() -> None:
+    table, messenger, status = started()
+    uid = table.uids[1]
+    busy = BusyLimiter(BEHIND_SECONDS + 3)
+    table.service.pipeline.limiter = busy
+
+    def first(txn: Txn) -> None:
+        txn.edit(GROUP, status, "status A", tag="status")
+        txn.send(uid, "your prompt", tag="prompt:1:99")
+
+    run(table, first)
+    assert [x[2] for x in messenger.log] == ["your prompt"]  # the group waits
+
+    table.clock.advance(40)  # past the lease: the next command takes the waiting edit over
+
+    def second(txn: Txn) -> None:
+        txn.edit(GROUP, status, "status B", tag="status")
+
+    busy.behind = 0.0
+    run(table, second)
+    assert [x[2] for x in messenger.log] == ["your prompt", "status B"]
+
+
+def test_a_group_edit_left_waiting_goes_with_the_flush_timer() -> None:
+    table, messenger, status = started()
+    busy = BusyLimiter(BEHIND_SECONDS + 3)
+    table.service.pipeline.limiter = busy
+
+    def change(txn: Txn) -> None:
+        txn.edit(GROUP, status, "status A", tag="status")
+
+    run(table, change)
+    assert messenger.log == []
+    busy.behind = 0.0
+    table.clock.advance(40)
+    table.fire_timers()
+    assert messenger.log == [("edit", GROUP, "status A")]
+
+
+def test_the_shared_limiter_tells_how_far_ahead_its_budget_is_booked() -> None:
+    from infra.memory_store import MemoryStore
+    from infra.rate_limit import SharedRateLimiter
+
+    store = MemoryStore()
+    now = 1000.0
+    assert SharedRateLimiter(store).backlog(now) == 0.0
+    SharedRateLimiter(store, rate=10, burst=1).reserve(30, now, now + 60)
+    assert SharedRateLimiter(store).backlog(now) == 3.0  # another function reads the same cell
+    assert SharedRateLimiter(store).backlog(now + 5) == 0.0
+
+
+class TimedMessenger(EmulatedMessenger):
+    """Notes when each prompt (a private message with buttons) went out."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__()
+        self.clock = clock
+        self.prompts: list[tuple[float, int]] = []
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        if chat_id > 0 and rows:
+            self.prompts.append((self.clock.now(), chat_id))
+        return super().send(chat_id, text, rows)
+
+
+class SlowLimiter:
+    """Every slot ``late`` seconds from the booking: the shared budget's queue."""
+
+    tolerance = 0.1
+
+    def __init__(self, late: float) -> None:
+        self.late = late
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        return [now + self.late] * count
+
+    def backlog(self, now: float) -> float:
+        return self.late
+
+
+def first_prompt_and_deadline(late: float) -> tuple[float, float, dict[str, Any]]:
+    clock = FakeClock()
+    messenger = TimedMessenger(clock)
+    table = ServiceGame(clock=clock, messenger=messenger)
+    if late:
+        table.service.pipeline.limiter = SlowLimiter(late)
+        table.service.pipeline.sleep = clock.advance
+    table.start()
+    doc = table.doc()
+    return messenger.prompts[-1][0], float(doc["due"]["deadline"]), doc
+
+
+def test_a_prompt_the_queue_delayed_stretches_its_deadline_by_the_delay() -> None:
+    shown, deadline, _ = first_prompt_and_deadline(0.0)
+    shown_late, deadline_late, doc = first_prompt_and_deadline(5.0)
+    assert deadline_late - shown_late == pytest.approx(deadline - shown, abs=0.01)
+    assert doc["dec"]["stretched"] >= 5.0  # the wait for its slot (and those before it)
+
+
+def test_R_D1_a_windows_deadline_is_not_stretched_since_who_it_asks_is_secret() -> None:
+    doc = {
+        "phase": "playing",
+        "dec": {"id": 7, "opened": 100.0, "window": True},
+        "due": {"dec": 7, "at": 110.0, "deadline": 110.0},
+    }
+    assert stretch_deadline(doc, 5.0) == 0.0
+    assert doc["due"]["deadline"] == 110.0
+    del doc["dec"]["window"]
+    assert stretch_deadline(doc, 5.0) == 5.0
+    assert stretch_deadline(doc, 5.0) == 0.0  # once per delay
+    assert doc["due"] == {"dec": 7, "at": 115.0, "deadline": 115.0}
