@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from devtools.botapi.messenger import EmulatedMessenger
+from devtools.fakes import FakeClock
 from handlers.pipeline import BEHIND_SECONDS, Txn, game_key, stretch_deadline
-from infra.fakes import FakeClock
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
 
@@ -122,7 +122,7 @@ def test_a_group_edit_left_waiting_goes_with_the_flush_timer() -> None:
 
 
 def test_the_shared_limiter_tells_how_far_ahead_its_budget_is_booked() -> None:
-    from infra.memory_store import MemoryStore
+    from devtools.memory_store import MemoryStore
     from infra.rate_limit import SharedRateLimiter
 
     store = MemoryStore()
