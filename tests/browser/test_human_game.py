@@ -209,6 +209,9 @@ def play_a_game(ann: Human, table: TableProcess, started: float) -> None:
     ann.click_key("group", shown("lobby.start"))
     while ann.text("group").count(FINAL) == over:
         assert not refusals(table), "the table refused a message:\n" + "".join(table.log)
+        assert table.proc is not None and table.proc.poll() is None, (
+            "the table's process ended:\n" + "".join(table.log)
+        )
         assert time.monotonic() - started < GAME_SECONDS, "the game did not end in time"
         if not ann.press_open():
             time.sleep(0.2)
