@@ -682,10 +682,7 @@ def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
     if extra <= 0:
         return 0.0
     dec["stretched"] = waited
-    held = dec.get("held")
-    _shift_deadlines(doc, extra, held)
-    if held is None:
-        dec.pop("held", None)
+    _shift_deadlines(doc, extra)
     return extra
 
 
@@ -775,14 +772,16 @@ def _holds(doc: dict[str, Any], now: float) -> dict[int, float]:
     return {int(c): float(u) for c, u in chats.items() if float(u) > now}
 
 
-def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None) -> None:
-    """The pending decision's clock (and the timer's) moves on by ``seconds``."""
+def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None = None) -> None:
+    """The pending decision's clock (and the timer's) moves on by ``seconds``; ``until``: the end
+    of the flood hold that moved it, when one did."""
     dec = doc.get("dec")
     if dec:
         dec["opened"] = float(dec["opened"]) + seconds
         if dec.get("played") is not None:
             dec["played"] = float(dec["played"]) + seconds
-        dec["held"] = until
+        if until is not None:
+            dec["held"] = until
     due = doc.get("due")
     if due:
         due["at"] = float(due["at"]) + seconds

@@ -97,7 +97,7 @@ class BotTable:
             sleep=self.clock.advance,
             # The same table number deals the same cards: a failure replays (the bot's own
             # seeds come from the operating system).
-            deal_seeds=random.Random(seed).getrandbits(lobby.DEAL_SEED_BITS).__index__,
+            deal_seeds=lambda: random.Random(seed).getrandbits(lobby.DEAL_SEED_BITS),
         )
         self.twice = twice
         self.ids = itertools.count(1)
