@@ -21,8 +21,9 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from devtools.botapi.emulator import NOT_MODIFIED, BotApiEmulator
+from devtools.botapi.emulator import BotApiEmulator
 from devtools.botapi.faults import Reply
+from devtools.botapi.methods import NOT_MODIFIED
 from devtools.memory_messenger import MemoryMessenger, Shown
 from infra.ports import FloodWait, Rows, Sent
 

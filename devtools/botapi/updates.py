@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from devtools.botapi.chats import BOT_USER
-from devtools.botapi.emulator import chat_json
+from devtools.botapi.directory import chat_json
 from devtools.botapi.html import utf16_len
 
 DATE = 1_800_000_000

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from devtools.botapi.chats import Message, SqliteChats, bot_user
-from devtools.botapi.emulator import BotApiEmulator, Query
+from devtools.botapi.emulator import BotApiEmulator
 from devtools.botapi.faults import Reply as ApiError
 from devtools.botapi.html import Parsed as Rendered
+from devtools.botapi.methods import Query
 
 GROUP_ID = -1001000000001
 BOT_ID = 7_000_000_777

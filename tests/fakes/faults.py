@@ -23,8 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from devtools.botapi.emulator import Call, RecordingRequest
+from devtools.botapi.emulator import Call
 from devtools.botapi.faults import Killed
+from devtools.botapi.recording import RecordingRequest
 
 MESSAGE_METHODS = ("sendMessage", "editMessageText")
 Handle = Callable[[str, dict[str, Any]], tuple[int, bytes]]
