@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import engine
-from devtools.simulation import invariants, simulate
+from devtools.simulation import invariants, playout, simulate
 from devtools.simulation.policies import RandomPolicy, policies_for, register
 from devtools.simulation.simulate import Config, run
 from engine.actions import Action, Event
@@ -117,7 +117,7 @@ def test_run_counts_violations_and_errors(monkeypatch: pytest.MonkeyPatch) -> No
             raise RuntimeError("boom")
         return st, events
 
-    monkeypatch.setattr(simulate, "apply", corrupting_apply)
+    monkeypatch.setattr(playout, "apply", corrupting_apply)
     out = run(Config(games=4, players=(3, 4), seed=0))
     assert out["errors"] == 2
     assert out["invariant_violations"] > 0
