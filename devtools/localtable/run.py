@@ -18,7 +18,8 @@ from telegram import Bot
 from telegram.request import HTTPXRequest
 
 from devtools.localtable.chats import Table
-from devtools.localtable.server import TableServer, repair_stored_text
+from devtools.localtable.guards import repair_stored_text
+from devtools.localtable.server import TableServer
 from devtools.register_webhook import TELEGRAM_LANGUAGE, menus
 from handlers.i18n import LANGUAGES, t
 from handlers.polling import Runner, StartupError

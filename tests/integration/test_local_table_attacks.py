@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from devtools.localtable import server as table_server
+from devtools.localtable import arrivals
 from devtools.localtable.chats import BOT_ID, GROUP_ID, Table
 from devtools.localtable.run import start_server
 from devtools.localtable.server import TableServer
@@ -231,7 +231,7 @@ def test_slow_connections_hold_no_thread_and_are_closed(
     served: TableServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """800 connections that never finish their request left 806 threads for good."""
-    monkeypatch.setattr(table_server, "ARRIVAL_SECONDS", 2.0, raising=False)
+    monkeypatch.setattr(arrivals, "ARRIVAL_SECONDS", 2.0)
     before = threading.active_count()
     slow = []
     for _ in range(800):

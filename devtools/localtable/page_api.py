@@ -1,0 +1,120 @@
+"""The page's small JSON API on the local table: take a seat, its texts and menus, the chats,
+long-polled changes, typing a message, pressing a button. A seat is an id (the server's) and a
+secret kept in the browser; a field of the wrong type is a 400, never a traceback.
+``devtools.localtable.server`` checks the request (host, origin, body) before it comes here."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from devtools.localtable.chats import BOT_FIRST_NAME, BOT_USERNAME, ApiError, Table, User
+from handlers.i18n import catalog, negotiate
+
+EVENT_POLL_SECONDS = 25.0
+POLLS_PER_SEAT = 3  # a page holds one; a second tab or a reload may hold another for a while
+TELEGRAM_LANGUAGE = {"en": None, "de": "de", "zh-Hans": "zh"}
+CHANGES = ("join", "send", "press")  # the routes that change something
+
+
+class Polls:
+    """Counts the page's open long polls, per seat and in all."""
+
+    def __init__(self, in_all: int) -> None:
+        self._in_all = in_all
+        self._lock = threading.Lock()
+        self._open: dict[int, int] = {}
+
+    @contextlib.contextmanager
+    def slot(self, uid: int) -> Iterator[None]:
+        with self._lock:
+            if self._open.get(uid, 0) >= POLLS_PER_SEAT or sum(self._open.values()) >= self._in_all:
+                raise ApiError(429, "Too Many Requests: retry after 1")
+            self._open[uid] = self._open.get(uid, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._open[uid] -= 1
+                if not self._open[uid]:
+                    del self._open[uid]
+
+
+def seat_of(table: Table, params: dict[str, Any]) -> User:
+    """The seat the request names, with its secret."""
+    if params.get("id") in (None, ""):
+        raise ApiError(401, "Unauthorized: take a seat first")
+    return table.user(_int(params, "id"), _str(params, "secret"))
+
+
+def answer(table: Table, polls: Polls, name: str, p: dict[str, Any]) -> Any:
+    """The route ``name``'s answer to the parameters ``p`` (refusals as :class:`ApiError`)."""
+    if name == "join":
+        user = table.join(
+            _str(p, "name"),
+            _str(p, "lang") or None,
+            _int(p, "id") if p.get("id") not in (None, "") else None,
+            _str(p, "secret") or None,
+        )
+        return {"id": user.id, "secret": user.secret, "name": user.name}
+    if name == "texts":
+        return texts(table, _str(p, "lang"))
+    if name not in ("state", "events", "send", "press"):
+        raise ApiError(404, "Not Found")
+    user = seat_of(table, p)
+    if name == "state":
+        return table.snapshot(user)
+    if name == "events":
+        after = _int(p, "after") if p.get("after") not in (None, "") else 0
+        with polls.slot(user.id):
+            return table.events_for(user, after, EVENT_POLL_SECONDS)
+    chat = "group" if _str(p, "chat") == "group" else "private"
+    if name == "send":
+        payload = _str(p, "start")
+        if payload:  # a deep link t.me/<bot>?start=<payload>: Telegram shows only /start
+            message_id = table.user_says(user, "private", f"/start {payload}", "/start")
+        else:
+            message_id = table.user_says(user, chat, _str(p, "text"))
+        return {"id": message_id}
+    query = table.user_presses(user, chat, _int(p, "message_id"), _str(p, "data"))
+    return {"query": query}
+
+
+def texts(table: Table, language: str) -> dict[str, Any]:
+    """The page's texts in the language nearest ``language``, and the bot's command menus."""
+    lang = negotiate(language)
+    shown = {k[6:]: v for k, v in catalog(lang).items() if k.startswith("table.")}
+    menus = table.commands
+
+    def menu(scope: str) -> list[dict[str, str]]:
+        return menus.get((scope, TELEGRAM_LANGUAGE[lang])) or menus.get((scope, None)) or []
+
+    return {
+        "lang": lang,
+        "texts": shown,
+        "bot": {"username": BOT_USERNAME, "name": BOT_FIRST_NAME},
+        "menus": {"group": menu("all_group_chats"), "private": menu("all_private_chats")},
+    }
+
+
+def _str(params: dict[str, Any], key: str) -> str:
+    value = params.get(key, "")
+    if not isinstance(value, str):
+        raise ApiError(400, f"Bad Request: {key} must be a string")
+    return value
+
+
+def _int(params: dict[str, Any], key: str) -> int:
+    """A whole number, as JSON or in a query string or form; ids are never negative here."""
+    value = params.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ApiError(400, f"Bad Request: {key} must be an integer")
+    if isinstance(value, str):
+        if not (value.isascii() and value.isdigit()) or len(value) > 19:
+            raise ApiError(400, f"Bad Request: {key} must be an integer")
+        value = int(value)
+    if not 0 <= value < 2**63:
+        raise ApiError(400, f"Bad Request: {key} is out of range")
+    return value
