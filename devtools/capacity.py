@@ -51,7 +51,8 @@ from devtools.botapi.faults import MESSAGE_METHODS, RateLimits
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
-from devtools.pace import BOT, PaceTable, Shared, Tap
+from devtools.pace_players import Tap
+from devtools.pace_table import BOT, PaceTable, Shared
 from handlers import lobby
 from handlers.app import CoachRideBot
 from infra.ports import FloodWait, Rows, Sent, TimerRequest

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from devtools.botapi.chats import Message
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
-from devtools.pace import BOT, GROUP, CountingMessenger, PaceTable, Shared
+from devtools.pace_figures import GROUP, CountingMessenger
+from devtools.pace_table import BOT, PaceTable, Shared
 from handlers.app import CoachRideBot
 from handlers.i18n import LANGUAGES
 from infra.ports import Rows, Sent

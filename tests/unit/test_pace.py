@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from devtools import pace
+from devtools import pace, pace_figures, pace_players, pace_table
 from engine.actions import Action
 
 
@@ -32,11 +32,11 @@ def test_pace_command_plays_one_small_game_and_prints_figures(
 
 
 def test_think_times_follow_the_issue_model() -> None:
-    assert pace.THINK_SECONDS["turn"] == (8.0, 35.0)
-    assert pace.think_kind("turn", {"acted": False}) == "turn"
-    assert pace.think_kind("priest", {}) == "window"
-    assert pace.think_kind("trade_answer", {}) == "trade"
-    assert pace.think_kind("boost", {}) == "boost"
+    assert pace_players.THINK_SECONDS["turn"] == (8.0, 35.0)
+    assert pace_players.think_kind("turn", {"acted": False}) == "turn"
+    assert pace_players.think_kind("priest", {}) == "window"
+    assert pace_players.think_kind("trade_answer", {}) == "trade"
+    assert pace_players.think_kind("boost", {}) == "boost"
 
 
 def test_a_choice_among_identical_cards_reaches_the_button_the_menu_shows() -> None:
@@ -49,24 +49,24 @@ def test_a_choice_among_identical_cards_reaches_the_button_the_menu_shows() -> N
         Action("trade", 3, 9, target=1, card="key1"),
     ]
     chosen = legal[1]
-    assert pace._identical(chosen, legal) == [chosen, legal[0]]
+    assert pace_players.identical(chosen, legal) == [chosen, legal[0]]
 
 
 def test_ahead_share_decides_who_chooses_their_turn_ahead() -> None:
     """``--ahead 0``: nobody uses the "your turn is next" prompt; by default everyone does."""
-    nobody = pace.PaceTable(3, 7, ahead=0.0)
+    nobody = pace_table.PaceTable(3, 7, ahead=0.0)
     nobody.play()
     assert nobody.planners == set() and nobody.ahead_taps == 0
-    everyone = pace.PaceTable(3, 7)
+    everyone = pace_table.PaceTable(3, 7)
     everyone.play()
     assert everyone.planners == {0, 1, 2} and everyone.ahead_taps > 0
 
 
 def test_busiest_counts_the_most_calls_in_any_window_as_telegram_does() -> None:
     """Issue 27: a call ``window`` seconds after another falls in the next window."""
-    assert pace.busiest([], 60.0) == 0
-    assert pace.busiest([0.0, 59.9, 60.0, 61.0], 60.0) == 3
-    assert pace.busiest([0.0, 1.0, 2.0, 10.0, 10.5], 10.0) == 4
+    assert pace_figures.busiest([], 60.0) == 0
+    assert pace_figures.busiest([0.0, 59.9, 60.0, 61.0], 60.0) == 3
+    assert pace_figures.busiest([0.0, 1.0, 2.0, 10.0, 10.5], 10.0) == 4
 
 
 def test_pace_counts_what_telegram_counts_per_game(capsys: pytest.CaptureFixture[str]) -> None:
