@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from devtools import capacity
+from devtools import capacity, capacity_clock, capacity_counting, capacity_sim
 from devtools.fakes import FakeClock
 
 
 def test_sleeping_invocations_interleave_by_time_on_one_clock() -> None:
     """A delivery waiting for its slot is suspended; whatever is due first runs meanwhile."""
     clock = FakeClock(0.0)
-    scheduler = capacity.Scheduler(clock)
+    scheduler = capacity_clock.Scheduler(clock)
     seen: list[tuple[str, float]] = []
 
     def slow() -> None:
@@ -36,7 +36,7 @@ def test_sleeping_invocations_interleave_by_time_on_one_clock() -> None:
 
 
 def test_a_few_games_under_the_limits_get_no_429_and_no_delay_worth_noting() -> None:
-    figures = capacity.Simulation(3, seed=2, ramp=10.0, window=60.0).run()
+    figures = capacity_sim.Simulation(3, seed=2, ramp=10.0, window=60.0).run()
     assert figures.failed == 0
     assert figures.accepted_per_second > 0.5 and figures.prompts > 0
     assert figures.floods == 0 and figures.delay_p99 < 2.0
@@ -46,7 +46,7 @@ def test_a_few_games_under_the_limits_get_no_429_and_no_delay_worth_noting() -> 
 def test_over_the_limit_telegram_answers_429_and_prompts_come_late() -> None:
     """Two messages a second for the whole bot: Telegram refuses with retry_after, the bot's
     flood handling delivers later, and the delay shows in the figures."""
-    sim = capacity.Simulation(3, seed=2, ramp=10.0, window=60.0)
+    sim = capacity_sim.Simulation(3, seed=2, ramp=10.0, window=60.0)
     sim.limits.overall = 2
     figures = sim.run()
     assert figures.failed == 0
@@ -71,5 +71,5 @@ def test_the_simulation_waits_out_floods_as_the_gateway_does() -> None:
     from infra.telegram_gateway import TelegramGateway
 
     defaults = inspect.signature(TelegramGateway.__init__).parameters
-    assert defaults["flood_attempts"].default == capacity.FLOOD_ATTEMPTS
-    assert defaults["max_wait"].default == capacity.MAX_FLOOD_WAIT
+    assert defaults["flood_attempts"].default == capacity_counting.FLOOD_ATTEMPTS
+    assert defaults["max_wait"].default == capacity_counting.MAX_FLOOD_WAIT

@@ -1,0 +1,174 @@
+"""What the capacity simulation counts: what Telegram accepted, refused (429s by limit) and was
+asked for, and when each decision's prompt was asked and first shown (``Tally``), through the
+service's messenger over the shared emulator (``SimMessenger``, which sleeps out short flood waits
+as production's gateway does); and the figures of a run's window (``Figures``)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from devtools.botapi.faults import MESSAGE_METHODS
+from devtools.botapi.messenger import EmulatedMessenger
+from infra.ports import FloodWait, Rows, Sent
+from infra.rate_limit import SharedRateLimiter
+
+# TelegramGateway's defaults (flood_attempts, max_wait): what production sleeps out in-process.
+FLOOD_ATTEMPTS = 3
+MAX_FLOOD_WAIT = 30.0
+
+
+@dataclass
+class Tally:
+    """What Telegram saw and what players waited, each with the time it happened."""
+
+    accepted: list[tuple[float, str]] = field(default_factory=list)  # (when, method)
+    asked_for: list[float] = field(default_factory=list)
+    floods: list[tuple[float, str]] = field(default_factory=list)  # (when, limit)
+    asked: dict[tuple[str, int, int], float] = field(default_factory=dict)  # (gid, dec, uid)
+    shown: dict[tuple[str, int, int], float] = field(default_factory=dict)
+    delays: list[tuple[float, float]] = field(default_factory=list)  # (asked at, delay)
+    deadlines: dict[tuple[str, int, int, str], float] = field(default_factory=dict)
+    extended: list[float] = field(default_factory=list)
+    finished: list[float] = field(default_factory=list)
+    presses: int = 0
+
+    def prompt_shown(self, key: tuple[str, int, int], now: float) -> None:
+        if key in self.shown:
+            return
+        self.shown[key] = now
+        if key in self.asked:
+            self.delays.append((self.asked[key], now - self.asked[key]))
+
+    def prompt_asked(self, key: tuple[str, int, int], now: float) -> None:
+        if key in self.asked:
+            return
+        self.asked[key] = now
+        if key in self.shown:
+            self.delays.append((now, max(0.0, self.shown[key] - now)))
+
+
+@dataclass
+class SimMessenger(EmulatedMessenger):
+    """The service's messenger over the shared emulator, noting what Telegram accepted and
+    refused and when each decision's prompt first shows in a player's chat."""
+
+    tally: Tally = field(default_factory=Tally)
+    clock: Callable[[], float] = time.time
+    quiet: bool = False  # a player looking around their prompt's pages (not counted)
+    # As infra.telegram_gateway.TelegramGateway does in production: a short flood wait is slept
+    # out in the invocation (up to FLOOD_ATTEMPTS tries of at most MAX_FLOOD_WAIT s each); only a
+    # longer one reaches the pipeline, which then holds the chat.
+    sleep: Callable[[float], None] | None = None
+
+    def _waiting_out_floods(self, call: Callable[[], Sent]) -> Sent:
+        for attempt in range(1, FLOOD_ATTEMPTS + 1):
+            try:
+                return call()
+            except FloodWait as flood:
+                if (
+                    self.sleep is None
+                    or attempt == FLOOD_ATTEMPTS
+                    or flood.retry_after > MAX_FLOOD_WAIT
+                ):
+                    raise
+                self.sleep(flood.retry_after)
+        raise AssertionError("unreachable")
+
+    def _call(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        looking = self.quiet and method == "editMessageText" and params["chat_id"] > 0
+        if looking:
+            limits, self.api.limits = self.api.limits, None
+            try:
+                return super()._call(method, params)
+            finally:
+                self.api.limits = limits
+        counted = method in MESSAGE_METHODS
+        if counted:
+            self.tally.asked_for.append(self.clock())
+        limits = self.api.limits
+        before = Counter(limits.by_reason) if limits is not None else Counter()
+        try:
+            status, body = super()._call(method, params)
+        except FloodWait:
+            after = limits.by_reason if limits is not None else Counter()
+            reason = next((r for r in after if after[r] > before[r]), "other")
+            self.tally.floods.append((self.clock(), reason))
+            raise
+        if counted and status == 200:
+            self.tally.accepted.append((self.clock(), method))
+        return status, body
+
+    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        sent = self._waiting_out_floods(lambda: super(SimMessenger, self).send(chat_id, text, rows))
+        self._note(sent, chat_id, rows)
+        return sent
+
+    def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        sent = self._waiting_out_floods(
+            lambda: super(SimMessenger, self).edit(chat_id, message_id, text, rows)
+        )
+        if not self.quiet:
+            self._note(sent, chat_id, rows)
+        return sent
+
+    def _note(self, sent: Sent, chat_id: int, rows: Rows | None) -> None:
+        if not sent.ok or chat_id < 0:
+            return
+        for row in rows or []:
+            for _, kind, data in row:
+                parts = data.split(":")
+                if kind == "d" and len(parts) >= 3 and parts[1].isdigit():
+                    self.tally.prompt_shown((parts[0], int(parts[1]), chat_id), self.clock())
+                    return
+
+
+class LookingAround:
+    """The shared limiter, except while a player looks around their prompt's pages."""
+
+    def __init__(self, inner: SharedRateLimiter, messenger: SimMessenger) -> None:
+        self.inner = inner
+        self.messenger = messenger
+        self.tolerance = inner.tolerance
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        if self.messenger.quiet:
+            return [now] * count
+        return self.inner.reserve(count, now, latest)
+
+    def backlog(self, now: float) -> float:
+        return self.inner.backlog(now)
+
+
+@dataclass
+class Figures:
+    games: int
+    window_seconds: float
+    wall_seconds: float
+    accepted_per_second: float
+    asked_per_second: float
+    sends_per_second: float
+    edits_per_second: float
+    floods: int
+    floods_by_limit: dict[str, int]
+    prompts: int
+    delay_p50: float
+    delay_p99: float
+    delay_max: float
+    not_shown: int
+    deadlines_extended: int
+    games_finished: int
+    presses: int
+    failed: int
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
