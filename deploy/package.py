@@ -2,6 +2,7 @@
 
     python deploy/package.py <ARTIFACTS_DIR>            # the first-party modules and catalogs
     python deploy/package.py --trim-botocore <ARTIFACTS_DIR>   # after the locked dependencies
+    python3.12 deploy/package.py --compile <ARTIFACTS_DIR>     # last: the byte code, checked
 
 copies the runtime packages (``SHIPPED``: ``engine/``, ``handlers/``, ``infra/``) and the catalogs
 they read from the checkout. Test and operator tooling lives beside them (``devtools/``,
@@ -12,16 +13,24 @@ the tooling). ``--trim-botocore`` keeps the service models of the services the c
 about 140 ms of a cold start that botocore spends listing every service directory when it loads a
 model; it also keeps only those services' entries in botocore's endpoint data
 (``endpoints.json``: 1.25 MB of JSON that botocore parses whole when it makes its first client,
-about 50 ms of CPU). ``closure`` lists what the entry points can import (lazy imports inside
-functions included): their third-party packages must be in the Lambda lock.
+about 50 ms of CPU), and drops the kept models' documentation (``documentation``
+strings, ~80% of a model's JSON; botocore reads them only to write docstrings), which its
+first clients otherwise parse (~10 ms of CPU). ``--compile`` writes every module's byte code for
+the runtime's Python (``RUNTIME``): Lambda's /var/task is read-only, so a module shipped without
+it is compiled from source on every cold start (the first update took 1.7 s of CPU instead of
+0.65 s here); unchecked hashes, so no import reads a source to check it. It fails unless every
+module has it (``missing_byte_code``). ``closure`` lists what the entry points can import (lazy
+imports inside functions included): their third-party packages must be in the Lambda lock.
 """
 
 from __future__ import annotations
 
 import ast
+import compileall
 import functools
 import gzip
 import json
+import py_compile
 import shutil
 import sys
 from pathlib import Path
@@ -35,6 +44,10 @@ DATA = ("handlers/locales/*.json",)
 # Every service infra.aws.client(...) is asked for on the Lambda path, and those botocore's
 # credential providers may call (a role to assume, SSO): the models the package keeps.
 AWS_SERVICES = ("dynamodb", "sqs", "secretsmanager", "sts", "sso", "sso-oidc")
+# template.yaml's runtime (python3.12): the only Python whose byte code Lambda will load, and the
+# first bytes of that byte code (importlib.util.MAGIC_NUMBER, fixed within a minor version).
+RUNTIME = (3, 12)
+RUNTIME_MAGIC = (3531).to_bytes(2, "little") + b"\r\n"
 
 
 def module_path(module: str) -> Path | None:
@@ -129,15 +142,42 @@ def copy_package(target: Path) -> list[str]:
 
 
 def trim_botocore(target: Path, keep: tuple[str, ...] = AWS_SERVICES) -> int:
-    """Remove the shipped botocore's service models but ``keep``'s, and the other services'
-    endpoint data; the bytes removed."""
+    """Remove the shipped botocore's service models but ``keep``'s, the other services'
+    endpoint data and the kept models' documentation; the bytes removed."""
     data = target / "botocore" / "data"
     removed = 0
     for service in data.iterdir():
         if service.is_dir() and service.name not in keep:
             removed += sum(f.stat().st_size for f in service.rglob("*") if f.is_file())
             shutil.rmtree(service)
-    return removed + trim_endpoints(data, endpoint_prefixes(data, keep))
+    removed += trim_endpoints(data, endpoint_prefixes(data, keep))
+    return removed + sum(strip_documentation(model) for model in sorted(data.glob("*/*/*.json*")))
+
+
+def without_documentation(value: Any) -> Any:
+    """``value`` without any mapping's ``documentation`` string, at any depth (a shape's member
+    that happens to be called so is a mapping, and stays)."""
+    if isinstance(value, dict):
+        return {
+            k: without_documentation(v)
+            for k, v in value.items()
+            if not (k == "documentation" and isinstance(v, str))
+        }
+    if isinstance(value, list):
+        return [without_documentation(v) for v in value]
+    return value
+
+
+def strip_documentation(path: Path) -> int:
+    """Rewrite a model file (``.json`` or ``.json.gz``) without its documentation strings and
+    without indentation, compressed as it was; the bytes removed."""
+    opener: Any = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fp:
+        model = json.load(fp)
+    before = path.stat().st_size
+    with opener(path, "wt", encoding="utf-8") as fp:
+        json.dump(without_documentation(model), fp, separators=(",", ":"))
+    return before - path.stat().st_size
 
 
 def endpoint_prefixes(data: Path, services: tuple[str, ...]) -> set[str]:
@@ -168,8 +208,41 @@ def trim_endpoints(data: Path, keep: set[str]) -> int:
     return before - path.stat().st_size
 
 
+def compile_byte_code(target: Path) -> None:
+    """Write the byte code of every module under ``target`` (unchecked hashes); run by the
+    runtime's Python, since byte code is only loaded by the version that wrote it."""
+    if sys.version_info[:2] != RUNTIME:
+        raise SystemExit(
+            f"byte code for the Lambda runtime needs Python {RUNTIME}, not {sys.version}"
+        )
+    mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
+    if not compileall.compile_dir(target, quiet=1, workers=0, invalidation_mode=mode):
+        raise SystemExit(f"{target}: some modules did not compile")
+
+
+def missing_byte_code(
+    target: Path, tag: str = f"cpython-{RUNTIME[0]}{RUNTIME[1]}", magic: bytes = RUNTIME_MAGIC
+) -> list[str]:
+    """The modules under ``target`` that the runtime would compile from source on every cold
+    start: no byte code for it beside them, or byte code that asks to check the source."""
+    missing = []
+    for source in sorted(target.rglob("*.py")):
+        cached = source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc"
+        header = cached.read_bytes()[:8] if cached.is_file() else b""
+        flags = int.from_bytes(header[4:8], "little") if len(header) == 8 else None
+        # flags (PEP 552): bit 0 hash-based, bit 1 check the source; unchecked-hash is 0b01
+        if header[:4] != magic or flags != 0b01:
+            missing.append(source.relative_to(target).as_posix())
+    return missing
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "--trim-botocore":
+    if sys.argv[1] == "--compile":
+        compile_byte_code(Path(sys.argv[2]))
+        if missing := missing_byte_code(Path(sys.argv[2])):
+            raise SystemExit(f"{len(missing)} modules without byte code, e.g. {missing[:5]}")
+        print("byte code written for every module", file=sys.stderr)
+    elif sys.argv[1] == "--trim-botocore":
         removed = trim_botocore(Path(sys.argv[2]))
         print(
             f"botocore: {removed / 1e6:.1f} MB of unused models and endpoints left out",

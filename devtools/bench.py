@@ -2,8 +2,10 @@
 
 - cold import time of the webhook module, and the first update's cost before it reaches AWS:
   everything it imports (``handlers.runtime.FIRST_UPDATE_IMPORTS``) and its AWS clients'
-  creation (``FIRST_UPDATE_SETUP``), wall and CPU, medians of fresh interpreters, next to the
-  goal;
+  creation (``FIRST_UPDATE_SETUP``), with the garbage collector paused as the entry points pause
+  it (``handlers.webhook.collection_paused``), wall and CPU, medians of fresh interpreters, next
+  to the goal; once from a bare interpreter, once after the modules Lambda's Python runtime has
+  imported itself before it imports the handler (``RUNTIME_IMPORTS``);
 - per-update handling time p50/p99 over a whole 10-player game, with in-memory fakes;
 - the stored game item's size at 10 players mid-game (and its largest);
 - peak memory of this process over the game;
@@ -23,7 +25,7 @@ import time
 from typing import Any
 
 IMPORT_SNIPPET = (
-    "import time; t=time.perf_counter(); c=time.process_time(); import {module}; {setup}; "
+    "import time\n{before}\nt=time.perf_counter(); c=time.process_time()\n{body}\n"
     "print((time.perf_counter()-t)*1000, (time.process_time()-c)*1000)"
 )
 # What the first update does besides importing, before its first request: the clients for the
@@ -31,6 +33,32 @@ IMPORT_SNIPPET = (
 FIRST_UPDATE_SETUP = (
     "from infra import aws; aws.client('dynamodb'); aws.client('sqs'); aws.client('secretsmanager')"
 )
+# What Lambda's Python runtime (its runtime interface client, awslambdaric: bootstrap.py and the
+# modules it imports) has imported before it imports the handler's module: not the handler's cost.
+RUNTIME_IMPORTS = (
+    "importlib",
+    "json",
+    "logging",
+    "traceback",
+    "datetime",
+    "enum",
+    "decimal",
+    "math",
+    "concurrent.futures",
+)
+
+
+def first_update_body(imports: tuple[str, ...]) -> str:
+    """The first update as a cold container runs it (``handlers.webhook.handler``): the webhook
+    module, then, with the collector paused, what the update imports and its clients."""
+    return (
+        "import handlers.webhook\n"
+        "with handlers.webhook.collection_paused():\n"
+        f"    import {', '.join(imports)}\n"
+        f"    {FIRST_UPDATE_SETUP}"
+    )
+
+
 # Credentials and region as Lambda sets them, so the clients never look further.
 LAMBDA_ENVIRONMENT = {
     "AWS_ACCESS_KEY_ID": "ASIABENCH",
@@ -60,17 +88,19 @@ def _pick(choices: list[str], prefix: str, rng: Any, *, late: bool) -> str:
 
 
 def cold_import_ms(
-    module: str, runs: int = 5, setup: str = "pass", package: str | None = None
+    body: str, runs: int = 5, package: str | None = None, before: str = "pass"
 ) -> tuple[float, float]:
-    """Median wall and CPU milliseconds to import ``module`` (and run ``setup``) in fresh
-    interpreters (byte code already cached). CPU time is the steadier figure on a machine
-    shared with other work. ``package``: a built Lambda package (``make bench-package``), whose
-    modules, trimmed botocore and byte code are imported instead of the checkout's and the
-    virtual environment's."""
+    """Median wall and CPU milliseconds to run ``body`` (imports) in fresh interpreters, after
+    ``before`` (not timed). CPU time is the steadier figure on a machine shared with other work.
+    From the checkout, byte code is cached (written on the first run). ``package``: a built
+    Lambda package (``make bench-package``), whose modules, trimmed botocore and byte code are
+    imported instead of the checkout's and the virtual environment's, none written: Lambda's
+    /var/task is read-only, so a module shipped without byte code is compiled on every cold
+    start, and measured so."""
     walls, cpus = [], []
     for _ in range(runs):
         out = subprocess.run(
-            [sys.executable, "-c", IMPORT_SNIPPET.format(module=module, setup=setup)],
+            [sys.executable, "-c", IMPORT_SNIPPET.format(before=before, body=body)],
             capture_output=True,
             text=True,
             check=True,
@@ -84,12 +114,13 @@ def cold_import_ms(
 
 
 def _fresh_interpreter_environment(package: str | None = None) -> dict[str, str]:
-    """The Lambda's variables, and byte code written: a package ships compiled for its runtime,
-    so a caller's PYTHONDONTWRITEBYTECODE (with stale caches beside the sources) would measure
-    compiling every module instead of importing it."""
+    """The Lambda's variables. From the checkout, byte code written (a caller's
+    PYTHONDONTWRITEBYTECODE, with stale caches beside the sources, would measure compiling every
+    module instead of importing it); in a package, none (read-only, as in Lambda)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if package:
         env["PYTHONPATH"] = package
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     return {**env, **LAMBDA_ENVIRONMENT}
 
 
@@ -239,17 +270,20 @@ def main(argv: list[str] | None = None) -> int:
     from handlers.runtime import FIRST_UPDATE_IMPORTS
 
     package = os.path.abspath(args.package) if args.package else None
-    first_update = ", ".join(FIRST_UPDATE_IMPORTS)
-    # writes the byte code caches (a package has its own)
-    cold_import_ms(first_update, runs=1, setup=FIRST_UPDATE_SETUP, package=package)
-    webhook_wall, webhook_cpu = cold_import_ms("handlers.webhook", args.runs, package=package)
-    first_wall, first_cpu = cold_import_ms(first_update, args.runs, FIRST_UPDATE_SETUP, package)
+    first_update = first_update_body(FIRST_UPDATE_IMPORTS)
+    runtime = f"import {', '.join(RUNTIME_IMPORTS)}"
+    # writes the checkout's byte code caches (a package has its own)
+    cold_import_ms(first_update, runs=1, package=package)
+    webhook_wall, webhook_cpu = cold_import_ms("import handlers.webhook", args.runs, package)
+    first_wall, first_cpu = cold_import_ms(first_update, args.runs, package)
+    _, after_runtime_cpu = cold_import_ms(first_update, args.runs, package, before=runtime)
     report: dict[str, Any] = {
         "imported_from": package or "checkout and virtual environment",
         "cold_import_ms_webhook_module": webhook_wall,
         "cold_import_cpu_ms_webhook_module": webhook_cpu,
         "cold_ms_first_update_imports_and_aws_clients": first_wall,
         "cold_cpu_ms_first_update_imports_and_aws_clients": first_cpu,
+        "cold_cpu_ms_first_update_after_the_runtimes_imports": after_runtime_cpu,
         "first_update_goal_ms": FIRST_UPDATE_GOAL_MS,
         "load_average_1min": round(os.getloadavg()[0], 2),
     }

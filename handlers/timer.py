@@ -16,6 +16,7 @@ from infra import metrics
 from infra.timers import parse_timer_message, requeue_if_early
 
 log = logging.getLogger("coachride")
+_cold = True  # the first invocation of this container
 
 
 def handle(
@@ -55,6 +56,17 @@ def handle(
 
 
 def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
+    global _cold
+    from handlers.webhook import collection_paused
+
+    if _cold:
+        _cold = False
+        with collection_paused():  # the imports and clients, as the webhook's first update
+            return _handler(event, context)
+    return _handler(event, context)
+
+
+def _handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     from handlers.runtime import lambda_service
     from handlers.webhook import seconds_left
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import gc
 import hmac
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from infra import metrics
@@ -20,6 +23,26 @@ log = logging.getLogger("coachride")
 _cold = True  # the first invocation of this container
 
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """CPython's cyclic garbage collector paused while a cold container imports the service and
+    makes its clients (the first update, webhook or timer). That builds ~88,000 tracked objects
+    that live as long as the container (modules, classes, botocore's models), which the collector
+    would otherwise walk again and again while they are made (~5% of the first update's CPU,
+    ``devtools.bench``). Then they are frozen out of later collections (``gc.freeze``): a full
+    collection in a warm container walks none of them (0.1 ms instead of ~34 ms). The price is
+    the first update's own cyclic garbage (~500 objects), kept for the container's life."""
+    if not gc.isenabled():  # nested, or paused by the caller: theirs to resume
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def _response(status: int) -> dict[str, Any]:
@@ -80,12 +103,19 @@ def _rejected(status: int) -> dict[str, Any]:
 
 def handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
     global _cold
+    if _cold:
+        _cold = False
+        with collection_paused():
+            return _handler(event, context, cold=True)
+    return _handler(event, context)
+
+
+def _handler(event: Any, context: Any, cold: bool = False) -> dict[str, Any]:
     from handlers import runtime
 
     tally = metrics.start()
-    if _cold:
+    if cold:
         tally.fields["cold_start"] = True
-        _cold = False
     with metrics.timing("secrets"):
         secret = runtime.bot_secrets().webhook_secret
     headers = event.get("headers") if isinstance(event, dict) else None

@@ -6,22 +6,45 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from deploy.package import (
     ENTRY_POINTS,
+    RUNTIME,
+    RUNTIME_MAGIC,
     SHIPPED,
     closure,
+    compile_byte_code,
     copy_package,
     imported_names,
+    missing_byte_code,
     module_path,
+    without_documentation,
 )
 from devtools.bench import FIRST_UPDATE_SETUP, LAMBDA_ENVIRONMENT
 from handlers.runtime import FIRST_UPDATE_IMPORTS
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _python_of_the_runtime() -> str | None:
+    """A Python of the Lambda runtime's version on this machine, found as the Makefile finds it."""
+    candidates = [shutil.which("python3.12")]
+    candidates += [str(p) for p in sorted(Path.home().glob(".pyenv/versions/3.12*/bin/python3.12"))]
+    for candidate in filter(None, candidates):
+        check = "import sys; assert sys.version_info[:2] == (3, 12)"
+        if subprocess.run([candidate, "-c", check], capture_output=True).returncode == 0:
+            return candidate
+    return None
+
+
+PY312 = _python_of_the_runtime()
 # Nothing is taken from the Lambda runtime: botocore is shipped, at the version the tests run on.
 RUNTIME_PROVIDED: set[str] = set()
 
@@ -281,3 +304,180 @@ def test_the_bench_measures_with_the_functions_settings_that_change_imports() ->
     variables = load_template()["Globals"]["Function"]["Environment"]["Variables"]
     assert variables["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
     assert LAMBDA_ENVIRONMENT["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+
+
+def _pyc(path: Path, magic: bytes, flags: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(magic + flags.to_bytes(4, "little") + bytes(8) + b"code")
+
+
+def test_a_module_without_the_runtimes_byte_code_fails_the_build(tmp_path: Path) -> None:
+    """Lambda's /var/task is read-only: a module shipped without byte code for the runtime's
+    Python is compiled from source on every cold start (2.6 times the first update's CPU).
+    The build's last step (``deploy/package.py --compile``) fails unless every module has
+    unchecked-hash byte code of the runtime's version."""
+    shipped = copy_package(tmp_path)
+    sources = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.py"))
+    assert len(sources) == len(shipped)
+    assert missing_byte_code(tmp_path) == sources  # nothing compiled yet
+    tag = f"cpython-{RUNTIME[0]}{RUNTIME[1]}"
+    for source in tmp_path.rglob("*.py"):
+        _pyc(source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc", RUNTIME_MAGIC, 0b01)
+    assert missing_byte_code(tmp_path) == []
+    cache = tmp_path / "handlers" / "__pycache__"
+    _pyc(cache / f"webhook.{tag}.pyc", RUNTIME_MAGIC, 0b11)  # checked hash: reads the source
+    _pyc(cache / f"timer.{tag}.pyc", RUNTIME_MAGIC, 0)  # timestamp: stats and may recompile
+    _pyc(cache / f"app.{tag}.pyc", b"\xf3\r\r\n", 0b01)  # another Python's
+    (cache / f"runtime.{tag}.pyc").unlink()
+    assert missing_byte_code(tmp_path) == [
+        "handlers/app.py",
+        "handlers/runtime.py",
+        "handlers/timer.py",
+        "handlers/webhook.py",
+    ]
+
+
+def test_byte_code_is_only_written_by_the_runtimes_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("deploy.package.RUNTIME", (2, 7))
+    with pytest.raises(SystemExit, match="needs Python"):
+        compile_byte_code(tmp_path)
+
+
+def test_the_build_compiles_last_and_needs_a_python_of_the_runtime() -> None:
+    """``sam build`` runs the Makefile's build targets: byte code is written (and checked) by
+    the runtime's Python after everything else is in place, and without one the build fails."""
+    from tests.integration.test_template import load_template
+
+    runtime = load_template()["Globals"]["Function"]["Runtime"]
+    assert runtime == f"python{RUNTIME[0]}.{RUNTIME[1]}"
+    recipe = (ROOT / "Makefile").read_text().split("build-WebhookFunction build-TimerFunction:")[1]
+    recipe = recipe.split("\n\n")[0]
+    assert recipe.rstrip().endswith('"$(PY312)" deploy/package.py --compile "$(ARTIFACTS_DIR)"')
+    assert 'test -n "$(PY312)" ||' in recipe and "exit 1" in recipe
+
+
+@pytest.mark.skipif(not PY312, reason="no Python 3.12 on this machine")
+def test_the_runtimes_python_compiles_every_shipped_module(tmp_path: Path) -> None:
+    copy_package(tmp_path)
+    subprocess.run(
+        [PY312, str(ROOT / "deploy" / "package.py"), "--compile", str(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
+    assert missing_byte_code(tmp_path) == []
+
+
+def test_the_shipped_models_keep_everything_but_their_documentation(tmp_path: Path) -> None:
+    """The kept service models lose their documentation strings (~80% of their JSON, parsed by
+    the first clients) and nothing else: a shape member named ``documentation`` stays, and
+    botocore makes the same clients from them."""
+    import gzip
+    import json
+    import shutil
+
+    import botocore
+    import botocore.session
+
+    from deploy.package import AWS_SERVICES, trim_botocore
+
+    shipped = Path(botocore.__file__).parent / "data"
+    data = tmp_path / "botocore" / "data"
+    data.mkdir(parents=True)
+    shutil.copy(shipped / "endpoints.json", data)
+    for service in AWS_SERVICES:
+        shutil.copytree(shipped / service, data / service)
+
+    def model(root: Path, service: str) -> Any:
+        path = sorted(root.glob(f"{service}/*/service-2.json*"))[-1]
+        opener: Any = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as fp:
+            return json.load(fp)
+
+    before = {service: model(data, service) for service in AWS_SERVICES}
+    trim_botocore(tmp_path)
+    for service in AWS_SERVICES:
+        after = model(data, service)
+        assert after == without_documentation(before[service])
+        assert "documentation" not in json.dumps(after)
+        assert len(json.dumps(after)) < 0.5 * len(json.dumps(before[service]))
+    member = {"members": {"documentation": {"shape": "String"}}, "documentation": "<p>x</p>"}
+    assert without_documentation(member) == {"members": {"documentation": {"shape": "String"}}}
+
+    def operations(data_path: str | None) -> dict[str, list[str]]:
+        session = botocore.session.get_session()
+        if data_path:
+            session.set_config_variable("data_path", data_path)
+        found = {}
+        for service in ("dynamodb", "sqs", "secretsmanager"):
+            made = session.create_client(
+                service, "eu-central-1", aws_access_key_id="a", aws_secret_access_key="b"
+            )
+            found[service] = sorted(made.meta.service_model.operation_names)
+        return found
+
+    assert operations(str(data)) == operations(None)
+
+
+# Third-party packages a cold container's first update may import, and what must never be on
+# its path (each costs tens of milliseconds of a cold start, or belongs to other entry points).
+FIRST_UPDATE_THIRD_PARTY = {
+    "botocore",  # and what it needs:
+    "urllib3",
+    "dateutil",
+    "jmespath",
+    "six",
+    "certifi",  # when installed; botocore's own CA bundle otherwise
+    "pydantic",  # and what it needs:
+    "pydantic_core",
+    "annotated_types",
+    "typing_extensions",
+    "typing_inspection",
+}
+NEVER_ON_THE_FIRST_UPDATE = {
+    "boto3",
+    "s3transfer",
+    "pydantic_settings",
+    "telegram",
+    "httpx",
+    "moto",
+    "asyncio",
+    "sqlite3",
+    "multiprocessing",
+    "argparse",
+    "unittest",
+    "ctypes",
+    "engine.ai",
+    "handlers.polling",
+    "infra.sqlite_store",
+    "devtools",
+    "tests",
+}
+
+
+def test_no_heavy_import_sneaks_onto_the_first_update() -> None:
+    """An import budget that a loaded machine cannot make flaky: which modules the first
+    update (its imports and AWS clients, in a fresh interpreter) loads, not how long it takes.
+    A new third-party package or a known-heavy module on that path fails here; if it must be
+    there, measure it with ``make bench-package`` and say so in the README."""
+    probe = (
+        "import sys; before = set(sys.modules); import {}; {}; "
+        "print(sorted(set(sys.modules) - before))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe.format(", ".join(FIRST_UPDATE_IMPORTS), FIRST_UPDATE_SETUP)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **LAMBDA_ENVIRONMENT},
+    )
+    loaded = set(ast.literal_eval(out.stdout))
+    tops = {m.split(".")[0] for m in loaded}
+    stdlib = {t for t in tops if t in sys.stdlib_module_names or t.startswith("_sysconfigdata")}
+    third_party = tops - stdlib - set(SHIPPED)
+    assert third_party <= FIRST_UPDATE_THIRD_PARTY
+    assert {"botocore", "pydantic"} <= third_party  # the probe sees the imports
+    heavy = {m for m in loaded if m in NEVER_ON_THE_FIRST_UPDATE}
+    heavy |= {t for t in tops if t in NEVER_ON_THE_FIRST_UPDATE}
+    assert heavy == set()
