@@ -13,9 +13,9 @@ from handlers.game_end import after_play
 from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.game_runner import GameRunner
 from handlers.i18n import negotiate, t
-from handlers.pipeline import FLUSH, game_key
 from handlers.presenter import Presenter
 from handlers.refusals import Illegal, NotInGame, Refusal, Stale
+from handlers.store_keys import FLUSH, game_key
 from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, MemberLeft
 from infra.ports import Rows, TimerRequest

@@ -17,8 +17,10 @@ from typing import Any, TypeVar
 from engine import State, upgrade_stored_state
 from handlers.game_record import GameRecord
 from handlers.i18n import negotiate
-from handlers.pipeline import Pipeline, Txn, chat_key, game_key, user_key
+from handlers.pipeline import Pipeline
 from handlers.records import ChatRecord, UserRecord
+from handlers.store_keys import chat_key, game_key, user_key
+from handlers.transaction import Txn
 from infra.ports import DocumentStore
 
 R = TypeVar("R", ChatRecord, UserRecord)

@@ -14,7 +14,8 @@ import pytest
 from devtools.fakes import FakeClock
 from devtools.memory_store import MemoryStore
 from handlers.game_record import PIPELINE_KEYS, GameRecord, Player
-from handlers.pipeline import Txn, game_key
+from handlers.store_keys import game_key
+from handlers.transaction import Txn
 from handlers.unit_of_work import UnitOfWork
 
 # A lobby and a game being played, as the code before the record stored them.
