@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from handlers.holds import STRETCH_AFTER_SECONDS, holding_chats
+from handlers.message_tags import Kind, tag_of
 from handlers.store_keys import FLUSH, ack_key, ttl_for
 from handlers.transaction import (
     ACK_DROPPED,
@@ -58,7 +59,7 @@ FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter
 # Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
 # status wait for the flush timer, so the decision prompts in private chats go first.
 BEHIND_SECONDS = 2.0
-LOW_PRIORITY_KINDS = ("story", "status", "status_pin")
+LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
 
 
 class RateLimiter(Protocol):
@@ -319,14 +320,11 @@ def _ack_value(e: dict[str, Any], sent: Sent) -> int:
 
 
 def _prompt_decision(e: dict[str, Any]) -> int | None:
-    """The decision a sent prompt asks (``prompt:<seat>:<decision>``), else None."""
-    kind, _, rest = (e.get("tag") or "").partition(":")
-    dec = rest.partition(":")[2]
-    if kind != "prompt" or e["op"] != "send" or not dec.lstrip("-").isdigit():
-        return None
-    return int(dec)
+    """The decision a sent prompt asks (its tag's), else None."""
+    tag = tag_of(e)
+    return tag.dec if tag.kind == Kind.PROMPT and e["op"] == "send" else None
 
 
 def _low_priority(e: dict[str, Any]) -> bool:
     """The group's story and status: what waits when the shared budget runs short."""
-    return (e.get("tag") or "").partition(":")[0] in LOW_PRIORITY_KINDS
+    return tag_of(e).kind in LOW_PRIORITY_KINDS

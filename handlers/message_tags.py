@@ -1,6 +1,7 @@
-"""The record's bookkeeping of what it sent: the ids of messages the bot edits later (prompts,
-the story, the status, the lobby), found by each outbox entry's tag, and the rule for a send whose
-outcome is unknown (``settle_uncertain``).
+"""The record's bookkeeping of what it sent: each outbox entry carries a ``Tag`` (what the message
+is: a seat's prompt for a decision, the story, the status, the lobby...), stored as its string;
+by it the ids of messages the bot edits later are recorded in the game (``record_message_id``),
+and a send whose outcome is unknown is settled (``settle_uncertain``).
 
 Telegram has no idempotency key, so a send whose outcome is unknown is never sent again blindly
 (issue 24). Such an entry leaves the outbox *uncertain*, and each kind has its rule, chosen so that
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from infra import metrics
@@ -28,58 +31,130 @@ ACK_UNREACHABLE = -1  # the acknowledgement of a send to a chat the bot cannot w
 UNCERTAIN_SENDS = "UncertainSends"
 
 
+class Kind(StrEnum):
+    """What an outbox entry's message is."""
+
+    PROMPT = "prompt"  # a seat's decision prompt (sent: with its seat and decision)
+    AHEAD = "ahead"  # the prompt of a turn chosen ahead (engine.premove)
+    CLOSED = "closed"  # a prompt edited closed
+    REMINDER = "reminder"
+    TURN_REMINDER = "turn_reminder"  # the turn's mention in the group
+    AWAY = "away"  # a seat's away notice (with its seat)
+    STORY = "story"
+    STATUS = "status"
+    STATUS_PIN = "status_pin"
+    LOBBY = "lobby"
+    LOBBY_EDIT = "lobby_edit"
+    MUTED = "muted"
+    HOLD = "hold"
+    REPLY = "reply"
+    NONE = ""
+
+
+@dataclass(frozen=True)
+class Tag:
+    """An outbox entry's tag, stored as ``kind[:seat[:decision]]`` (``str``). A stored kind this
+    code does not know parses as ``Kind.NONE`` with its text kept in ``raw``."""
+
+    kind: Kind
+    seat: int | None = None
+    dec: int | None = None
+    raw: str = ""
+
+    @classmethod
+    def prompt(cls, seat: int, dec: int) -> Tag:
+        return cls(Kind.PROMPT, seat, dec)
+
+    @classmethod
+    def away(cls, seat: int) -> Tag:
+        return cls(Kind.AWAY, seat)
+
+    @classmethod
+    def parse(cls, text: str | None) -> Tag:
+        kind, _, rest = (text or "").partition(":")
+        seat, _, dec = rest.partition(":")
+        known = kind in Kind.__members__.values()
+        return cls(
+            Kind(kind) if known else Kind.NONE,
+            int(seat) if _integer(seat) else None,
+            int(dec) if _integer(dec) else None,
+            "" if known else (text or ""),
+        )
+
+    def __str__(self) -> str:
+        if self.raw:
+            return self.raw
+        parts = [str(self.kind.value)]
+        if self.seat is not None:
+            parts.append(str(self.seat))
+            if self.dec is not None:
+                parts.append(str(self.dec))
+        return ":".join(parts)
+
+
+def _integer(text: str) -> bool:
+    return text.lstrip("-").isdigit()
+
+
+def tag_of(e: dict[str, Any]) -> Tag:
+    """The tag of an outbox entry."""
+    return Tag.parse(e.get("tag"))
+
+
 def settle_uncertain(doc: dict[str, Any], e: dict[str, Any]) -> None:
     """A send that Telegram may or may not have shown leaves the outbox; what the game shows
     later makes up for it, by the kind's rule (see the module's docstring)."""
     log.warning(json.dumps({"event": "uncertain", "seq": e["seq"], "tag": e.get("tag") or ""}))
     metrics.count(UNCERTAIN_SENDS)
-    kind, _, rest = (e.get("tag") or "").partition(":")
-    if kind == "prompt" and e["op"] == "send":
-        seat, _, dec = rest.partition(":")
-        prompt = doc.get("prompts", {}).get(seat)
-        if prompt is not None and str(prompt.get("dec")) == dec and prompt.get("msg") is None:
+    tag = tag_of(e)
+    if e["op"] != "send":
+        return
+    if tag.kind == Kind.PROMPT and tag.seat is not None:
+        prompt = doc.get("prompts", {}).get(str(tag.seat))
+        if prompt is not None and prompt.get("dec") == tag.dec and prompt.get("msg") is None:
             prompt["uncertain"] = True  # its reminder shows it again, with its buttons
-    elif kind in ("story", "status") and e["op"] == "send":
-        shown = doc.get(kind) or {}
+    elif tag.kind in (Kind.STORY, Kind.STATUS):
+        shown = doc.get(tag.kind.value) or {}
         if shown.get("seq") == e["seq"] and shown.get("msg") is None:
             shown["uncertain"] = True  # merged into the next one (the story), sent anew (status)
 
 
 def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -> None:
     """Remember ids of messages the bot will edit later (prompts, the story, the lobby)."""
-    tag = e.get("tag") or ""
+    tag = tag_of(e)
     if message_id == ACK_UNREACHABLE:
         doc.setdefault("unreachable", [])
         if e["chat"] not in doc["unreachable"]:
             doc["unreachable"].append(e["chat"])
         return
-    if tag == "status_pin" and e["op"] == "pin" and message_id <= 0:
+    if tag.kind == Kind.STATUS_PIN and e["op"] == "pin" and message_id <= 0:
         (doc.get("status") or {})["pin_refused"] = True  # the bot may not pin there
     if message_id <= 0:
         return
-    kind, _, rest = tag.partition(":")
-    if kind == "prompt":
-        seat, _, dec = rest.partition(":")
-        prompt = doc.get("prompts", {}).get(seat)
-        if prompt is not None and str(prompt.get("dec")) == dec and prompt.get("msg") is None:
+    if tag.kind == Kind.PROMPT:
+        prompt = doc.get("prompts", {}).get(str(tag.seat)) if tag.seat is not None else None
+        if prompt is not None and prompt.get("dec") == tag.dec and prompt.get("msg") is None:
             prompt["msg"] = message_id
-    elif kind == "ahead" and e["op"] == "send":
-        ahead = doc.get("ahead") or {}
-        if ahead.get("seq") == e["seq"] and ahead.get("msg") is None:
-            ahead["msg"] = message_id
-    elif kind == "status" and e["op"] == "send":
-        status = doc.get("status") or {}
-        if status.get("seq") == e["seq"]:
-            status["msg"] = message_id
-    elif kind == "story" and e["op"] == "send":
-        story = doc.setdefault("story", {})
-        if story.get("seq") == e["seq"]:
-            story["msg"] = message_id
-    elif kind == "lobby" and e["op"] == "send":
+        return
+    if e["op"] != "send":
+        return
+    if tag.kind == Kind.LOBBY:
         doc["lobby_msg"] = message_id
-    elif kind == "turn_reminder" and e["op"] == "send":
-        mention = doc.get("mention") or {}
-        if mention.get("seq") == e["seq"]:
-            mention["msg"] = message_id
-    elif kind == "away" and e["op"] == "send":
-        doc.setdefault("away_notices", {})[rest] = message_id
+    elif tag.kind == Kind.AWAY and tag.seat is not None:
+        doc.setdefault("away_notices", {})[str(tag.seat)] = message_id
+    elif tag.kind in _SHOWN:
+        shown = doc.get(_SHOWN[tag.kind]) or {}
+        if tag.kind == Kind.STORY:
+            shown = doc.setdefault("story", shown)
+        once = tag.kind == Kind.AHEAD  # its id, once known, is kept
+        if shown.get("seq") == e["seq"] and not (once and shown.get("msg") is not None):
+            shown["msg"] = message_id
+
+
+# the kinds whose sent message's id the game keeps in a key of its own, by the entry's seq
+_SHOWN = {
+    Kind.AHEAD: "ahead",
+    Kind.STATUS: "status",
+    Kind.STORY: "story",
+    Kind.TURN_REMINDER: "mention",
+}

@@ -23,10 +23,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from handlers.message_tags import record_message_id, settle_uncertain
+from handlers.message_tags import Kind, Tag, record_message_id, settle_uncertain, tag_of
 from handlers.outbox import entry
 from handlers.store_keys import ack_key, ttl_for
-from infra.ports import Clock, DocumentStore, Put, Rows, time_left
+from infra.ports import Clock, DocumentStore, Put, Rows, TimerRequest, Timers, time_left
 
 log = logging.getLogger("coachride")
 
@@ -40,7 +40,15 @@ ACK_UNREACHABLE = -1
 ACK_UNCERTAIN = -3  # a send whose answer was lost: shown or not, it is never sent again
 ACK_SENDING = -4  # a send under way; uncertain once its sender's lease is over
 # sends that ask or count down: none arrives after the game's end (``_drop_live_sends``)
-LIVE_KINDS = ("prompt", "ahead", "reminder", "turn_reminder", "away", "hold", "status")
+LIVE_KINDS = (
+    Kind.PROMPT,
+    Kind.AHEAD,
+    Kind.REMINDER,
+    Kind.TURN_REMINDER,
+    Kind.AWAY,
+    Kind.HOLD,
+    Kind.STATUS,
+)
 
 
 # -- the Telegram update being handled --------------------------------------------------------
@@ -96,22 +104,24 @@ class Txn:
         """The number of the newest message queued in the document's outbox."""
         return int(self.doc.get("seq", 0))
 
-    def send(self, chat: int, text: str, rows: Rows | None = None, tag: str = "") -> None:
+    def send(self, chat: int, text: str, rows: Rows | None = None, tag: Tag | str = "") -> None:
         self._add("send", chat, text, rows, None, tag)
 
-    def edit(self, chat: int, msg: int, text: str, rows: Rows | None = None, tag: str = "") -> None:
+    def edit(
+        self, chat: int, msg: int, text: str, rows: Rows | None = None, tag: Tag | str = ""
+    ) -> None:
         self._add("edit", chat, text, rows, msg, tag)
 
-    def pin(self, chat: int, msg: int, pinned: bool = True, tag: str = "") -> None:
+    def pin(self, chat: int, msg: int, pinned: bool = True, tag: Tag | str = "") -> None:
         self._add("pin" if pinned else "unpin", chat, "", None, msg, tag)
 
     def _add(
-        self, op: str, chat: int, text: str, rows: Rows | None, msg: int | None, tag: str
+        self, op: str, chat: int, text: str, rows: Rows | None, msg: int | None, tag: Tag | str
     ) -> None:
         if op == "edit":
             self._supersede(chat, msg)
         self.doc["seq"] = self.doc.get("seq", 0) + 1
-        e = entry(self.doc["seq"], self.now, op, chat, text, rows, msg, tag)
+        e = entry(self.doc["seq"], self.now, op, chat, text, rows, msg, str(tag))
         e["until"] = self.until
         self.doc.setdefault("outbox", []).append(e)
         self.new_entries.append(e)
@@ -191,10 +201,10 @@ def _drop_live_sends(txn: Txn) -> None:
     fresh = {e["seq"] for e in txn.new_entries}
 
     def live(e: dict[str, Any]) -> bool:
-        kind = (e.get("tag") or "").partition(":")[0]
+        kind = tag_of(e).kind
         if e["op"] != "send" or kind not in LIVE_KINDS:
             return False
-        return not (kind == "status" and e["seq"] in fresh)
+        return not (kind == Kind.STATUS and e["seq"] in fresh)
 
     gone = {e["seq"] for e in doc.get("outbox", []) if live(e)}
     if not gone:
@@ -255,3 +265,16 @@ def writes(txn: Txn) -> list[Put]:
     puts = [Put(key, txn.doc, txn.version, ttl_seconds=ttl_for(key))]
     puts += [Put(k, d, v, ttl_seconds=ttl_for(k)) for k, (d, v) in txn.extra.items()]
     return puts
+
+
+def arm_timer(timers: Timers, key: str, doc: dict[str, Any]) -> None:
+    """The document's next wake-up, armed before the commit: a spurious timer is harmless, a
+    lost one is not."""
+    due = doc.get("due")
+    if not due:
+        return
+    marker = [due["dec"], due["at"]]
+    if doc.get("timer") == marker:
+        return
+    doc["timer"] = marker
+    timers.schedule(TimerRequest(key, due["dec"], due["at"]))
