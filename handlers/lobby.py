@@ -68,7 +68,9 @@ def cmd_newgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
             cmd.chat_id, lobby_text(game), lobby_rows(rooms.bot_username, game), tag="lobby"
         )
 
-    new = GameRecord(gid, cmd.chat_id, cmd.user.id, settings={}, touched=rooms.clock.now())
+    new = GameRecord(
+        gid=gid, chat=cmd.chat_id, creator=cmd.user.id, settings={}, touched=rooms.clock.now()
+    )
     create = {**new.to_doc(), "seq": 0, "outbox": []}
     unit_of_work.run(rooms.pipeline, game_key(gid), change, cmd.update_id, create=create)
     if refused:

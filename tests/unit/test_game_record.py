@@ -49,7 +49,7 @@ def full_record() -> GameRecord:
 def test_a_record_round_trips_through_its_document() -> None:
     record = full_record()
     assert GameRecord.from_doc(record.to_doc()) == record
-    bare = GameRecord("g2", -5, 7, settings={})
+    bare = GameRecord(gid="g2", chat=-5, creator=7, settings={})
     assert GameRecord.from_doc(bare.to_doc()) == bare
 
 
