@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NotRequired
+from typing import Any, NotRequired, Required
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
@@ -110,10 +110,25 @@ class Story(TypedDict, total=False):
     uncertain: bool
 
 
-class Bookkeeping(TypedDict, total=False):
-    """The shapes of the record's bookkeeping, as stored: validated on load (``from_doc``)."""
+@with_config(_KEEP)
+class PlayerDoc(TypedDict):
+    uid: int
+    name: str
+    lang: NotRequired[str | None]
+    ai: NotRequired[bool]
 
-    phase: Phase
+
+class Bookkeeping(TypedDict, total=False):
+    """A stored game's shape, but its engine state and settings (``GroupSettings``): checked on
+    load (``from_doc``) by one adapter built on the first load; the model's own validator is
+    built only when a record is made from its fields (a new lobby)."""
+
+    gid: Required[str]
+    chat: Required[int]
+    creator: Required[int]
+    phase: Required[Phase]
+    players: list[PlayerDoc]
+    touched: float
     due: Due | None
     dec: Dec | None
     prompts: dict[str, Prompt] | None
@@ -210,28 +225,34 @@ class GameRecord(BaseModel):
         document (a store returns a fresh document per read, and copying it costs more than
         the rest of a command)."""
         known = set(cls.model_fields) - {"extra", "stored_keys"}
-        fields = {k: doc[k] for k in known - {"engine"} if k in doc and doc[k] is not None}
-        fields["players"] = [Player.from_doc(p) for p in doc.get("players") or []]
         try:
             GroupSettings.model_validate(doc.get("settings") or {})
             _check_bookkeeping(doc)
-            record = cls.model_validate(
-                {
-                    **fields,
-                    "settings": doc.get("settings") or {},
-                    "prompts": doc.get("prompts") or {},
-                    "unreachable": doc.get("unreachable") or [],
-                    "unreachable_noted": doc.get("unreachable_noted") or [],
-                    "extra": {k: v for k, v in doc.items() if k not in known | PIPELINE_KEYS},
-                    "stored_keys": frozenset(k for k in _OPTIONAL if k in doc),
-                }
-            )
-        except (ValidationError, KeyError, TypeError, ValueError) as error:
-            raise StoredGameInvalid(
-                f"stored game {doc.get('gid')!r} is invalid: {error}"
-            ) from error
-        record.engine = doc.get("engine")  # shared, not copied
-        return record
+        except ValidationError as error:
+            gid = doc.get("gid")
+            raise StoredGameInvalid(f"stored game {gid!r} is invalid: {error}") from error
+        # checked: made without validating again (nor building the model's validator)
+        return cls.model_construct(
+            gid=str(doc["gid"]),
+            chat=int(doc["chat"]),
+            creator=int(doc["creator"]),
+            settings=doc.get("settings") or {},
+            phase=Phase(doc["phase"]),
+            players=[Player.from_doc(p) for p in doc.get("players") or []],
+            touched=doc.get("touched", 0.0),
+            engine=doc.get("engine"),
+            due=doc.get("due"),
+            dec=doc.get("dec"),
+            prompts=doc.get("prompts") or {},
+            ahead=doc.get("ahead"),
+            status=doc.get("status"),
+            story=doc.get("story"),
+            lobby_msg=doc.get("lobby_msg"),
+            unreachable=doc.get("unreachable") or [],
+            unreachable_noted=doc.get("unreachable_noted") or [],
+            extra={k: v for k, v in doc.items() if k not in known and k not in PIPELINE_KEYS},
+            stored_keys=frozenset(k for k in _OPTIONAL if k in doc),
+        )
 
     def to_doc(self) -> dict[str, Any]:
         """The stored document's keys the record holds (not the pipeline's). It shares the
