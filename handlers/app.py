@@ -21,8 +21,10 @@ from handlers.callback_data import (
     SettingsButton,
 )
 from handlers.commands import BY_NAME, PRIVATE_COMMANDS
+from handlers.delivery import RateLimiter
 from handlers.i18n import t
-from handlers.pipeline import DEFAULT_BUDGET_SECONDS, Pipeline, RateLimiter, handling
+from handlers.pipeline import Pipeline
+from handlers.transaction import DEFAULT_BUDGET_SECONDS, handling
 from handlers.updates import ButtonPress, CommandMsg, MemberLeft, parse
 from infra import metrics
 from infra.ports import Clock, DocumentStore, Messenger, TimerRequest, Timers, deadline_scope

@@ -1,6 +1,12 @@
 """The game document as a type: who plays, the phase, the engine's state, the decision's timing
 and the presentation's bookkeeping (which message shows what).
 
+A pydantic model, validated when a stored document is loaded: a stored value of the wrong shape
+is refused with ``StoredGameInvalid`` naming the game and the field (not a ``KeyError`` three
+modules later); the group's settings are validated too (``GroupSettings``). The bookkeeping's
+shapes are TypedDicts (``Due``, ``Dec``, ``Prompt``, ``Ahead``, ``Status``, ``Story``) that keep
+a key this code does not know, so a document written by a newer version loses nothing.
+
 The stored document also holds its outbox (``seq``, ``outbox``), the armed timer and the muted
 notice's mark; the pipeline keeps those for every document it sends from, so the record leaves
 them to it (``PIPELINE_KEYS``). ``to_doc`` writes the stored shape unchanged: a key an older
@@ -9,14 +15,143 @@ document did not have is not added while it is empty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, NotRequired, Required
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
 
 from handlers.group_settings import GroupSettings
 
 PIPELINE_KEYS = frozenset({"seq", "outbox", "timer", "muted_told"})
-LOBBY, PLAYING, OVER, CANCELLED = "lobby", "playing", "over", "cancelled"
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    CANCELLED = "cancelled"
+
+
+LOBBY, PLAYING, OVER, CANCELLED = Phase.LOBBY, Phase.PLAYING, Phase.OVER, Phase.CANCELLED
 ACTIVE = (LOBBY, PLAYING)
+_KEEP = ConfigDict(extra="allow")  # a stored key this code does not know is kept
+
+
+@with_config(_KEEP)
+class Due(TypedDict):
+    """The next wake-up: the decision it is for, when, and the decision's deadline."""
+
+    dec: int
+    at: float
+    deadline: NotRequired[float | None]
+
+
+@with_config(_KEEP)
+class Dec(TypedDict):
+    """The pending decision's timing (``GameRunner._track_decision``, ``handlers.holds``)."""
+
+    id: int
+    opened: float
+    part: NotRequired[int]  # the supporter asked, in a support decision (R-A3)
+    window: NotRequired[bool]  # a window: who is asked is secret, its deadline never moves
+    played: NotRequired[float | None]  # a boost card played, at
+    reminded: NotRequired[Any]
+    told: NotRequired[Any]  # the seats told of it
+    stretched: NotRequired[float]  # seconds its prompt waited for delivery, already added
+    held: NotRequired[float]  # the end of the flood hold that moved its clock
+
+
+@with_config(_KEEP)
+class Prompt(TypedDict):
+    """A seat's open prompt: its decision, message, version shown, title, closed or not."""
+
+    dec: int
+    msg: int | None
+    v: NotRequired[str]
+    title: NotRequired[str]
+    closed: NotRequired[bool]
+    uncertain: NotRequired[bool]  # its send's outcome is unknown: its reminder shows it again
+
+
+@with_config(_KEEP)
+class Ahead(TypedDict):
+    """The prompt of the next turn chosen ahead (engine.premove)."""
+
+    seat: int
+    dec: int
+    msg: int | None
+    seq: int
+    v: NotRequired[str]
+    title: NotRequired[str]
+
+
+@with_config(_KEEP)
+class Status(TypedDict):
+    """The group's living status message."""
+
+    msg: int | None
+    seq: NotRequired[int]
+    text: NotRequired[str]
+    pinned: NotRequired[bool]
+    pin_refused: NotRequired[bool]
+    uncertain: NotRequired[bool]
+
+
+@with_config(_KEEP)
+class Story(TypedDict, total=False):
+    """The group's newest story message (lines are merged into it while it is the newest)."""
+
+    msg: int | None
+    seq: int
+    body: str
+    at: float
+    uncertain: bool
+
+
+@with_config(_KEEP)
+class PlayerDoc(TypedDict):
+    uid: int
+    name: str
+    lang: NotRequired[str | None]
+    ai: NotRequired[bool]
+
+
+class Bookkeeping(TypedDict, total=False):
+    """A stored game's shape, but its engine state and settings (``GroupSettings``): checked on
+    load (``from_doc``) by one adapter built on the first load; the model's own validator is
+    built only when a record is made from its fields (a new lobby)."""
+
+    gid: Required[str]
+    chat: Required[int]
+    creator: Required[int]
+    phase: Required[Phase]
+    players: list[PlayerDoc]
+    touched: float
+    due: Due | None
+    dec: Dec | None
+    prompts: dict[str, Prompt] | None
+    ahead: Ahead | None
+    status: Status | None
+    story: Story | None
+    lobby_msg: int | None
+    unreachable: list[int] | None
+    unreachable_noted: list[int] | None
+
+
+_bookkeeping: TypeAdapter[Bookkeeping] | None = None  # built on the first load (cold start)
+
+
+def _check_bookkeeping(doc: dict[str, Any]) -> None:
+    global _bookkeeping
+    if _bookkeeping is None:
+        _bookkeeping = TypeAdapter(Bookkeeping)
+    _bookkeeping.validate_python({k: doc[k] for k in Bookkeeping.__annotations__ if k in doc})
+
+
+class StoredGameInvalid(ValueError):
+    """A stored game document that does not have the record's shape."""
 
 
 @dataclass
@@ -54,49 +189,56 @@ _OPTIONAL = (
 )
 
 
-@dataclass
-class GameRecord:
-    """One game, from its lobby to its end.
+class GameRecord(BaseModel):
+    """One game, from its lobby to its end; see the module's docstring and the TypedDicts for
+    the shapes of ``due``, ``dec``, ``prompts`` (per seat, as a string), ``ahead``, ``status``
+    and ``story``."""
 
-    ``due``: the next wake-up ``{"dec", "at", "deadline"}``; ``dec``: the pending decision's
-    timing ``{"id", "opened", "played"?, "reminded"?, "told"?}``; ``prompts``: per seat (as a
-    string) the open prompt ``{"dec", "msg", "v", "title", "closed"}``; ``ahead``: the prompt of
-    the next turn chosen ahead (engine.premove) ``{"seat", "dec", "msg", "seq", "v", "title"}``;
-    ``status`` and ``story``: the group's living status and newest story message."""
+    model_config = ConfigDict(defer_build=True, revalidate_instances="never")
 
     gid: str
     chat: int
     creator: int
     settings: dict[str, Any]
-    phase: str = LOBBY
-    players: list[Player] = field(default_factory=list)
+    phase: Phase = Phase.LOBBY
+    players: list[Player] = Field(default_factory=list)
     touched: float = 0.0
     engine: dict[str, Any] | None = None
+    # their shapes: ``Due``, ``Dec``, ``Prompt``, ``Ahead``, ``Status``, ``Story``
     due: dict[str, Any] | None = None
     dec: dict[str, Any] | None = None
-    prompts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    prompts: dict[str, dict[str, Any]] = Field(default_factory=dict)
     ahead: dict[str, Any] | None = None
     status: dict[str, Any] | None = None
     story: dict[str, Any] | None = None
     lobby_msg: int | None = None
-    unreachable: list[int] = field(default_factory=list)  # chats the bot cannot write to
-    unreachable_noted: list[int] = field(default_factory=list)  # ... the table was told of
-    extra: dict[str, Any] = field(default_factory=dict)  # keys this code does not know
+    unreachable: list[int] = Field(default_factory=list)  # chats the bot cannot write to
+    unreachable_noted: list[int] = Field(default_factory=list)  # ... the table was told of
+    extra: dict[str, Any] = Field(default_factory=dict)  # keys this code does not know
     # the optional keys the loaded document had, written back even when empty
-    stored_keys: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    stored_keys: frozenset[str] = Field(default=frozenset(), repr=False)
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> GameRecord:
-        """The record of a document handed over to it (they share values: a store returns a
-        fresh document per read, and copying a game's costs more than the rest of a command)."""
-        known = {f for f in cls.__dataclass_fields__ if f not in ("extra", "stored_keys")}
-        return cls(
-            gid=doc["gid"],
+        """The record of a stored document, validated (``StoredGameInvalid`` names the game
+        and the field when it is not a game's shape). The engine's state is shared with the
+        document (a store returns a fresh document per read, and copying it costs more than
+        the rest of a command)."""
+        known = set(cls.model_fields) - {"extra", "stored_keys"}
+        try:
+            GroupSettings.model_validate(doc.get("settings") or {})
+            _check_bookkeeping(doc)
+        except ValidationError as error:
+            gid = doc.get("gid")
+            raise StoredGameInvalid(f"stored game {gid!r} is invalid: {error}") from error
+        # checked: made without validating again (nor building the model's validator)
+        return cls.model_construct(
+            gid=str(doc["gid"]),
             chat=int(doc["chat"]),
             creator=int(doc["creator"]),
-            settings=doc.get("settings", {}),
-            phase=doc["phase"],
-            players=[Player.from_doc(p) for p in doc.get("players", [])],
+            settings=doc.get("settings") or {},
+            phase=Phase(doc["phase"]),
+            players=[Player.from_doc(p) for p in doc.get("players") or []],
             touched=doc.get("touched", 0.0),
             engine=doc.get("engine"),
             due=doc.get("due"),
@@ -119,7 +261,7 @@ class GameRecord:
             **self.extra,
             "gid": self.gid,
             "chat": self.chat,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "creator": self.creator,
             "players": [p.to_doc() for p in self.players],
             "settings": self.settings,
@@ -131,6 +273,15 @@ class GameRecord:
             if key in self.stored_keys or value not in (None, [], {}):
                 doc[key] = value
         return doc
+
+    def __eq__(self, other: object) -> bool:
+        """The same game in the same state (which optional keys its document had aside)."""
+        if not isinstance(other, GameRecord):
+            return NotImplemented
+        fields = [k for k in type(self).model_fields if k != "stored_keys"]
+        return all(getattr(self, k) == getattr(other, k) for k in fields)
+
+    __hash__ = None  # type: ignore[assignment]
 
     # -- reading -------------------------------------------------------------------------------
     @property

@@ -3,6 +3,7 @@ decision's timer. Each runs as one unit of work on the game: load, engine, rende
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine import Rejected
@@ -13,12 +14,29 @@ from handlers.game_end import after_play
 from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.game_runner import GameRunner
 from handlers.i18n import negotiate, t
-from handlers.pipeline import FLUSH, game_key
 from handlers.presenter import Presenter
 from handlers.refusals import Illegal, NotInGame, Refusal, Stale
-from handlers.unit_of_work import UnitOfWork
+from handlers.store_keys import FLUSH, game_key
+from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, MemberLeft
 from infra.ports import Rows, TimerRequest
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A decision button pressed: the press, the decision it answers and its parsed payload."""
+
+    rooms: Rooms
+    press: ButtonPress
+    decision: int
+    parsed: action_payloads.Parsed
+    lang: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    kind: str  # what the press did: an action's kind, "info", "nav", "stale"
+    menu: tuple[str, Rows] | None = None  # a navigation's new prompt, shown after the answer
 
 
 def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
@@ -29,55 +47,53 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
     except action_payloads.BadPayload:
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
         return "garbage"
-    decision = button.decision
-    outcome = "stale"
-    menu: list[tuple[str, Rows]] = []  # a navigation's new prompt, shown after the answer
-
-    def change(work: UnitOfWork) -> None:
-        nonlocal outcome
-        txn = work.txn
-        navigates = isinstance(parsed, action_payloads.Nav)
-        try:
-            table, seat = _presser(rooms, work, press, decision, navigates)
-        except Refusal as refused:
-            txn.toast = refusals.toast(lang, refused)
-            return
-        plang = table.lang_of(seat)
-        table.reachable_again(press.user.id)
-        if isinstance(parsed, action_payloads.Info):
-            txn.toast = (prompts.render_info(plang, parsed), True)
-            outcome = "info"
-            return
-        if isinstance(parsed, action_payloads.Nav):
-            presenter = Presenter(table, rooms.bot_username)
-            pr = presenter.prompt(seat, parsed.path)
-            menu[:] = [(pr.text, presenter.rows(decision, pr.rows))]
-            outcome = "nav"
-            return
-        action = action_payloads.decode_action(parsed.payload, seat, decision)
-        before = table.question(seat)
-        ahead = table.chooses_ahead(seat)  # its next turn, chosen ahead
-        try:
-            table.apply(action)
-        except Rejected:
-            txn.toast = refusals.toast(plang, Illegal())
-            return
-        table.settle()
-        # a turn chosen ahead is kept: its prompt stays open, showing the choice; so is a
-        # support declared ahead of its turn, which may still change (one edit, issue 25)
-        answered = {}
-        if not ahead and not _kept_open(table, seat, decision, before[0]):
-            answered[seat] = (press.message_id, prompts.render_answered(*before, action, plang))
-        after_play(work, rooms.bot_username, table, answered)
-        outcome = action.kind
-
+    cmd = Pressed(rooms, press, button.decision, parsed, lang)
     key = game_key(button.gid)
-    done = unit_of_work.run(rooms.pipeline, key, change, press.update_id, query=press.query_id)
-    if done is None:
+    with Work(rooms.pipeline, key, press.update_id, query=press.query_id) as work:
+        outcome = work.run(pressed, cmd) or Outcome("stale")
+    if work.txn is None:
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
-    elif menu:
-        rooms.messenger.edit(press.chat_id, press.message_id, *menu[0])
-    return outcome
+    elif outcome.menu is not None:
+        rooms.messenger.edit(press.chat_id, press.message_id, *outcome.menu)
+    return outcome.kind
+
+
+def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
+    """The press applied to the game: refused (a toast), an info or a navigation, or the
+    action played and the table's messages queued."""
+    rooms, press, decision, parsed = cmd.rooms, cmd.press, cmd.decision, cmd.parsed
+    txn = work.txn
+    navigates = isinstance(parsed, action_payloads.Nav)
+    try:
+        table, seat = _presser(rooms, work, press, decision, navigates)
+    except Refusal as refused:
+        txn.toast = refusals.toast(cmd.lang, refused)
+        return Outcome("stale")
+    plang = table.lang_of(seat)
+    table.reachable_again(press.user.id)
+    if isinstance(parsed, action_payloads.Info):
+        txn.toast = (prompts.render_info(plang, parsed), True)
+        return Outcome("info")
+    if isinstance(parsed, action_payloads.Nav):
+        presenter = Presenter(table, rooms.bot_username)
+        pr = presenter.prompt(seat, parsed.path)
+        return Outcome("nav", (pr.text, presenter.rows(decision, pr.rows)))
+    action = action_payloads.decode_action(parsed.payload, seat, decision)
+    before = table.question(seat)
+    ahead = table.chooses_ahead(seat)  # its next turn, chosen ahead
+    try:
+        table.apply(action)
+    except Rejected:
+        txn.toast = refusals.toast(plang, Illegal())
+        return Outcome("stale")
+    table.settle()
+    # a turn chosen ahead is kept: its prompt stays open, showing the choice; so is a
+    # support declared ahead of its turn, which may still change (one edit, issue 25)
+    answered = {}
+    if not ahead and not _kept_open(table, seat, decision, before[0]):
+        answered[seat] = (press.message_id, prompts.render_answered(*before, action, plang))
+    after_play(work, rooms.bot_username, table, answered)
+    return Outcome(action.kind)
 
 
 def _kept_open(table: GameRunner, seat: int, decision: int, view: dict[str, Any]) -> bool:
@@ -122,29 +138,46 @@ def _on_own_prompt(
     return bool(prompt["msg"] == press.message_id)
 
 
+@dataclass(frozen=True)
+class Back:
+    """The "I am back" button pressed in a player's private chat."""
+
+    rooms: Rooms
+    press: ButtonPress
+    lang: str
+
+
 def back(rooms: Rooms, p: ButtonPress, button: BackButton) -> str:
     """R-D2: the player marked away is back; their decisions are theirs again."""
     lang = rooms.user_lang(p.user.id, p.user.language_code)
     if p.chat_id != p.user.id:  # the button lives in the player's private chat
         rooms.messenger.answer(p.query_id)
         return "garbage"
-
-    def change(work: UnitOfWork) -> None:
-        if work.game.phase != PLAYING:
-            return
-        table = GameRunner(work, rooms.scale)
-        seat = table.seat_of(p.user.id)
-        if seat is None or not table.come_back(seat):
-            return
-        table.reachable_again(p.user.id)
-        table.settle()
-        work.txn.edit(p.chat_id, p.message_id, t(lang, "bot.back_done"), None)
-        after_play(work, rooms.bot_username, table)
-
-    key = game_key(button.gid)
-    if unit_of_work.run(rooms.pipeline, key, change, p.update_id, query=p.query_id) is None:
+    with Work(rooms.pipeline, game_key(button.gid), p.update_id, query=p.query_id) as work:
+        work.run(came_back, Back(rooms, p, lang))
+    if work.txn is None:
         rooms.messenger.answer(p.query_id)
     return "back"
+
+
+def came_back(cmd: Back, work: UnitOfWork) -> None:
+    rooms, p = cmd.rooms, cmd.press
+    if work.game.phase != PLAYING:
+        return
+    table = GameRunner(work, rooms.scale)
+    seat = table.seat_of(p.user.id)
+    if seat is None or not table.come_back(seat):
+        return
+    table.reachable_again(p.user.id)
+    table.settle()
+    work.txn.edit(p.chat_id, p.message_id, t(cmd.lang, "bot.back_done"), None)
+    after_play(work, rooms.bot_username, table)
+
+
+@dataclass(frozen=True)
+class Left:
+    rooms: Rooms
+    left: MemberLeft
 
 
 def member_left(rooms: Rooms, cmd: MemberLeft) -> str:
@@ -152,43 +185,53 @@ def member_left(rooms: Rooms, cmd: MemberLeft) -> str:
     gid = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).game)
     if not gid:
         return "no_game"
-
-    def change(work: UnitOfWork) -> None:
-        if work.game.phase == LOBBY:
-            lobby.remove_player(rooms, work, cmd.user.id)
-            return
-        if work.game.phase != PLAYING:
-            return
-        table = GameRunner(work, rooms.scale)
-        seat = table.seat_of(cmd.user.id)
-        if seat is None or not table.mark_away(seat):
-            return
-        table.settle()
-        after_play(work, rooms.bot_username, table)
-
-    unit_of_work.run(rooms.pipeline, game_key(gid), change, cmd.update_id)
+    with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
+        work.run(went_away, Left(rooms, cmd))
     return "left"
+
+
+def went_away(cmd: Left, work: UnitOfWork) -> None:
+    rooms = cmd.rooms
+    if work.game.phase == LOBBY:
+        lobby.remove_player(rooms, work, cmd.left.user.id)
+        return
+    if work.game.phase != PLAYING:
+        return
+    table = GameRunner(work, rooms.scale)
+    seat = table.seat_of(cmd.left.user.id)
+    if seat is None or not table.mark_away(seat):
+        return
+    table.settle()
+    after_play(work, rooms.bot_username, table)
+
+
+@dataclass(frozen=True)
+class Woke:
+    rooms: Rooms
+    request: TimerRequest
 
 
 def timer(rooms: Rooms, req: TimerRequest) -> None:
     """A game's wake-up: a lobby that may have expired, a decision whose time may be up."""
+    with Work(rooms.pipeline, req.game_key, None) as work:
+        work.run(woke, Woke(rooms, req))
 
-    def change(work: UnitOfWork) -> None:
-        if req.decision == FLUSH:
-            return  # loading the game is enough: the pipeline resends what is overdue
-        if work.game.phase == LOBBY:
-            lobby.expire_if_due(work)
-            return
-        if work.game.phase != PLAYING:
-            return
-        table = GameRunner(work, rooms.scale)
-        pending = table.state.pending
-        if pending is None or pending.id != req.decision:
-            return  # stale or duplicate timer: that decision is gone
-        table.settle()
-        if table.events:
-            after_play(work, rooms.bot_username, table)
-        elif table.reminders or table.mention is not None:
-            Presenter(table, rooms.bot_username).send_reminders()
 
-    unit_of_work.run(rooms.pipeline, req.game_key, change, None)
+def woke(cmd: Woke, work: UnitOfWork) -> None:
+    rooms, req = cmd.rooms, cmd.request
+    if req.decision == FLUSH:
+        return  # loading the game is enough: the load resends what is overdue
+    if work.game.phase == LOBBY:
+        lobby.expire_if_due(work)
+        return
+    if work.game.phase != PLAYING:
+        return
+    table = GameRunner(work, rooms.scale)
+    pending = table.state.pending
+    if pending is None or pending.id != req.decision:
+        return  # stale or duplicate timer: that decision is gone
+    table.settle()
+    if table.events:
+        after_play(work, rooms.bot_username, table)
+    elif table.reminders or table.mention is not None:
+        Presenter(table, rooms.bot_username).send_reminders()

@@ -7,9 +7,9 @@ from handlers.callback_data import LanguageButton
 from handlers.context import Rooms
 from handlers.group_settings import GroupSettings
 from handlers.i18n import LANGUAGES, t
-from handlers.pipeline import game_key, user_key
 from handlers.refusals import NotAdmin
 from handlers.settings_menu import may_configure, save_settings
+from handlers.store_keys import game_key, user_key
 from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
 from infra.ports import Rows

@@ -17,7 +17,6 @@ from handlers.game_runner import GameRunner
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, lobby_version, refresh_lobby
-from handlers.pipeline import game_key, new_game_id
 from handlers.presenter import Presenter
 from handlers.refusals import (
     AlreadyJoined,
@@ -32,6 +31,7 @@ from handlers.refusals import (
     Stale,
     TooFew,
 )
+from handlers.store_keys import game_key, new_game_id
 from handlers.unit_of_work import UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
 
@@ -68,7 +68,9 @@ def cmd_newgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
             cmd.chat_id, lobby_text(game), lobby_rows(rooms.bot_username, game), tag="lobby"
         )
 
-    new = GameRecord(gid, cmd.chat_id, cmd.user.id, settings={}, touched=rooms.clock.now())
+    new = GameRecord(
+        gid=gid, chat=cmd.chat_id, creator=cmd.user.id, settings={}, touched=rooms.clock.now()
+    )
     create = {**new.to_doc(), "seq": 0, "outbox": []}
     unit_of_work.run(rooms.pipeline, game_key(gid), change, cmd.update_id, create=create)
     if refused:

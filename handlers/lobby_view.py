@@ -8,8 +8,8 @@ from engine.setup import MAX_PLAYERS
 from handlers import callback_data
 from handlers.game_record import GameRecord
 from handlers.i18n import t
-from handlers.pipeline import Txn
 from handlers.settings_view import settings_summary
+from handlers.transaction import Txn
 from infra.ports import Rows
 
 

@@ -16,8 +16,8 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from handlers.app import CoachRideBot
 from handlers.i18n import t
-from handlers.pipeline import FLUSH, REPLY_PREFIX
 from handlers.runtime import bot_username
+from handlers.store_keys import FLUSH, REPLY_PREFIX
 from infra import bot_api, logs
 from infra.ports import TimerRequest, Timers
 from infra.settings import Settings

@@ -25,6 +25,7 @@ from handlers import action_payloads, callback_data, fmt, prompts, story
 from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
 from handlers.i18n import t
+from handlers.message_tags import Tag
 from handlers.prompts.answer import ahead_line
 from handlers.prompts.fight import fight_header
 from handlers.story.table import table_lines
@@ -131,7 +132,7 @@ class Presenter:
         pr = self.prompt(seat)
         text = fmt.truncate(fmt.lines(reminder, "", pr.text))
         self.txn.send(
-            self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=f"prompt:{seat}:{p.id}"
+            self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=Tag.prompt(seat, p.id)
         )
         prompt["uncertain"] = False
         prompt["v"] = _prompt_version(self.state, seat)
@@ -461,7 +462,7 @@ class Presenter:
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
-            self.txn.send(self.chat_of(seat), pr.text, rows, tag=f"prompt:{seat}:{p.id}")
+            self.txn.send(self.chat_of(seat), pr.text, rows, tag=Tag.prompt(seat, p.id))
             open_prompts[str(seat)] = {
                 "dec": p.id,
                 "msg": None,
@@ -498,7 +499,7 @@ class Presenter:
             seat = e.data["seat"]
             lang = self.lang_of(seat)
             rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.game.gid)]]]
-            self.txn.send(self.chat_of(seat), self._away_text(seat), rows, tag=f"away:{seat}")
+            self.txn.send(self.chat_of(seat), self._away_text(seat), rows, tag=Tag.away(seat))
 
     def _away_text(self, seat: int) -> str:
         lang = self.lang_of(seat)

@@ -15,9 +15,9 @@ from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, GroupSett
 from handlers.i18n import LANGUAGES, t
 from handlers.lobby import may_manage
 from handlers.lobby_view import refresh_lobby
-from handlers.pipeline import chat_key, game_key
 from handlers.refusals import NotAdmin, Refusal, Stale
 from handlers.settings_view import TOGGLES, settings_menu_text, settings_rows, settings_version
+from handlers.store_keys import chat_key, game_key
 from handlers.unit_of_work import RecordReader, UnitOfWork
 from handlers.updates import ButtonPress, CommandMsg
 

@@ -3,23 +3,41 @@ version, and ``commit``, which puts what changed into the attempt's transaction 
 written together or not at all). Changes are found by comparing each record's document with the
 one loaded; nothing is marked changed by hand and nothing is written while rendering.
 
-``run`` runs a command's change in a unit of work on the pipeline (load, change, commit, deliver;
-a version conflict reruns it on fresh reads); ``reading`` gives a ``RecordReader`` to a command
-that only reads (it has nothing to commit).
+``Work`` is a command's way through, as a context manager that owns its retry::
+
+    with Work(service, key, update_id, query=query_id) as work:
+        outcome = work.run(room, command)
+
+``run`` calls the room, a plain function of (command, unit of work), on each attempt: load (the
+document and the acknowledgements of what was sent, ``handlers.transaction``), the room's change,
+``commit`` into the transaction, the version-checked write; a version conflict reruns it on fresh
+reads. Leaving the block answers the callback query (with ``txn.toast``) and delivers what the
+commit queued (``handlers.delivery``), then records in the game what the sends found out
+(``handlers.holds``), each as a unit of work of its own. ``reading`` gives a ``RecordReader`` to a
+command that only reads (it has nothing to commit).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from types import TracebackType
+from typing import Any, Protocol, TypeVar
 
 from engine import State, upgrade_stored_state
+from handlers import holds, transaction
+from handlers.delivery import Delivery
 from handlers.game_record import GameRecord
 from handlers.i18n import negotiate
-from handlers.pipeline import Pipeline, Txn, chat_key, game_key, user_key
 from handlers.records import ChatRecord, UserRecord
-from infra.ports import DocumentStore
+from handlers.store_keys import chat_key, game_key, user_key
+from handlers.transaction import MAX_ATTEMPTS, Txn, invocation
+from handlers.update_replies import UpdateReplies
+from infra import metrics
+from infra.ports import Clock, DocumentStore, DuplicateUpdate, Timers, VersionConflict
+
+log = logging.getLogger("coachride")
 
 R = TypeVar("R", ChatRecord, UserRecord)
 
@@ -183,8 +201,132 @@ def reading(store: DocumentStore, read: Callable[[RecordReader], T]) -> T:
     return read(RecordReader(store))
 
 
+class Service(Protocol):
+    """What a unit of work runs on (``handlers.pipeline.Pipeline``)."""
+
+    @property
+    def store(self) -> DocumentStore: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def timers(self) -> Timers: ...
+
+    @property
+    def delivery(self) -> Delivery: ...
+
+    @property
+    def replies(self) -> UpdateReplies: ...
+
+
+C = TypeVar("C")
+
+
+class Work:
+    """A command's unit of work on the document at ``key`` (or on ``create`` if it does not
+    exist), retried on version conflicts; see the module's docstring. ``query``: the callback
+    query answered when the block is left, before any message goes out.
+
+    After the block, ``txn`` is the attempt that committed (or found nothing to write), None
+    when the update was already applied (a redelivery), the document does not exist, or every
+    attempt met a conflict."""
+
+    def __init__(
+        self,
+        service: Service,
+        key: str,
+        update_id: int | None,
+        *,
+        create: dict[str, Any] | None = None,
+        query: str | None = None,
+    ) -> None:
+        self.service = service
+        self.key = key
+        self.update_id = update_id
+        self.create = create
+        self.query = query
+        self.txn: Txn | None = None
+        self.committed = False
+
+    def __enter__(self) -> Work:
+        return self
+
+    def run(self, room: Callable[[C, UnitOfWork], T], command: C) -> T | None:
+        """``room(command, unit of work)`` on fresh reads until its change commits; what the
+        committed attempt returned (None when nothing was run to the end)."""
+        store, key = self.service.store, self.key
+        inv = invocation()
+        if inv is not None and inv.duplicate:
+            return None
+        update_id = None if inv is not None and inv.claimed else self.update_id
+        for _ in range(MAX_ATTEMPTS):
+            txn = transaction.load(store, self.service.clock, key, self.create)
+            if txn is None:
+                return None
+            work = UnitOfWork(store, txn)
+            result = room(command, work)
+            work.commit()
+            if transaction.unchanged(txn):
+                self.txn = txn
+                return result
+            writes = transaction.writes(txn)
+            delivery = self.service.delivery
+            if holds.hold_new_decision(txn.doc, txn.now):
+                delivery.schedule_flush(key, txn)
+            transaction.arm_timer(self.service.timers, key, txn.doc)
+            delivery.schedule_flush(key, txn)
+            try:
+                store.commit(writes, update_id)
+            except VersionConflict:
+                continue
+            except DuplicateUpdate:
+                if inv is not None:
+                    inv.duplicate = True
+                return None
+            if inv is not None and update_id is not None:
+                inv.claimed = True  # this process holds the update's marker now
+            self.txn, self.committed = txn, True
+            return result
+        metrics.count(metrics.GAVE_UPS)
+        log.warning("gave up after %d version conflicts", MAX_ATTEMPTS, extra={"key": key})
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        txn = self.txn
+        if kind is not None or txn is None:
+            return
+        if self.query is not None:
+            self.service.replies.answer(self.query, *(txn.toast or (None, False)))
+        if not self.committed:
+            return
+        delivered = self.service.delivery.deliver(self.key, txn)
+        if delivered.late:
+            self._follow(holds.stretch, delivered.late)
+        if delivered.muted:
+            self._follow(lambda t, _: holds.tell_muted(t), None)
+        if delivered.holds:
+            self._follow(holds.hold, delivered.holds)
+
+    def _follow(self, change: Callable[[Txn, C], None], command: C) -> None:
+        """A change the delivery asks of the game, committed and delivered on its own."""
+        with Work(self.service, self.key, None) as work:
+            work.run(_on_txn, (change, command))
+
+
+def _on_txn(change: tuple[Callable[[Txn, C], None], C], work: UnitOfWork) -> None:
+    """A change made on the transaction itself (its outbox, the raw document)."""
+    apply, command = change
+    apply(work.txn, command)
+
+
 def run(
-    pipeline: Pipeline,
+    service: Service,
     key: str,
     change: Callable[[UnitOfWork], None],
     update_id: int | None,
@@ -192,12 +334,12 @@ def run(
     create: dict[str, Any] | None = None,
     query: str | None = None,
 ) -> Txn | None:
-    """``change`` in a unit of work on the document at ``key``, committed after it returns
-    (see ``Pipeline.run`` for ``create``, ``query`` and what None means)."""
+    """``change`` in a unit of work on the document at ``key`` (see ``Work``); the attempt
+    that committed, None as ``Work.txn``."""
+    with Work(service, key, update_id, create=create, query=query) as work:
+        work.run(_call, change)
+    return work.txn
 
-    def attempt(txn: Txn) -> None:
-        work = UnitOfWork(pipeline.store, txn)
-        change(work)
-        work.commit()
 
-    return pipeline.run(key, attempt, update_id, create=create, query=query)
+def _call(change: Callable[[UnitOfWork], None], work: UnitOfWork) -> None:
+    change(work)

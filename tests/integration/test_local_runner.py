@@ -19,7 +19,7 @@ from devtools.local import rearm_timers
 from devtools.localtable.chats import Table
 from devtools.localtable.server import TableServer
 from handlers.i18n import t
-from handlers.pipeline import FLUSH, reply_key
+from handlers.store_keys import FLUSH, reply_key
 from infra.ports import Put, TimerRequest
 from infra.sqlite_store import SqliteStore
 from tests.browser.process import TableProcess, free_port

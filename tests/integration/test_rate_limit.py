@@ -12,7 +12,9 @@ from devtools.botapi import RateLimits
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock
 from devtools.memory_store import MemoryStore
-from handlers.pipeline import BOOK_AHEAD, Txn, game_key
+from handlers.delivery import BOOK_AHEAD
+from handlers.store_keys import game_key
+from handlers.transaction import Txn
 from infra.dynamo_store import DynamoStore
 from infra.ports import Rows, Sent
 from infra.rate_limit import SharedRateLimiter

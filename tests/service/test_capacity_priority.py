@@ -10,7 +10,10 @@ import pytest
 
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock
-from handlers.pipeline import BEHIND_SECONDS, Txn, game_key, stretch_deadline
+from handlers.delivery import BEHIND_SECONDS
+from handlers.holds import stretch_deadline
+from handlers.store_keys import game_key
+from handlers.transaction import Txn
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
 

@@ -30,7 +30,8 @@ from engine.state import State
 from handlers import game_runner, lobby
 from handlers.app import CoachRideBot
 from handlers.game_runner import GameRunner
-from handlers.pipeline import Txn, game_key, new_game_id
+from handlers.store_keys import game_key, new_game_id
+from handlers.transaction import Txn
 from handlers.unit_of_work import UnitOfWork
 from infra.ports import Put, TimerRequest
 from tests.service.service_game import GROUP, ServiceGame

@@ -16,7 +16,8 @@ from devtools.botapi import Chaos, Killed
 from devtools.botapi.messenger import EmulatedMessenger
 from handlers import webhook
 from handlers.i18n import t
-from handlers.pipeline import FLUSH, Txn, game_key
+from handlers.store_keys import FLUSH, game_key
+from handlers.transaction import Txn
 from infra.ports import Rows, Sent, TimerRequest, deadline_scope
 from tests.service.service_game import GROUP, ServiceGame, user
 from tests.service.webhook_table import GROUP as GROUP_OF_BOT

@@ -8,7 +8,7 @@ from typing import Any
 from engine.setup import MAX_PLAYERS, MIN_PLAYERS
 from handlers.group_settings import DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import t
-from handlers.pipeline import chat_key
+from handlers.store_keys import chat_key
 from infra.ports import Put
 from tests.service.group_chat import ADMIN, GROUP, Group
 

@@ -24,7 +24,7 @@ from devtools.memory_store import MemoryStore
 from engine.rng import Rng
 from handlers import lobby, timer, webhook
 from handlers.app import CoachRideBot
-from handlers.pipeline import RateLimiter
+from handlers.delivery import RateLimiter
 from infra.ports import Delete, DocumentStore, Put, TimerRequest
 from infra.telegram_gateway import TelegramGateway
 from infra.telegram_messenger import TelegramMessenger, make_bot

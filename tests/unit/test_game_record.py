@@ -14,7 +14,8 @@ import pytest
 from devtools.fakes import FakeClock
 from devtools.memory_store import MemoryStore
 from handlers.game_record import PIPELINE_KEYS, GameRecord, Player
-from handlers.pipeline import Txn, game_key
+from handlers.store_keys import game_key
+from handlers.transaction import Txn
 from handlers.unit_of_work import UnitOfWork
 
 # A lobby and a game being played, as the code before the record stored them.
@@ -48,7 +49,7 @@ def full_record() -> GameRecord:
 def test_a_record_round_trips_through_its_document() -> None:
     record = full_record()
     assert GameRecord.from_doc(record.to_doc()) == record
-    bare = GameRecord("g2", -5, 7, settings={})
+    bare = GameRecord(gid="g2", chat=-5, creator=7, settings={})
     assert GameRecord.from_doc(bare.to_doc()) == bare
 
 

@@ -7,8 +7,9 @@ from typing import Any
 
 from devtools.fakes import FakeClock
 from devtools.memory_store import MemoryStore
-from handlers.pipeline import Txn, chat_key, user_key
 from handlers.records import ChatRecord, UserRecord
+from handlers.store_keys import chat_key, user_key
+from handlers.transaction import Txn
 from handlers.unit_of_work import UnitOfWork as Records
 from infra.ports import Put
 

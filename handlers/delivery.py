@@ -1,0 +1,330 @@
+"""Delivery: what a committed command queued goes out, in order, under the rate limit, and each
+send is acknowledged as soon as Telegram took it.
+
+Delivery holds on Telegram's bad days:
+- acknowledgements merge monotonically: nobody drops an ack for an entry it did not know;
+- flood-control waits fit the invocation's remaining time; what does not fit stays in the
+  outbox for its flush timer; permanent refusals are dropped;
+- a chat held by flood control longer than the invocation may wait is recorded in the game
+  (``handlers.holds``);
+- with a ``RateLimiter`` the whole bot stays under Telegram's global message rate.
+
+Before a ``send`` goes out its acknowledgement says ``ACK_SENDING``; a lost answer (a read
+timeout) makes it ``ACK_UNCERTAIN``, and so does a sender whose lease ended with its send still
+under way (killed after the request, before the ack): the next load settles it by its kind's rule
+(``handlers.message_tags``). Edits and pins are idempotent: they are retried as before.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from handlers.holds import STRETCH_AFTER_SECONDS, holding_chats
+from handlers.message_tags import Kind, tag_of
+from handlers.store_keys import FLUSH, ack_key, ttl_for
+from handlers.transaction import (
+    ACK_DROPPED,
+    ACK_SENDING,
+    ACK_UNCERTAIN,
+    ACK_UNREACHABLE,
+    MAX_ATTEMPTS,
+    Txn,
+)
+from infra.ports import (
+    Clock,
+    DocumentStore,
+    FloodWait,
+    Messenger,
+    OutOfTime,
+    Put,
+    Sent,
+    TimerRequest,
+    Timers,
+    VersionConflict,
+    time_left,
+)
+
+log = logging.getLogger("coachride")
+
+MIN_SEND_SECONDS = 6.0  # no send starts with less of the invocation left (a request's timeout)
+BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
+MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
+FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
+# Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
+# status wait for the flush timer, so the decision prompts in private chats go first.
+BEHIND_SECONDS = 2.0
+LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
+
+
+class RateLimiter(Protocol):
+    tolerance: float  # a message sent later than this after its slot books a new one
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        """Book up to ``count`` message slots no later than ``latest``; their start times."""
+        ...
+
+    def backlog(self, now: float) -> float:
+        """How far ahead of ``now`` the budget is booked: 0 when a slot is free at once."""
+        ...
+
+
+@dataclass
+class Delivered:
+    """What a delivery leaves for the game to record: decisions whose prompts reached their
+    chats late (decision -> the longest wait), whether the group refused the bot, and the chats
+    flood control holds (chat -> until)."""
+
+    late: dict[int, float] = field(default_factory=dict)
+    muted: bool = False
+    holds: dict[int, float] = field(default_factory=dict)
+
+
+class Delivery:
+    """Sends what one invocation owns, acknowledging each send."""
+
+    def __init__(
+        self,
+        store: DocumentStore,
+        messenger: Messenger,
+        timers: Timers,
+        clock: Clock,
+        *,
+        limiter: RateLimiter | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.store = store
+        self.messenger = messenger
+        self.timers = timers
+        self.clock = clock
+        self.limiter = limiter
+        self.sleep = sleep
+
+    # -- outbox ----------------------------------------------------------------------------
+    def deliver(self, key: str, txn: Txn) -> Delivered:
+        """Send what this invocation owns, in the order it was queued; a chat that failed is
+        left alone for this invocation so its messages keep their order (and a stuck chat
+        never holds up another's).
+
+        Private chats go first: the decision prompts are there, the group's story and status
+        can wait (each chat keeps its order). When the shared budget is booked more than
+        ``BEHIND_SECONDS`` ahead, the group's story and status are left to the flush timer; a
+        newer edit of the same message replaces them meanwhile (``Txn._supersede``)."""
+        group = txn.doc.get("chat") if key.startswith("GAME#") else None
+        entries = sorted(
+            txn.new_entries + txn.stale_entries,
+            key=lambda e: (e["chat"] == group, int(e["seq"])),
+        )
+        delivered = Delivered()
+        if not entries:
+            return delivered
+        behind: bool | None = None  # whether the shared budget is behind, once asked
+        late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
+        acks = _AckWriter(self.store, key, txn)
+        booked = _Booked()
+        held: set[int] = set()
+        muted: set[int] = set()
+        retry_at = 0.0
+        holding = holding_chats(txn.doc, txn.now)
+        holds: dict[int, float] = {}
+        for i, e in enumerate(entries):
+            if e["chat"] in held:
+                continue
+            if e["chat"] in holding:  # flood control holds the chat: not even a try
+                held.add(e["chat"])
+                retry_at = max(retry_at, holding[e["chat"]])
+                continue
+            if e["chat"] == group and _low_priority(e):
+                if behind is None:
+                    behind = self._behind()
+                if behind:
+                    held.add(e["chat"])
+                    continue
+            if not self._take_slot(booked, len(entries) - i, txn):
+                held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
+                break
+            sending = e["op"] == "send"
+            if sending:  # a process killed from here to the ack leaves it uncertain
+                acks.write(e["seq"], ACK_SENDING)
+            try:
+                if sending:
+                    sent = self.messenger.send(e["chat"], e["text"], e["rows"])
+                elif e["op"] in ("pin", "unpin"):
+                    # A refusal (no right to pin) is an answer: acknowledged, never retried.
+                    sent = self.messenger.pin(e["chat"], e["msg"], e["op"] == "pin")
+                    sent = Sent(True, sent.message_id if sent.ok else 0)
+                else:
+                    sent = self.messenger.edit(e["chat"], e["msg"], e["text"], e["rows"])
+            except FloodWait as flood:
+                log.warning(json.dumps({"event": "flood_wait", "s": flood.retry_after}))
+                retry_at = max(retry_at, self.clock.now() + flood.retry_after)
+                holds[e["chat"]] = max(holds.get(e["chat"], 0.0), retry_at)
+                held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
+                continue
+            except OutOfTime:
+                held.update(x["chat"] for x in entries[i:])
+                if sending:
+                    acks.forget(e["seq"])
+                break
+            except Exception:  # transient; the entry stays for the next claim
+                log.exception("send failed")
+                held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
+                continue
+            acks.write(e["seq"], _ack_value(e, sent))
+            if sent.muted:
+                muted.add(e["chat"])
+            dec = _prompt_decision(e)
+            waited = self.clock.now() - float(e.get("at", self.clock.now()))
+            if sent.ok and dec is not None and waited > STRETCH_AFTER_SECONDS:
+                late[dec] = max(late.get(dec, 0.0), waited)
+        if key.startswith("GAME#"):
+            delivered = Delivered(late, bool(muted), holds)
+        if held:
+            at = max(txn.until, retry_at) + 1
+            self.timers.schedule(TimerRequest(key, FLUSH, at))
+        return delivered
+
+    def _behind(self) -> bool:
+        """Whether the shared budget is booked more than ``BEHIND_SECONDS`` ahead."""
+        if self.limiter is None:
+            return False
+        try:
+            return self.limiter.backlog(self.clock.now()) > BEHIND_SECONDS
+        except Exception:  # unavailable: the slots will tell
+            log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
+            return False
+
+    def _slots(self, count: int, txn: Txn) -> list[float]:
+        """When each of ``count`` messages may go: at once, or the shared limiter's slots."""
+        now = self.clock.now()
+        if self.limiter is None:
+            return [now] * count
+        latest = txn.until - MIN_SEND_SECONDS
+        try:
+            return self.limiter.reserve(count, now, latest)
+        except Exception:  # contended or unavailable: go on at a pace far below the limit
+            log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
+            return [now + i * FALLBACK_SPACING_SECONDS for i in range(count)]
+
+    def _take_slot(self, booked: _Booked, remaining: int, txn: Txn) -> bool:
+        """Wait for this delivery's next slot (booking more when none is left); False when the
+        lease or the invocation ends first.
+
+        A slot missed by more than the limiter's tolerance (the sends before it took longer
+        than the spacing, or the process woke late) is not used: sent that late, the message
+        would bunch up with the slots other functions booked after ours. The rest of that
+        booking is as late, so it is dropped, and from then on this delivery books one slot
+        at a time, just before each send, wasting none."""
+        for _ in range(MAX_REBOOKS):
+            if not booked.slots:
+                booked.slots.extend(self._slots(min(remaining, booked.ahead), txn))
+                if not booked.slots:
+                    return False
+                booked.at = self.clock.now()
+            slot = booked.slots.popleft()
+            if not self._wait_for(slot, txn):
+                return False
+            # a slot already due when its booking came back is on time: the booking's own
+            # round trip delays every function alike
+            due = max(slot, booked.at)
+            if self.limiter is None or self.clock.now() <= due + self.limiter.tolerance:
+                return True
+            booked.slots.clear()
+            booked.ahead = 1
+        return True  # a starved process: go on; a 429 would be waited out like any other
+
+    def _wait_for(self, slot: float, txn: Txn) -> bool:
+        """Sleep until ``slot``; False when the lease or the invocation ends first."""
+        wait = slot - self.clock.now()
+        if slot > txn.until - MIN_SEND_SECONDS or wait > time_left() - MIN_SEND_SECONDS:
+            return False
+        if wait > 0:
+            self.sleep(wait)
+        return self.clock.now() < txn.until - MIN_SEND_SECONDS / 2
+
+    def schedule_flush(self, key: str, txn: Txn) -> None:
+        """If this process dies before sending, someone must come back once its lease is over.
+        The game's next deadline will if it falls just after; otherwise a flush timer."""
+        if not txn.new_entries and not txn.stale_entries:
+            return
+        due = txn.doc.get("due")
+        if due is None or not txn.until < due["at"] <= txn.until + 30:
+            self.timers.schedule(TimerRequest(key, FLUSH, txn.until + 1))
+
+
+@dataclass
+class _Booked:
+    """One delivery's rate-limit slots not used yet, and how many to book at a time."""
+
+    slots: deque[float] = field(default_factory=deque)
+    ahead: int = BOOK_AHEAD
+    at: float = 0.0  # when the last booking came back
+
+
+class _AckWriter:
+    """Writes each acknowledgement as soon as its message went out, so a process killed
+    between two sends leaves nothing to resend but what it had not sent. Merges monotonically:
+    an ack is dropped only for an entry this process knows has left the outbox."""
+
+    def __init__(self, store: DocumentStore, game: str, txn: Txn) -> None:
+        self.store = store
+        self.key = ack_key(game)
+        self.known = dict(txn.acks)
+        self.version = txn.ack_version
+        self.live = {e["seq"] for e in txn.doc.get("outbox", [])}
+        self.newest = int(txn.doc.get("seq", 0))
+
+    def forget(self, seq: int) -> None:
+        """The send did not go out (Telegram said so): no longer under way."""
+        self.write(seq, None)
+
+    def write(self, seq: int, value: int | None) -> None:
+        for _ in range(MAX_ATTEMPTS):
+            if value is None:
+                self.known.pop(seq, None)
+            else:
+                self.known[seq] = value
+            keep = {str(k): v for k, v in self.known.items() if k in self.live or k > self.newest}
+            try:
+                versions = self.store.commit(
+                    [Put(self.key, {"acks": keep}, self.version, ttl_seconds=ttl_for(self.key))]
+                )
+            except VersionConflict:
+                current = self.store.get(self.key)
+                self.known = {int(k): v for k, v in current.doc["acks"].items()} if current else {}
+                self.version = current.version if current else None
+                continue
+            self.version = versions.get(self.key, (self.version or 0) + 1)
+            return
+        log.warning(json.dumps({"event": "ack_gave_up", "key": self.key, "seq": seq}))
+
+
+def _ack_value(e: dict[str, Any], sent: Sent) -> int:
+    if sent.uncertain:
+        return ACK_UNCERTAIN
+    if sent.unreachable:
+        return ACK_UNREACHABLE
+    if sent.dropped:
+        log.warning(json.dumps({"event": "dropped", "chat": e["chat"], "tag": e.get("tag")}))
+        return ACK_DROPPED
+    return sent.message_id or 0
+
+
+def _prompt_decision(e: dict[str, Any]) -> int | None:
+    """The decision a sent prompt asks (its tag's), else None."""
+    tag = tag_of(e)
+    return tag.dec if tag.kind == Kind.PROMPT and e["op"] == "send" else None
+
+
+def _low_priority(e: dict[str, Any]) -> bool:
+    """The group's story and status: what waits when the shared budget runs short."""
+    return tag_of(e).kind in LOW_PRIORITY_KINDS

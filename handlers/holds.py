@@ -1,0 +1,144 @@
+"""Time the bot owes the players: a chat held by flood control longer than the invocation may wait
+is recorded in the game (``hold``): nothing is sent to it until the hold ends, the game's deadlines
+move on by the time held (nobody is timed out for a prompt that could not be shown), and a hold
+longer than ``LONG_HOLD_SECONDS`` is told to the group once. A decision prompt shown late (the
+shared budget's queue, a flush) stretches its decision's deadline by its delay. And a group the bot
+may not write in is told to its creator privately, once.
+
+``tell_muted``, ``hold`` and ``stretch`` are the changes delivery asks for after it sent.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from typing import Any
+
+from handlers.i18n import t
+from handlers.transaction import Txn
+
+log = logging.getLogger("coachride")
+
+LONG_HOLD_SECONDS = 60.0  # a flood-control hold this long is told to the group, once
+# A decision prompt shown this much later than its decision was committed (the shared budget's
+# queue, a flush) stretches the decision's deadline by its delay: nobody loses time to the bot.
+STRETCH_AFTER_SECONDS = 1.0
+
+
+def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
+    """The pending decision's deadline moves on by ``waited``, the seconds its prompt waited for
+    delivery (less what it was already moved for that); the seconds added. A window's deadline is
+    left alone: who it asks is secret, and its length must not tell (R-D1)."""
+    dec = doc.get("dec")
+    if not dec or dec.get("window") or doc.get("phase") != "playing":
+        return 0.0
+    extra = waited - float(dec.get("stretched", 0.0))
+    if extra <= 0:
+        return 0.0
+    dec["stretched"] = waited
+    _shift_deadlines(doc, extra)
+    return extra
+
+
+def holding_chats(doc: dict[str, Any], now: float) -> dict[int, float]:
+    """The game's chats that flood control holds now, and until when."""
+    chats = (doc.get("hold") or {}).get("chats") or {}
+    return {int(c): float(u) for c, u in chats.items() if float(u) > now}
+
+
+def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None = None) -> None:
+    """The pending decision's clock (and the timer's) moves on by ``seconds``; ``until``: the end
+    of the flood hold that moved it, when one did."""
+    dec = doc.get("dec")
+    if dec:
+        dec["opened"] = float(dec["opened"]) + seconds
+        if dec.get("played") is not None:
+            dec["played"] = float(dec["played"]) + seconds
+        if until is not None:
+            dec["held"] = until
+    due = doc.get("due")
+    if due:
+        due["at"] = float(due["at"]) + seconds
+        if due.get("deadline") is not None:
+            due["deadline"] = float(due["deadline"]) + seconds
+
+
+def hold_game(doc: dict[str, Any], holds: dict[int, float], now: float) -> float:
+    """Record that flood control holds ``holds`` (chat -> until); the game's deadlines move on
+    by the time the game is held beyond what was already recorded. The seconds added."""
+    before = max(holding_chats(doc, now).values(), default=now)
+    hold = doc.setdefault("hold", {})
+    chats = {str(c): u for c, u in holding_chats(doc, now).items()}
+    for chat, until in holds.items():
+        chats[str(chat)] = max(chats.get(str(chat), 0.0), until)
+    hold["chats"] = chats
+    after = max([float(u) for u in chats.values()], default=now)
+    extended = max(0.0, after - before)
+    if extended and doc.get("phase") == "playing":
+        _shift_deadlines(doc, extended, after)
+        hold["extended"] = float(hold.get("extended", 0.0)) + extended
+    return extended
+
+
+def hold_new_decision(doc: dict[str, Any], now: float) -> bool:
+    """A decision that opened while its game is held starts its clock when the hold ends."""
+    dec = doc.get("dec")
+    holding = holding_chats(doc, now)
+    if not dec or not holding or doc.get("phase") != "playing":
+        return False
+    end = max(holding.values())
+    if dec.get("held") == end or float(dec["opened"]) >= end:
+        return False
+    seconds = end - float(dec["opened"])
+    _shift_deadlines(doc, seconds, end)
+    hold = doc.setdefault("hold", {})
+    hold["extended"] = float(hold.get("extended", 0.0)) + seconds
+    return True
+
+
+# -- the changes delivery asks for ------------------------------------------------------------
+def stretch(txn: Txn, late: dict[int, float]) -> None:
+    """Decision prompts that reached their chats late: the decision's deadline moves on by
+    the longest delay (once per decision, by the longest delay seen)."""
+    dec = txn.doc.get("dec") or {}
+    waited = late.get(int(dec.get("id", -1)), 0.0)
+    extended = stretch_deadline(txn.doc, waited)
+    if extended:
+        txn.changed = True
+        log.warning(json.dumps({"event": "deadline_stretched", "s": round(extended, 1)}))
+
+
+def tell_muted(txn: Txn) -> None:
+    """The bot may not write in the game's group: its creator is told privately, once per
+    game (the group cannot be told; the rest of the game's group messages are dropped)."""
+    doc = txn.doc
+    if doc.get("muted_told") or "creator" not in doc:
+        return
+    doc["muted_told"] = True
+    creator = doc["creator"]
+    langs = [p.get("lang") for p in doc.get("players", []) if p.get("uid") == creator]
+    lang = langs[0] if langs and langs[0] else doc.get("settings", {}).get("language")
+    txn.send(creator, t(lang or "en", "bot.muted_in_group"), tag="muted")
+
+
+def hold(txn: Txn, holds: dict[int, float]) -> None:
+    """Flood control holds these chats until the given times: the game records it, its
+    deadlines move on by the time held, and a long hold is told to the group once."""
+    doc = txn.doc
+    extended = hold_game(doc, holds, txn.now)
+    if extended:
+        txn.changed = True
+        log.warning(json.dumps({"event": "deadlines_extended", "s": round(extended, 1)}))
+    held = doc.get("hold") or {}
+    end = max(holding_chats(doc, txn.now).values(), default=txn.now)
+    if (
+        doc.get("phase") == "playing"
+        and not held.get("told")
+        and end - txn.now >= LONG_HOLD_SECONDS
+        and "chat" in doc
+    ):
+        held["told"] = True
+        lang = doc.get("settings", {}).get("language") or "en"
+        minutes = max(1, math.ceil((end - txn.now) / 60))
+        txn.send(doc["chat"], t(lang, "bot.flood_hold", minutes=minutes), tag="hold")
