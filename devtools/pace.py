@@ -28,7 +28,7 @@ import logging
 import random
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +77,13 @@ GOALS = {
 }
 
 
-def think_kind(kind: str, data: dict[str, Any]) -> str:
+def _held_ahead(st: engine.State, seat: int) -> bool:
+    """Whether ``seat``, choosing its next turn ahead, keeps a choice already."""
+    own = engine.view(st, seat)["decision"]
+    return own is not None and bool(own["data"].get("held"))
+
+
+def think_kind(kind: str, data: Mapping[str, Any]) -> str:
     if kind == "turn":
         return "choice" if data.get("acted") else "turn"
     if kind in WINDOW_KINDS:
@@ -323,7 +329,10 @@ class PaceTable:
             key = (aw.decision, seat)
             if key in plans or tapped[key] >= MAX_TAPS_PER_DECISION:
                 continue
-            own = engine.view(st, seat)["decision"] or {"kind": aw.kind, "data": {}}
+            own: Mapping[str, Any] = engine.view(st, seat)["decision"] or {
+                "kind": aw.kind,
+                "data": {},
+            }
             if own["data"].get("declared") is not None:
                 continue  # declared ahead of its turn: told when the turn comes
             thinking = None
@@ -339,7 +348,7 @@ class PaceTable:
             premove is not None
             and premove in self.planners
             and st.turn_no not in ahead_plans
-            and not engine.view(st, premove)["decision"]["data"].get("held")
+            and not _held_ahead(st, premove)
             and self.prompt(self.uids[premove], aw.decision) is not None
         ):
             lo, hi = THINK_SECONDS["turn"]
@@ -351,7 +360,7 @@ class PaceTable:
             premove is not None
             and planned is not None
             and planned[0] == premove
-            and not engine.view(st, premove)["decision"]["data"].get("held")
+            and not _held_ahead(st, premove)
         ):
             mine.append((max(now, planned[1]), premove))
         if not mine:

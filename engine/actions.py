@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine.view_types import ActionDict
 
 # The seat None acts only through TIMEOUT: a deadline passed, or a window nobody can still use
 # reached its end. Every other action names the seat taking it.
@@ -36,12 +39,13 @@ class Action:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Action:
+    def from_dict(cls, d: Mapping[str, Any]) -> Action:
         return action_of(d)
 
 
-def action_of(d: dict[str, Any]) -> Action:
-    """An action from its ``to_dict`` form (as a view may hold one, e.g. a turn chosen ahead)."""
+def action_of(d: ActionDict | Mapping[str, Any]) -> Action:
+    """An action from its ``to_dict`` form (``ActionDict``: as a view holds one, e.g. a turn
+    chosen ahead)."""
     return Action(
         kind=d["kind"],
         seat=d["seat"],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.actions import Action
@@ -202,7 +202,7 @@ def fight_strengths(
     defender: int,
     supports: dict[str, str],
     hypnotized: int | None,
-    played: list[list[Any]],
+    played: Iterable[Sequence[Any]],
     face_up: list[str | None],
 ) -> tuple[int, int]:
     """R-A6 from what the table sees: 1 + supporters + bonuses per side; a void support (the

@@ -16,7 +16,6 @@ steps derived from it (the engine has no clock, and the same seed must play the 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 import engine.ai.turns as turns
 from engine.actions import Action
@@ -29,6 +28,7 @@ from engine.ai.worlds import can_sample, sample
 from engine.api import apply
 from engine.rng import Rng, seed_state
 from engine.victory import CLAIM_NEEDS, claim_tally
+from engine.view_types import SeatView
 
 # CPU milliseconds per searched decision. A timer batch settles one AI turn (and the windows
 # around it) well inside the 30 s Lambda even at 256 MB, about a seventh of a core.
@@ -66,7 +66,7 @@ class ExpertPolicy:
         self.ai = AiPolicy(EXPERT_STYLE)
         self.budget_ms = budget_ms
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
+    def choose(self, view: SeatView, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
         m = self.ai.mind(view)

@@ -48,7 +48,7 @@ def strengths(t: SeatFacts, extra: tuple[int, str, str | None] | None = None) ->
     f = t.fight
     assert f is not None
     a, d = f["attacker"], f["defender"]
-    played = list(f["played"]) + ([list(extra)] if extra else [])
+    played = [*f["played"], *([extra] if extra else [])]
     face_up: list[str | None] = list(t.face_up)
     for seat, card, _ in played:
         if card in (THUG, GRAND_MASTER, BODYGUARD):
@@ -60,7 +60,7 @@ def outcome(t: SeatFacts, extra: tuple[int, str, str | None] | None = None) -> s
     """The side that wins as things stand (None: a tie)."""
     f = t.fight
     assert f is not None
-    played = list(f["played"]) + ([list(extra)] if extra else [])
+    played = [*f["played"], *([extra] if extra else [])]
     mixer = next((x for _, c, x in played if c == POISON_MIXER), None)
     if mixer is not None:
         return str(mixer)

@@ -9,7 +9,6 @@ decides exactly the same.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import engine.ai.fights as fights
 import engine.ai.trades as trades
@@ -22,6 +21,7 @@ from engine.ai.seat_facts import SeatFacts
 from engine.ai.style import AI_STYLE, Style
 from engine.cards import CLAIRVOYANT, DIPLOMAT, DUELIST, POISON_MIXER, PRIEST
 from engine.rng import Rng
+from engine.view_types import SeatView
 
 Decide = Callable[[Mind, list[Action], Rng], Action]
 
@@ -113,7 +113,7 @@ class AiPolicy:
         self.style = style
         self._cache: tuple[tuple[object, ...], Holdings, Beliefs] | None = None
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
+    def choose(self, view: SeatView, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
         mind = self.mind(view)
@@ -122,7 +122,7 @@ class AiPolicy:
             return legal[0]
         return decide(mind, legal, rng)
 
-    def mind(self, view: dict[str, Any]) -> Mind:
+    def mind(self, view: SeatView) -> Mind:
         t = SeatFacts.read(view)
         cache = self._cache
         key = _fingerprint(t)

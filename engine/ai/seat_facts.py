@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from engine.cards import BAG_OF, GOAL_KIND, UNREFUSABLE_ITEMS, hand_limit, item_kind
-from engine.state import Json, other_association
+from engine.state import other_association
+from engine.view_types import DecisionData, FightView, HistoryEntry, Note, SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,19 +29,19 @@ class SeatFacts:
     bags_are_goals: bool
     removed: tuple[str, ...]  # item cards out of this game
     round: int
-    options: Json
+    options: dict[str, object]
     decision_kind: str
-    decision: Json
+    decision: DecisionData
     decision_id: int
-    fight: Json | None
-    history: tuple[Json, ...]
-    notes: tuple[Json, ...]
+    fight: FightView | None
+    history: tuple[HistoryEntry, ...]
+    notes: tuple[Note, ...]
 
     @classmethod
-    def read(cls, view: dict[str, Any]) -> SeatFacts:
+    def read(cls, view: SeatView) -> SeatFacts:
         table = view["table"]
         me = view["me"]
-        decision = view["decision"] or {"kind": "", "data": {}}
+        decision = view["decision"]
         assoc = me["association"]
         return cls(
             seat=view["seat"],
@@ -63,9 +63,9 @@ class SeatFacts:
             removed=tuple(table["removed"]),
             round=table["round"],
             options=table["options"],
-            decision_kind=decision["kind"],
-            decision=decision["data"],
-            decision_id=int(decision.get("id", 0)),
+            decision_kind=decision["kind"] if decision else "",
+            decision=decision["data"] if decision else {},
+            decision_id=decision["id"] if decision else 0,
             fight=table["fight"],
             history=tuple(table.get("history", ())),
             notes=tuple(view["notes"]),

@@ -19,6 +19,7 @@ from engine.ai.mind import Mind, stacked_top
 from engine.cards import ALL_ITEMS, OCCUPATIONS
 from engine.rng import SPLITMIX, Rng
 from engine.state import Pending, Player, State, other_association
+from engine.view_types import seen_card, seen_hand
 
 
 def can_sample(m: Mind) -> bool:
@@ -106,9 +107,9 @@ def _seen_rows(m: Mind) -> dict[int, dict[int, str]]:
     for note in m.t.notes:
         if note["k"] == "saw_association":
             pos = note.get("position")
-            rows.setdefault(note["about"], {})[0 if pos is None else int(pos)] = note["assoc"]
+            rows.setdefault(note["about"], {})[0 if pos is None else int(pos)] = seen_card(note)
         elif note["k"] == "revealed":
-            for pos, card in enumerate(note["assoc"]):
+            for pos, card in enumerate(seen_hand(note)):
                 rows.setdefault(note["about"], {})[pos] = card
     return rows
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 
 from engine.actions import Action
+from engine.view_types import SeatView
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
@@ -57,7 +57,7 @@ def _page(a: Ask, nav: str) -> Page:
 
 
 def render_prompt(
-    view: dict[str, Any],
+    view: SeatView,
     legal: list[Action],
     lang: str,
     nav: str = "",
@@ -93,7 +93,7 @@ def _count(rows: Rows) -> int:
 
 
 def render_answered(
-    view_before: dict[str, Any], legal_before: list[Action], action: Action, lang: str
+    view_before: SeatView, legal_before: list[Action], action: Action, lang: str
 ) -> str:
     """The prompt as it was (from the seat's view and legal actions before the answer), without
     buttons, and the choice made."""
@@ -104,10 +104,11 @@ def render_answered(
     return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 
-def render_next_turn_paused(view: dict[str, Any], lang: str) -> str:
+def render_next_turn_paused(view: SeatView, lang: str) -> str:
     """The next turn chosen ahead while it is paused (engine.premove): no buttons, what is kept,
     and that it may be chosen again in a moment."""
     nt = view["next_turn"]
+    assert nt is not None, "paused: the seat chooses its next turn ahead"
     held = nt["held"]
     lines = [
         t(lang, "game.turn.next_title"),

@@ -3,10 +3,9 @@ that shows what the player can know (R-W6), Fortune-telling (R-W7) and the Coat 
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.actions import Action
 from engine.cards import ASSOCIATIONS, GOAL_KIND
+from engine.view_types import Note, seen_card, seen_hand
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, card_label, drink_label
 from handlers.prompts.base import Ask, Button, Page, act, grid
@@ -115,7 +114,7 @@ def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
     return page
 
 
-def _knowledge(a: Ask, about: int, notes: list[dict[str, Any]]) -> str:
+def _knowledge(a: Ask, about: int, notes: list[Note]) -> str:
     """What ``a.seat``'s notebook says about ``about``: association, last full look at the items
     and every single item seen changing hands with them since."""
     mine = [n for n in notes if n.get("about") == about]
@@ -125,20 +124,20 @@ def _knowledge(a: Ask, about: int, notes: list[dict[str, Any]]) -> str:
     elif assoc["k"] == "revealed":
         assoc_text = a.t(
             "game.claim.assoc_known",
-            assoc=fmt.assoc_cards(a.lang, assoc["assoc"]),
+            assoc=fmt.assoc_cards(a.lang, seen_hand(assoc)),
             round=assoc["round"],
         )
-    elif assoc.get("position") is not None:
+    elif (position := assoc.get("position")) is not None:
         assoc_text = a.t(
             "game.claim.assoc_one_card",
-            assoc=association_label(a.lang, assoc["assoc"]),
-            position=assoc["position"] + 1,
+            assoc=association_label(a.lang, seen_card(assoc)),
+            position=position + 1,
             round=assoc["round"],
         )
     else:
         assoc_text = a.t(
             "game.claim.assoc_known",
-            assoc=association_label(a.lang, assoc["assoc"]),
+            assoc=association_label(a.lang, seen_card(assoc)),
             round=assoc["round"],
         )
     parts = [assoc_text, _items_known(a, mine)]
@@ -146,7 +145,7 @@ def _knowledge(a: Ask, about: int, notes: list[dict[str, Any]]) -> str:
     return a.t("game.claim.about", name=a.name(about), text=a.t("game.list.semi").join(parts))
 
 
-def _items_known(a: Ask, mine: list[dict[str, Any]]) -> str:
+def _items_known(a: Ask, mine: list[Note]) -> str:
     """The items the notebook places in that hand: the last full look, then every single item
     seen offered, given to or taken from them since."""
     known: list[str] = []

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.actions import Event
 from engine.cards import DIPLOMAT, DOCTOR, DUELIST, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
+from engine.view_types import FinalResult
 from handlers import fmt
 from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
@@ -275,7 +276,7 @@ def _deadline(tl: Teller, e: Said) -> str:
 
 
 def _game_over(tl: Teller, e: Said) -> str:
-    return "\n".join(final_lines(tl.table, tl.lang, e.d, e.d["reveal"]))
+    return "\n".join(final_lines(tl.table, tl.lang, cast(FinalResult, e.d), e.d["reveal"]))
 
 
 # Every public event kind (engine.EventKind) with a line of its own, and what writes it; the
