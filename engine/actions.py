@@ -6,16 +6,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.kinds import ActionKind
 from engine.view_types import ActionDict
 
 # The seat None acts only through TIMEOUT: a deadline passed, or a window nobody can still use
 # reached its end. Every other action names the seat taking it.
-TIMEOUT = "timeout"
+TIMEOUT = ActionKind.TIMEOUT
+_ACTION_KINDS = frozenset(ActionKind)
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    kind: str
+    kind: ActionKind  # a plain string given is checked and turned into its member
     seat: int | None
     decision: int  # the id of the pending decision this answers; a stale id is rejected
     target: int | None = None  # another seat
@@ -23,6 +25,13 @@ class Action:
     choice: str | None = None  # a side, a direction, a position, …
     cards: tuple[str, ...] = ()
     seats: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        # A known kind given as its plain string becomes its member; anything else is kept as
+        # given, and ``engine.apply`` rejects it as malformed (Illegal), as it does any field.
+        kind = self.kind
+        if type(kind) is not ActionKind and isinstance(kind, str) and kind in _ACTION_KINDS:
+            object.__setattr__(self, "kind", ActionKind(kind))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "decision": self.decision}
@@ -47,7 +56,7 @@ def action_of(d: ActionDict | Mapping[str, Any]) -> Action:
     """An action from its ``to_dict`` form (``ActionDict``: as a view holds one, e.g. a turn
     chosen ahead)."""
     return Action(
-        kind=d["kind"],
+        kind=ActionKind(d["kind"]),
         seat=d["seat"],
         decision=d["decision"],
         target=d.get("target"),

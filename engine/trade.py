@@ -8,7 +8,7 @@ from engine.actions import Action
 from engine.cards import BAG_NAME, BAGS, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
 from engine.core import Ctx, Kind, Step, bags_are_goals, random_of
 from engine.frames import Frame, TradeFrame, trade_on_top
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.looks import look_at_association
 from engine.rng import Rng
 from engine.state import Pending, State
@@ -125,12 +125,12 @@ def _legal_answer(st: State, p: Pending, seat: int) -> list[Action]:
     offered = p.data["card"]
     no_bags = offered in BAGS and not bags_are_goals(st)  # R-T3
     acts = [
-        Action("accept", seat, p.id, card=c)
+        Action(ActionKind.ACCEPT, seat, p.id, card=c)
         for c in st.players[seat].items
         if not (no_bags and c in BAGS)
     ]
     if offered not in UNREFUSABLE_ITEMS:  # R-T2
-        acts.append(Action("refuse", seat, p.id))
+        acts.append(Action(ActionKind.REFUSE, seat, p.id))
     return acts
 
 
@@ -148,13 +148,13 @@ def _handle_answer(ctx: Ctx, p: Pending, a: Action) -> None:
 
 def _default_answer(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     if p.data["card"] not in UNREFUSABLE_ITEMS:
-        return Action("refuse", seat, p.id)
+        return Action(ActionKind.REFUSE, seat, p.id)
     return random_of(_legal_answer)(st, p, seat, rng)
 
 
 # -- Smuggling window (R-T9) -----------------------------------------------------------------
 def _legal_smuggle(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("use", seat, p.id), Action("skip", seat, p.id)]
+    return [Action(ActionKind.USE, seat, p.id), Action(ActionKind.SKIP, seat, p.id)]
 
 
 def _handle_smuggle(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -172,12 +172,12 @@ def _finish_smuggle(ctx: Ctx, p: Pending) -> None:
 
 
 def _default_smuggle(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("use", seat, p.id)
+    return Action(ActionKind.USE, seat, p.id)
 
 
 # -- Tome, Coat --------------------------------------------------------------------------------
 def _legal_tome(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("swap", seat, p.id), Action("skip", seat, p.id)]
+    return [Action(ActionKind.SWAP, seat, p.id), Action(ActionKind.SKIP, seat, p.id)]
 
 
 def _handle_tome(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -200,8 +200,8 @@ def _handle_tome(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 def _legal_coat(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("take", seat, p.id, card=o) for o in sorted(st.occ_deck)] + [
-        Action("skip", seat, p.id)
+    return [Action(ActionKind.TAKE, seat, p.id, card=o) for o in sorted(st.occ_deck)] + [
+        Action(ActionKind.SKIP, seat, p.id)
     ]
 
 
@@ -223,12 +223,12 @@ def _handle_coat(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 def _default_skip(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("skip", seat, p.id)
+    return Action(ActionKind.SKIP, seat, p.id)
 
 
 # -- Sextant -----------------------------------------------------------------------------------
 def _legal_direction(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("direction", seat, p.id, choice=c) for c in ("left", "right")]
+    return [Action(ActionKind.DIRECTION, seat, p.id, choice=c) for c in ("left", "right")]
 
 
 def _handle_direction(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -239,11 +239,11 @@ def _handle_direction(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 def _default_direction(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("direction", seat, p.id, choice="left")
+    return Action(ActionKind.DIRECTION, seat, p.id, choice="left")
 
 
 def _legal_pass(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("give", seat, p.id, card=c) for c in st.players[seat].items]
+    return [Action(ActionKind.GIVE, seat, p.id, card=c) for c in st.players[seat].items]
 
 
 def _handle_pass(ctx: Ctx, p: Pending, a: Action) -> None:

@@ -12,7 +12,9 @@ Keys a shape has only sometimes (a decision's data, by kind; a note's, by what w
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
+
+from engine.kinds import DecisionKind
 
 Played = list[tuple[int, str, str | None]]  # a fight's cards played: [seat, card, choice]
 Fire = list[tuple[str, int]]  # a trade's items whose effect fires: [card, receiver]
@@ -66,10 +68,11 @@ class ActionDict(TypedDict):
 
 
 class PublicPending(TypedDict):
-    """The decision the game waits for, as the table sees it (R-D1: a window's actors hidden)."""
+    """The decision the game waits for, as the table sees it (R-D1: a window's actors hidden;
+    the smuggling window is told as the trade settling, R-T9)."""
 
     id: int
-    kind: str
+    kind: DecisionKind | Literal["trade_settling"]
     deadline: str
     window: bool
     seats: NotRequired[list[int]]  # not for a window
@@ -80,7 +83,7 @@ class OwnDecision(TypedDict):
     """A seat's own pending decision, with everything it alone may see."""
 
     id: int
-    kind: str
+    kind: DecisionKind
     deadline: str
     data: DecisionData
 

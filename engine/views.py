@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Literal, cast
 
 import engine.premove as premove
 from engine.actions import Event
@@ -10,6 +10,7 @@ from engine.cards import ASSOCIATIONS, hand_limit
 from engine.core import goal_count
 from engine.fight import awaited, held_support, ride_seats, strengths, support_turn
 from engine.frames import FightFrame, fight_on_top, innermost_fight, innermost_trade
+from engine.kinds import DecisionKind
 from engine.state import State
 from engine.view_types import (
     ActionDict,
@@ -40,7 +41,9 @@ def public_pending(st: State) -> PublicPending | None:
         return None
     shown = _PUBLIC_DATA if not p.window else {"attacker", "defender"}
     data = cast(DecisionData, {k: v for k, v in p.data.items() if k in shown})
-    kind = "trade_settling" if p.kind == "smuggle" else p.kind
+    kind: DecisionKind | Literal["trade_settling"] = (
+        "trade_settling" if p.kind == DecisionKind.SMUGGLE else p.kind
+    )
     out: PublicPending = {
         "id": p.id,
         "kind": kind,
@@ -145,7 +148,8 @@ def view(st: State, seat: int) -> SeatView:
             # asked its own decision during a window (engine.fight): it sees only that one
             own = cast(DecisionData, dict(ride["data"]))
             own["early"] = True  # asked while the window is open
-            mine["kind"], mine["deadline"], mine["data"] = ride["kind"], ride["deadline"], own
+            mine["kind"], mine["deadline"] = DecisionKind(ride["kind"]), ride["deadline"]
+            mine["data"] = own
         turn = support_turn(st)
         if mine["kind"] == "support" and turn is not None:
             # R-A3: whose turn it is (public), and this seat's own declaration kept till told
@@ -172,7 +176,7 @@ def view(st: State, seat: int) -> SeatView:
         assert now is not None
         mine = {
             "id": p.id,
-            "kind": "turn",
+            "kind": DecisionKind.TURN,
             "deadline": "turn",
             "data": {
                 "acted": False,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from engine import TIMEOUT, Action, DecisionKind, Event, EventKind, State
+from engine.kinds import ActionKind
 from engine.rng import PASSENGERS, stream
 from engine.view_types import SeatView
 from handlers.game_record import Player
@@ -235,7 +236,7 @@ class GameRunner:
             quiet = self._nothing_to_play(aw)
             if quiet is not None:
                 self._tell_fight(quiet)
-                self.apply(Action("pass", quiet, aw.decision), stand_in=True)
+                self.apply(Action(ActionKind.PASS, quiet, aw.decision), stand_in=True)
                 continue
             ai = [s for s in aw.seats if self.ai_plays(s)]
             ai_turn = self._ai_waits_until(aw)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import BAG_OF, GOAL_KIND, UNREFUSABLE_ITEMS, hand_limit, item_kind
+from engine.kinds import DecisionKind
 from engine.state import other_association
 from engine.view_types import DecisionData, FightView, HistoryEntry, Note, SeatView
 
@@ -30,7 +31,7 @@ class SeatFacts:
     removed: tuple[str, ...]  # item cards out of this game
     round: int
     options: dict[str, object]
-    decision_kind: str
+    decision_kind: DecisionKind | None  # None: nothing asked
     decision: DecisionData
     decision_id: int
     fight: FightView | None
@@ -63,7 +64,7 @@ class SeatFacts:
             removed=tuple(table["removed"]),
             round=table["round"],
             options=table["options"],
-            decision_kind=decision["kind"] if decision else "",
+            decision_kind=decision["kind"] if decision else None,
             decision=decision["data"] if decision else {},
             decision_id=decision["id"] if decision else 0,
             fight=table["fight"],

@@ -12,6 +12,7 @@ from engine.ai.claims import best_claim, best_fortune
 from engine.ai.mind import Mind, stacked_top, urgency
 from engine.ai.seat_facts import SeatFacts
 from engine.cards import BAGS, GOAL_KIND, item_kind
+from engine.kinds import ActionKind
 from engine.rng import Rng
 
 CLAIM_AT = 0.95  # how sure a claim must be (early on; a long game makes one bolder)
@@ -44,13 +45,13 @@ def decisive(m: Mind, legal: list[Action]) -> Action | None:
     if "claim" in kinds:
         claim = best_claim(t, m.beliefs, m.holdings)
         if claim.chance >= CLAIM_AT - 0.1 * urgency(t.round) - late:
-            return Action("claim", t.seat, d, seats=claim.seats)
+            return Action(ActionKind.CLAIM, t.seat, d, seats=claim.seats)
     if "solo" in kinds:
         return next(a for a in legal if a.kind == "solo")
     if "claim_other" in kinds:
         fortune = best_fortune(t, m.beliefs, m.holdings)
         if fortune.chance >= FORTUNE_AT - 0.1 * urgency(t.round) - late:
-            return Action("claim_other", t.seat, d, seats=fortune.seats)
+            return Action(ActionKind.CLAIM_OTHER, t.seat, d, seats=fortune.seats)
     return _pearl_before_claim(m, legal)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from engine.ai.mind import Mind, stacked_top
 from engine.cards import ALL_ITEMS, OCCUPATIONS
+from engine.kinds import DecisionKind
 from engine.rng import SPLITMIX, Rng
 from engine.state import Pending, Player, State, other_association
 from engine.view_types import seen_card, seen_hand
@@ -86,7 +87,7 @@ def sample(m: Mind, rng: Rng) -> State:
         turn_no=turn_no,
         next_id=decision_id + 1,
         frames=[{"kind": "turn", "seat": t.seat, "stage": "act"}],
-        pending=Pending(decision_id, "turn", [t.seat], "turn", data={"acted": False}),
+        pending=Pending(decision_id, DecisionKind.TURN, [t.seat], "turn", data={"acted": False}),
     )
 
 

@@ -6,6 +6,7 @@ from typing import TypedDict
 
 from engine.actions import Action, action_of
 from engine.cards import ALL_ITEMS, OCCUPATIONS
+from engine.kinds import DecisionKind
 from engine.view_types import ActionDict, OwnDecision, PublicView
 from handlers import fmt
 from handlers.card_labels import card_label, occupation_label
@@ -98,6 +99,11 @@ def answer_line(view: Answering, action: Action, lang: str) -> str:
 def ahead_line(view: Seated, held: ActionDict, lang: str) -> str:
     """The turn's action a seat chose ahead (engine.premove), in its stored form, worded as a
     turn's answer whatever the seat is asked now."""
-    turn: OwnDecision = {"id": held["decision"], "kind": "turn", "deadline": "turn", "data": {}}
+    turn: OwnDecision = {
+        "id": held["decision"],
+        "kind": DecisionKind.TURN,
+        "deadline": "turn",
+        "data": {},
+    }
     as_turn: Answering = {"seat": view["seat"], "table": view["table"], "decision": turn}
     return answer_line(as_turn, action_of(held), lang)

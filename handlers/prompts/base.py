@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action
 from engine.cards import ALL_ITEMS
+from engine.kinds import DecisionKind
 from engine.view_types import DecisionData, Me, SeatView
 from handlers import action_payloads, fmt
 from handlers.card_labels import (
@@ -51,7 +52,7 @@ class Decision:
     """The seat's own pending decision, as its view holds it."""
 
     id: int
-    kind: str
+    kind: DecisionKind
     data: DecisionData
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.cards import ASSOCIATIONS, GOAL_KIND
+from engine.kinds import ActionKind
 from engine.view_types import Note, seen_card, seen_hand
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, card_label, drink_label
 from handlers.prompts.base import Ask, Button, Page, act, grid
 
-_KIND = {"cl": "claim", "fo": "claim_other"}
+_KIND = {"cl": ActionKind.CLAIM, "fo": ActionKind.CLAIM_OTHER}
 
 
 def claim_page(a: Ask, head: str, rest: list[str]) -> Page | None:
@@ -83,7 +84,7 @@ def _info(a: Ask, side: str) -> list[str]:
     return [*out, action_payloads.INFO_DRINK] if a.me["drink"] else out
 
 
-def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
+def _confirm(a: Ask, head: str, kind: ActionKind, mask: int) -> Page:
     me = a.me
     side, goal = _sides(a, kind)
     chosen = _seats(mask, a.seats)
