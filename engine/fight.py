@@ -329,7 +329,7 @@ def _finish_ridden_window(ctx: Ctx, p: Pending) -> None:
     ride = p.data.get("ride")
     if ride is None or (ride["kind"] == "reward" and "early_reward" in f):
         return
-    p.kind, p.window, p.deadline = ride["kind"], False, ride["deadline"]
+    p.kind, p.window, p.deadline = DecisionKind(ride["kind"]), False, ride["deadline"]
     p.actors, p.done, p.data = ride_seats(ride), [], dict(ride["data"])
     ctx.state.pending = p
     if p.kind == "support":
