@@ -8,13 +8,18 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import (
     BODYGUARD,
+    CASTING_KNIVES,
+    DAGGER,
     DOCTOR,
     DUELIST,
+    GLOVES,
     GRAND_MASTER,
     HYPNOTIST,
     POISON_MIXER,
+    POISON_RING,
     PRIEST,
     THUG,
+    WHIP,
 )
 from engine.core import Ctx, Kind, Step, occupation_ready, random_of, use_occupation
 from engine.frames import FightFrame, Frame, fight_on_top
@@ -222,13 +227,13 @@ def fight_strengths(
     att += face_up[attacker] == THUG
     dfn += face_up[defender] == GRAND_MASTER
     for seat, card, _ in played:
-        if card == "dagger":
+        if card == DAGGER:
             att += 1
-        elif card == "gloves":
+        elif card == GLOVES:
             dfn += 1
-        elif card == "casting_knives" and not duel:
+        elif card == CASTING_KNIVES and not duel:
             att += 1
-        elif card == "whip" and not duel:
+        elif card == WHIP and not duel:
             dfn += 1
         elif card == DUELIST:
             att, dfn = (att + 1, dfn) if seat == attacker else (att, dfn + 1)
@@ -247,7 +252,7 @@ def _result(ctx: Ctx, f: FightFrame) -> None:
         winner = a if att > dfn else d
         how = "strength"
     else:
-        ring = next((s for s, c, _ in f["played"] if c == "poison_ring" and s in (a, d)), None)
+        ring = next((s for s, c, _ in f["played"] if c == POISON_RING and s in (a, d)), None)
         winner, how = (ring, "poison_ring") if ring is not None else (None, "tie")
     f["winner"] = winner
     ctx.public("fight_result", seat=a, target=d, attack=att, defence=dfn, winner=winner, how=how)
@@ -413,11 +418,11 @@ def _legal_boost(st: State, p: Pending, seat: int) -> list[Action]:
         if card in used:
             continue
         if (
-            (card == "dagger" and seat == a)
-            or (card == "gloves" and seat == d)
-            or (card == "poison_ring" and seat in (a, d))
-            or (card == "casting_knives" and side == ATTACKER)
-            or (card == "whip" and side == DEFENDER)
+            (card == DAGGER and seat == a)
+            or (card == GLOVES and seat == d)
+            or (card == POISON_RING and seat in (a, d))
+            or (card == CASTING_KNIVES and side == ATTACKER)
+            or (card == WHIP and side == DEFENDER)
         ):
             acts.append(Action(ActionKind.PLAY, seat, p.id, card=card))
     me = st.players[seat]

@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import BAG_NAME, BAGS, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
+from engine.cards import (
+    BAG_NAME,
+    BAGS,
+    BROKEN_MIRROR,
+    MONOCLE,
+    PRIVILEGE,
+    TRADE_EFFECT_ITEMS,
+    UNREFUSABLE_ITEMS,
+    item_kind,
+)
 from engine.core import Ctx, Kind, Step, bags_are_goals, random_of
 from engine.frames import Frame, TradeFrame, trade_on_top
 from engine.kinds import ActionKind, DecisionKind
@@ -53,7 +62,7 @@ def _swap(ctx: Ctx, f: TradeFrame) -> None:
     ctx.note(b, "got_item", about=a, card=ca, how="trade")
     ctx.note(b, "gave_item", about=a, card=cb, how="trade")  # chosen or forced (issue 25)
     fire: list[list[Any]] = []
-    if "broken_mirror" not in (ca, cb):  # R-T6: a Mirror trade is silent
+    if BROKEN_MIRROR not in (ca, cb):  # R-T6: a Mirror trade is silent
         if has_trade_effect(st, ca):
             fire.append([a, ca, b])
         if has_trade_effect(st, cb):
@@ -100,11 +109,11 @@ def resolve_effect(ctx: Ctx, giver: int, card: str, partner: int) -> None:
     k = item_kind(card)
     if k in BAGS:
         ctx.draw(giver, "bag")
-    elif k == "privilege":
+    elif k == PRIVILEGE:
         items = list(st.players[partner].items)
         ctx.private((giver,), "items_seen", about=partner, cards=items, how="privilege")
         ctx.note(giver, "saw_items", about=partner, cards=items, how="privilege")
-    elif k == "monocle":
+    elif k == MONOCLE:
         look_at_association(ctx, giver, partner, "monocle", occupation=False)
     elif k == "tome":
         ctx.open("tome", [giver], "choice", partner=partner)

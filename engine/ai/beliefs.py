@@ -23,7 +23,7 @@ from itertools import combinations
 
 from engine.ai.holdings import Holdings
 from engine.ai.seat_facts import SeatFacts
-from engine.cards import BROTHERHOOD, ORDER, association_split
+from engine.cards import BLACK_PEARL, BROTHERHOOD, ORDER, association_split
 from engine.view_types import seen_card, seen_hand
 
 # P(declared side | the supporter is with the attacker, with the defender, with neither or
@@ -210,7 +210,7 @@ def _seat_evidence(t: SeatFacts, holdings: Holdings) -> dict[int, float]:
     for note in t.notes:
         if note["k"] == "saw_item" and t.mine(note["card"]):
             ll[note["about"]] += math.log(_OFFERED_MY_GOAL_LR)
-        elif note["k"] == "got_item" and note["card"] == "black_pearl" and note["how"] == "trade":
+        elif note["k"] == "got_item" and note["card"] == BLACK_PEARL and note["how"] == "trade":
             ll[note["about"]] -= math.log(_GAVE_PEARL_LR)
     step = math.log(_HOLDS_MY_GOAL_LR)
     for seat in t.others:

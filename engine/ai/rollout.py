@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.api import apply, awaiting, default_action, legal_actions, timeout_action
-from engine.cards import GOAL_KIND, item_kind
+from engine.cards import BLACK_PEARL, GOAL_KIND, item_kind
 from engine.core import goal_count
 from engine.frames import fight_on_top
 from engine.kinds import ActionKind
@@ -67,7 +67,7 @@ def _progress(st: State, association: str) -> float:
         total += count
         if count > best:
             best = count
-            pearl_on_best = "black_pearl" in p.items
+            pearl_on_best = BLACK_PEARL in p.items
     score = 0.55 * min(total, 3) / 3 + 0.45 * min(best, 3) / 3
     return score - (0.25 if pearl_on_best else 0.0)
 
@@ -107,7 +107,7 @@ def _keep(st: State, me: Player, card: str) -> float:
     kind = item_kind(card)
     if kind == GOAL_KIND[me.association] or card == f"bag_{GOAL_KIND[me.association]}":
         return 10.0
-    if card == "black_pearl":
+    if card == BLACK_PEARL:
         return -5.0
     if kind == GOAL_KIND[other_association(me.association)]:
         return 3.0
@@ -119,7 +119,7 @@ def _turn(st: State, seat: int, decision: int, acted: bool, rng: Rng) -> Action:
         return Action(ActionKind.END, seat, decision)
     me = st.players[seat]
     mine = me.association
-    pearl = "black_pearl" in me.items
+    pearl = BLACK_PEARL in me.items
     if not pearl:
         named = _claimable(st, seat)
         if named is not None:
@@ -135,7 +135,7 @@ def _turn(st: State, seat: int, decision: int, acted: bool, rng: Rng) -> Action:
     enemies = [s for s in others if st.players[s].association != mine]
     if pearl and enemies:
         return Action(
-            ActionKind.TRADE, seat, decision, target=rng.choice(enemies), card="black_pearl"
+            ActionKind.TRADE, seat, decision, target=rng.choice(enemies), card=BLACK_PEARL
         )
     mine_goals = [c for c in me.items if _is_goal(st, c, mine)]
     if mine_goals:

@@ -4,7 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import BAG_OF, GOAL_KIND, UNREFUSABLE_ITEMS, hand_limit, item_kind
+from engine.cards import (
+    BAG_OF,
+    BLACK_PEARL,
+    BROKEN_MIRROR,
+    CASTING_KNIVES,
+    COAT_OF_ARMS,
+    DAGGER,
+    GLOVES,
+    GOAL_KIND,
+    MONOCLE,
+    POISON_RING,
+    PRIVILEGE,
+    UNREFUSABLE_ITEMS,
+    WHIP,
+    hand_limit,
+    item_kind,
+)
 from engine.kinds import DecisionKind
 from engine.state import other_association
 from engine.view_types import DecisionData, FightView, HistoryEntry, Note, SeatView
@@ -101,19 +117,19 @@ class SeatFacts:
 
 # How much holding a card is worth to a player of ``SeatFacts.association`` (goal items aside).
 _TOOL_VALUE = {
-    "monocle": 3.0,
-    "privilege": 2.5,
-    "dagger": 1.5,
-    "gloves": 1.5,
-    "poison_ring": 1.5,
-    "casting_knives": 1.2,
-    "whip": 1.2,
-    "coat_of_arms": 2.0,
+    MONOCLE: 3.0,
+    PRIVILEGE: 2.5,
+    DAGGER: 1.5,
+    GLOVES: 1.5,
+    POISON_RING: 1.5,
+    CASTING_KNIVES: 1.2,
+    WHIP: 1.2,
+    COAT_OF_ARMS: 2.0,
     "tome": 1.0,
     "coat": 1.0,
     "sextant": 1.0,
-    "broken_mirror": 0.5,
-    "black_pearl": -6.0,  # it forbids claiming (R-W1)
+    BROKEN_MIRROR: 0.5,
+    BLACK_PEARL: -6.0,  # it forbids claiming (R-W1)
 }
 MY_GOAL = 10.0
 THEIR_GOAL = 4.0  # kept out of their hands

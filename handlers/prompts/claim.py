@@ -4,7 +4,7 @@ that shows what the player can know (R-W6), Fortune-telling (R-W7) and the Coat 
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.cards import ASSOCIATIONS, GOAL_KIND
+from engine.cards import ASSOCIATIONS, COAT_OF_ARMS, GOAL_KIND
 from engine.kinds import ActionKind
 from engine.view_types import Note, seen_card, seen_hand
 from handlers import action_payloads, fmt
@@ -173,13 +173,13 @@ def _solo(a: Ask) -> Page:
             a.t("game.solo.title"),
             a.t(
                 "game.solo.body",
-                coa=card_label(a.lang, "coat_of_arms"),
+                coa=card_label(a.lang, COAT_OF_ARMS),
                 count=sum(a.me["goals"].values()),
             ),
             a.hand(),
         ]
     )
     page.rows = [[(a.t("game.btn.confirm_solo"), act(a.of("solo")[0]))]]
-    page.info.append(action_payloads.info_item("coat_of_arms"))
+    page.info.append(action_payloads.info_item(COAT_OF_ARMS))
     page.back = action_payloads.nav()
     return page

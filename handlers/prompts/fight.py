@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.cards import DOCTOR, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
+from engine.cards import DOCTOR, HYPNOTIST, OCCUPATIONS, POISON_MIXER, POISON_RING, PRIEST
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.i18n import t
@@ -78,7 +78,7 @@ def fight_lines(table: fmt.Table, lang: str, frozen: bool = False) -> list[str]:
                 attack=att,
                 defence=dfn,
                 name=winner,
-                ring=card_label(lang, "poison_ring"),
+                ring=card_label(lang, POISON_RING),
                 mixer=occupation_label(lang, POISON_MIXER),
             )
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+from engine.cards import COAT_OF_ARMS
 from engine.view_types import Note, Result, SeatView
 from handlers import fmt
 from handlers.card_labels import association_label, occupation_label, public_card_label
@@ -23,7 +24,7 @@ def _how(final_view: SeatView, lang: str, result: Result) -> str:
         f"game.final.how.{result['how']}",
         name=_name(final_view, declarer) if declarer is not None else "",
         side=association_label(lang, side) if side else "",
-        coa=public_card_label(lang, "coat_of_arms"),
+        coa=public_card_label(lang, COAT_OF_ARMS),
         round=result.get("round", final_view["table"]["round"]),
     )
 

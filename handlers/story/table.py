@@ -3,6 +3,7 @@ what the table waits for) and the final reveal."""
 
 from __future__ import annotations
 
+from engine.cards import COAT_OF_ARMS
 from engine.view_types import FinalResult, PublicPlayer, Reveal
 from handlers import fmt
 from handlers.card_labels import (
@@ -102,7 +103,7 @@ def final_lines(
             f"game.final.how.{how}",
             name=fmt.name(table, declarer) if declarer is not None else "",
             side=association_label(lang, side) if side else "",
-            coa=public_card_label(lang, "coat_of_arms"),
+            coa=public_card_label(lang, COAT_OF_ARMS),
             round=result.get("round", table["round"]),
         ),
     ]

@@ -132,3 +132,22 @@ def test_a_game_stored_before_the_enums_loads_and_stores_unchanged() -> None:
     assert aw is not None
     legal = engine.legal_actions(st, aw.seats[0])
     engine.apply(st, legal[0])
+
+
+def test_the_black_pearl_is_named_once() -> None:
+    """Issue 28: "black_pearl" was spelt 16 times; the rules and the AI use engine.cards'
+    constant, and only the card tables (the id, its payload code, its icon) spell it."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    tables = {"engine/cards.py", "handlers/action_payloads.py", "handlers/card_labels.py"}
+    spelt = [
+        f"{path.relative_to(root)}:{node.lineno}"
+        for package in ("engine", "handlers", "devtools")
+        for path in sorted((root / package).rglob("*.py"))
+        if path.relative_to(root).as_posix() not in tables
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and node.value == "black_pearl"
+    ]
+    assert spelt == []
