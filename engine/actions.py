@@ -12,12 +12,13 @@ from engine.view_types import ActionDict
 # The seat None acts only through TIMEOUT: a deadline passed, or a window nobody can still use
 # reached its end. Every other action names the seat taking it.
 TIMEOUT = ActionKind.TIMEOUT
-_ACTION_KINDS = frozenset(ActionKind)
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    kind: ActionKind  # a plain string given is checked and turned into its member
+    # The engine and the payload codec make members; a plain string equal to one is taken too
+    # (StrEnum), and ``engine.apply`` rejects any other kind as malformed (Illegal).
+    kind: ActionKind
     seat: int | None
     decision: int  # the id of the pending decision this answers; a stale id is rejected
     target: int | None = None  # another seat
@@ -25,13 +26,6 @@ class Action:
     choice: str | None = None  # a side, a direction, a position, …
     cards: tuple[str, ...] = ()
     seats: tuple[int, ...] = ()
-
-    def __post_init__(self) -> None:
-        # A known kind given as its plain string becomes its member; anything else is kept as
-        # given, and ``engine.apply`` rejects it as malformed (Illegal), as it does any field.
-        kind = self.kind
-        if type(kind) is not ActionKind and isinstance(kind, str) and kind in _ACTION_KINDS:
-            object.__setattr__(self, "kind", ActionKind(kind))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "decision": self.decision}

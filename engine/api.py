@@ -118,10 +118,13 @@ def default_action(st: State, seat: int) -> Action:
     return KINDS[p.kind].default(st, p, seat, for_game(st.rng_kind, st.seed, st.rng))
 
 
+_ACTION_KINDS = frozenset(ActionKind)
+
+
 def _well_formed(a: Action) -> bool:
     """Field types as the contract has them (a ``True`` is no seat, a ``"1"`` no player)."""
     return (
-        type(a.kind) is ActionKind
+        (type(a.kind) is ActionKind or (type(a.kind) is str and a.kind in _ACTION_KINDS))
         and type(a.decision) is int
         and (a.seat is None or type(a.seat) is int)
         and (a.target is None or type(a.target) is int)
