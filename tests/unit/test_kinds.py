@@ -151,3 +151,18 @@ def test_the_black_pearl_is_named_once() -> None:
         if isinstance(node, ast.Constant) and node.value == "black_pearl"
     ]
     assert spelt == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh-Hans"])
+def test_every_decision_kind_has_its_name_in_each_catalog(lang: str) -> None:
+    """The catalogs' ``game.kind.*`` is a table keyed by decision kind (a deadline told, the
+    status's "waiting for"): every kind has its name, the smuggling window as the trade settling
+    (R-T9, engine.views.public_pending), and nothing else."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "handlers" / "locales" / f"{lang}.game.json"
+    keys = json.loads(path.read_text())
+    names = {k.removeprefix("game.kind.") for k in keys if k.startswith("game.kind.")}
+    told = {*DecisionKind} - {DecisionKind.SMUGGLE} | {"trade_settling"}
+    assert names == told
