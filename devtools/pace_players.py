@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,13 @@ MAX_TAPS_PER_DECISION = 6
 NAV_DEPTH = 3
 
 
-def think_kind(kind: str, data: dict[str, Any]) -> str:
+def _held_ahead(st: engine.State, seat: int) -> bool:
+    """Whether ``seat``, choosing its next turn ahead, keeps a choice already."""
+    own = engine.view(st, seat)["decision"]
+    return own is not None and bool(own["data"].get("held"))
+
+
+def think_kind(kind: str, data: Mapping[str, Any]) -> str:
     if kind == "turn":
         return "choice" if data.get("acted") else "turn"
     if kind in WINDOW_KINDS:
@@ -112,7 +119,10 @@ class BriskPlayers:
             key = (aw.decision, seat)
             if key in plans or tapped[key] >= MAX_TAPS_PER_DECISION:
                 continue
-            own = engine.view(st, seat)["decision"] or {"kind": aw.kind, "data": {}}
+            own: Mapping[str, Any] = engine.view(st, seat)["decision"] or {
+                "kind": aw.kind,
+                "data": {},
+            }
             if own["data"].get("declared") is not None:
                 continue  # declared ahead of its turn: told when the turn comes
             thinking = None
@@ -128,7 +138,7 @@ class BriskPlayers:
             premove is not None
             and premove in self.planners
             and st.turn_no not in ahead_plans
-            and not engine.view(st, premove)["decision"]["data"].get("held")
+            and not _held_ahead(st, premove)
             and self.prompt(self.uids[premove], aw.decision) is not None
         ):
             lo, hi = THINK_SECONDS["turn"]
@@ -140,7 +150,7 @@ class BriskPlayers:
             premove is not None
             and planned is not None
             and planned[0] == premove
-            and not engine.view(st, premove)["decision"]["data"].get("held")
+            and not _held_ahead(st, premove)
         ):
             mine.append((max(now, planned[1]), premove))
         if not mine:

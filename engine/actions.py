@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.kinds import ActionKind
+from engine.view_types import ActionDict
+
 # The seat None acts only through TIMEOUT: a deadline passed, or a window nobody can still use
 # reached its end. Every other action names the seat taking it.
-TIMEOUT = "timeout"
+TIMEOUT = ActionKind.TIMEOUT
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    kind: str
+    # The engine and the payload codec make members; a plain string equal to one is taken too
+    # (StrEnum), and ``engine.apply`` rejects any other kind as malformed (Illegal).
+    kind: ActionKind
     seat: int | None
     decision: int  # the id of the pending decision this answers; a stale id is rejected
     target: int | None = None  # another seat
@@ -36,14 +42,15 @@ class Action:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Action:
+    def from_dict(cls, d: Mapping[str, Any]) -> Action:
         return action_of(d)
 
 
-def action_of(d: dict[str, Any]) -> Action:
-    """An action from its ``to_dict`` form (as a view may hold one, e.g. a turn chosen ahead)."""
+def action_of(d: ActionDict | Mapping[str, Any]) -> Action:
+    """An action from its ``to_dict`` form (``ActionDict``: as a view holds one, e.g. a turn
+    chosen ahead)."""
     return Action(
-        kind=d["kind"],
+        kind=ActionKind(d["kind"]),
         seat=d["seat"],
         decision=d["decision"],
         target=d.get("target"),

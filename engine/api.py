@@ -14,6 +14,7 @@ from engine.actions import TIMEOUT, Action, Event, GameOver, Illegal, NotYourTur
 from engine.core import Ctx
 from engine.fight import awaited, riders, support_turn
 from engine.frames import fight_on_top
+from engine.kinds import ActionKind, DecisionKind
 from engine.mechanics import KINDS, advance
 from engine.rng import for_game
 from engine.setup import new_game as _setup
@@ -38,7 +39,7 @@ class Awaiting:
     (``engine.premove``): asked, never waited for, under the same decision id."""
 
     decision: int
-    kind: str
+    kind: DecisionKind
     seats: tuple[int, ...]
     deadline: str
     window: bool
@@ -117,10 +118,13 @@ def default_action(st: State, seat: int) -> Action:
     return KINDS[p.kind].default(st, p, seat, for_game(st.rng_kind, st.seed, st.rng))
 
 
+_ACTION_KINDS = frozenset(ActionKind)
+
+
 def _well_formed(a: Action) -> bool:
     """Field types as the contract has them (a ``True`` is no seat, a ``"1"`` no player)."""
     return (
-        type(a.kind) is str
+        (type(a.kind) is ActionKind or (type(a.kind) is str and a.kind in _ACTION_KINDS))
         and type(a.decision) is int
         and (a.seat is None or type(a.seat) is int)
         and (a.target is None or type(a.target) is int)

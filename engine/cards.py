@@ -11,35 +11,47 @@ BAG_OF = {ORDER: "bag_key", BROTHERHOOD: "bag_goblet"}
 KEYS = ("key1", "key2", "key3")
 GOBLETS = ("goblet1", "goblet2", "goblet3")
 BAGS = ("bag_key", "bag_goblet")
+# The items that are one card each, by name (a name is also the card's id and its kind).
+DAGGER = "dagger"
+GLOVES = "gloves"
+POISON_RING = "poison_ring"
+CASTING_KNIVES = "casting_knives"
+WHIP = "whip"
+TOME = "tome"
+PRIVILEGE = "privilege"
+COAT = "coat"
+MONOCLE = "monocle"
+SEXTANT = "sextant"
+BLACK_PEARL = "black_pearl"
+BROKEN_MIRROR = "broken_mirror"
+COAT_OF_ARMS = "coat_of_arms"
 SINGLE_ITEMS = (
-    "dagger",
-    "gloves",
-    "poison_ring",
-    "casting_knives",
-    "whip",
-    "tome",
-    "privilege",
-    "coat",
-    "monocle",
-    "sextant",
-    "black_pearl",
-    "broken_mirror",
-    "coat_of_arms",
+    DAGGER,
+    GLOVES,
+    POISON_RING,
+    CASTING_KNIVES,
+    WHIP,
+    TOME,
+    PRIVILEGE,
+    COAT,
+    MONOCLE,
+    SEXTANT,
+    BLACK_PEARL,
+    BROKEN_MIRROR,
+    COAT_OF_ARMS,
 )
 ALL_ITEMS: tuple[str, ...] = KEYS + GOBLETS + BAGS + SINGLE_ITEMS
 assert len(ALL_ITEMS) == 21
 
 # R-S6: the advanced items are never dealt at the start and are left out with items=beginner.
-ADVANCED_ITEMS = frozenset({"broken_mirror", "sextant", "coat", "tome", "coat_of_arms"})
+ADVANCED_ITEMS = frozenset({BROKEN_MIRROR, SEXTANT, COAT, TOME, COAT_OF_ARMS})
 STARTER_ITEMS: tuple[str, ...] = tuple(
     c for c in ALL_ITEMS if c not in ADVANCED_ITEMS and c not in BAGS
 )
 
 ITEM_KINDS: tuple[str, ...] = ("key", "goblet", *BAGS, *SINGLE_ITEMS)
-TRADE_EFFECT_ITEMS = frozenset(
-    {"bag_key", "bag_goblet", "privilege", "monocle", "tome", "coat", "sextant"}
-)
-UNREFUSABLE_ITEMS = frozenset({"black_pearl", "broken_mirror"})
+TRADE_EFFECT_ITEMS = frozenset({*BAGS, PRIVILEGE, MONOCLE, TOME, COAT, SEXTANT})
+UNREFUSABLE_ITEMS = frozenset({BLACK_PEARL, BROKEN_MIRROR})
 
 DIPLOMAT = "diplomat"
 DOCTOR = "doctor"

@@ -84,8 +84,8 @@ class Ctx:
         **data: Any,
     ) -> Pending:
         st = self.state
-        kind = DecisionKind(kind).value  # checked; stored as the plain string
-        p = Pending(st.next_id, kind, list(actors), deadline, window, [], dict(data))
+        # checked; a member, stored as its string
+        p = Pending(st.next_id, DecisionKind(kind), list(actors), deadline, window, [], dict(data))
         st.next_id += 1
         st.pending = p
         return p

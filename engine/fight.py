@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.actions import Action
 from engine.cards import (
     BODYGUARD,
+    CASTING_KNIVES,
+    DAGGER,
     DOCTOR,
     DUELIST,
+    GLOVES,
     GRAND_MASTER,
     HYPNOTIST,
     POISON_MIXER,
+    POISON_RING,
     PRIEST,
     THUG,
+    WHIP,
 )
 from engine.core import Ctx, Kind, Step, occupation_ready, random_of, use_occupation
 from engine.frames import FightFrame, Frame, fight_on_top
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.looks import look_at_association
 from engine.rng import Rng
 from engine.state import Json, Pending, State
@@ -202,7 +207,7 @@ def fight_strengths(
     defender: int,
     supports: dict[str, str],
     hypnotized: int | None,
-    played: list[list[Any]],
+    played: Iterable[Sequence[Any]],
     face_up: list[str | None],
 ) -> tuple[int, int]:
     """R-A6 from what the table sees: 1 + supporters + bonuses per side; a void support (the
@@ -222,13 +227,13 @@ def fight_strengths(
     att += face_up[attacker] == THUG
     dfn += face_up[defender] == GRAND_MASTER
     for seat, card, _ in played:
-        if card == "dagger":
+        if card == DAGGER:
             att += 1
-        elif card == "gloves":
+        elif card == GLOVES:
             dfn += 1
-        elif card == "casting_knives" and not duel:
+        elif card == CASTING_KNIVES and not duel:
             att += 1
-        elif card == "whip" and not duel:
+        elif card == WHIP and not duel:
             dfn += 1
         elif card == DUELIST:
             att, dfn = (att + 1, dfn) if seat == attacker else (att, dfn + 1)
@@ -247,7 +252,7 @@ def _result(ctx: Ctx, f: FightFrame) -> None:
         winner = a if att > dfn else d
         how = "strength"
     else:
-        ring = next((s for s, c, _ in f["played"] if c == "poison_ring" and s in (a, d)), None)
+        ring = next((s for s, c, _ in f["played"] if c == POISON_RING and s in (a, d)), None)
         winner, how = (ring, "poison_ring") if ring is not None else (None, "tie")
     f["winner"] = winner
     ctx.public("fight_result", seat=a, target=d, attack=att, defence=dfn, winner=winner, how=how)
@@ -255,7 +260,7 @@ def _result(ctx: Ctx, f: FightFrame) -> None:
 
 # -- Priest (R-A2) -----------------------------------------------------------------------------
 def _legal_use_or_pass(st: State, p: Pending, seat: int) -> list[Action]:
-    use_pass = [Action("use", seat, p.id), Action("pass", seat, p.id)]
+    use_pass = [Action(ActionKind.USE, seat, p.id), Action(ActionKind.PASS, seat, p.id)]
     if seat not in riders(p):
         return use_pass
     ride = p.data["ride"]
@@ -329,7 +334,7 @@ def _finish_ridden_window(ctx: Ctx, p: Pending) -> None:
     ride = p.data.get("ride")
     if ride is None or (ride["kind"] == "reward" and "early_reward" in f):
         return
-    p.kind, p.window, p.deadline = ride["kind"], False, ride["deadline"]
+    p.kind, p.window, p.deadline = DecisionKind(ride["kind"]), False, ride["deadline"]
     p.actors, p.done, p.data = ride_seats(ride), [], dict(ride["data"])
     ctx.state.pending = p
     if p.kind == "support":
@@ -339,11 +344,11 @@ def _finish_ridden_window(ctx: Ctx, p: Pending) -> None:
 
 
 def _default_pass(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("pass", seat, p.id)
+    return Action(ActionKind.PASS, seat, p.id)
 
 
 def _legal_give(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("give", seat, p.id, card=c) for c in st.players[seat].items]
+    return [Action(ActionKind.GIVE, seat, p.id, card=c) for c in st.players[seat].items]
 
 
 def _handle_tribute(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -354,7 +359,7 @@ def _handle_tribute(ctx: Ctx, p: Pending, a: Action) -> None:
 
 # -- Support (R-A3) ----------------------------------------------------------------------------
 def _legal_support(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("support", seat, p.id, choice=c) for c in (ATTACKER, DEFENDER, NEUTRAL)]
+    return [Action(ActionKind.SUPPORT, seat, p.id, choice=c) for c in (ATTACKER, DEFENDER, NEUTRAL)]
 
 
 def _handle_support(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -385,16 +390,16 @@ def _tell_supports(ctx: Ctx, p: Pending, f: FightFrame) -> None:
 
 
 def _default_support(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("support", seat, p.id, choice=NEUTRAL)
+    return Action(ActionKind.SUPPORT, seat, p.id, choice=NEUTRAL)
 
 
 # -- Hypnotist (R-A4) --------------------------------------------------------------------------
 def _legal_hypnotist(st: State, p: Pending, seat: int) -> list[Action]:
     f = fight_on_top(st.frames)
     fighters = (f["attacker"], f["defender"])
-    return [Action("hypnotize", seat, p.id, target=t) for t in range(st.n) if t not in fighters] + [
-        Action("pass", seat, p.id)
-    ]
+    return [
+        Action(ActionKind.HYPNOTIZE, seat, p.id, target=t) for t in range(st.n) if t not in fighters
+    ] + [Action(ActionKind.PASS, seat, p.id)]
 
 
 def _hypnotist_voids(ctx: Ctx, f: FightFrame, a: Action) -> None:
@@ -408,18 +413,18 @@ def _legal_boost(st: State, p: Pending, seat: int) -> list[Action]:
     a, d = f["attacker"], f["defender"]
     side = None if f.get("duelist") is not None else f["supports"].get(str(seat))
     used = {c for s, c, _ in f["played"] if s == seat}
-    acts = [Action("pass", seat, p.id)]
+    acts = [Action(ActionKind.PASS, seat, p.id)]
     for card in st.players[seat].items:
         if card in used:
             continue
         if (
-            (card == "dagger" and seat == a)
-            or (card == "gloves" and seat == d)
-            or (card == "poison_ring" and seat in (a, d))
-            or (card == "casting_knives" and side == ATTACKER)
-            or (card == "whip" and side == DEFENDER)
+            (card == DAGGER and seat == a)
+            or (card == GLOVES and seat == d)
+            or (card == POISON_RING and seat in (a, d))
+            or (card == CASTING_KNIVES and side == ATTACKER)
+            or (card == WHIP and side == DEFENDER)
         ):
-            acts.append(Action("play", seat, p.id, card=card))
+            acts.append(Action(ActionKind.PLAY, seat, p.id, card=card))
     me = st.players[seat]
     occ = me.occupation
     if not me.occ_up and (
@@ -427,11 +432,11 @@ def _legal_boost(st: State, p: Pending, seat: int) -> list[Action]:
         or (occ == GRAND_MASTER and seat == d)
         or (occ == BODYGUARD and side in SIDES)
     ):
-        acts.append(Action("play", seat, p.id, card=occ))
+        acts.append(Action(ActionKind.PLAY, seat, p.id, card=occ))
     if occupation_ready(st, seat, DUELIST) and seat in (a, d) and f.get("duelist") is None:
-        acts.append(Action("play", seat, p.id, card=DUELIST))
+        acts.append(Action(ActionKind.PLAY, seat, p.id, card=DUELIST))
     if occupation_ready(st, seat, POISON_MIXER) and seat not in (a, d):
-        acts += [Action("play", seat, p.id, card=POISON_MIXER, choice=c) for c in SIDES]
+        acts += [Action(ActionKind.PLAY, seat, p.id, card=POISON_MIXER, choice=c) for c in SIDES]
     return acts
 
 
@@ -471,7 +476,7 @@ def _doctor_cancels(ctx: Ctx, f: FightFrame, a: Action) -> None:
 
 # -- Reward (R-A9) -----------------------------------------------------------------------------
 def _legal_reward(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("look", seat, p.id), Action("take", seat, p.id)]
+    return [Action(ActionKind.LOOK, seat, p.id), Action(ActionKind.TAKE, seat, p.id)]
 
 
 def _handle_reward(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -492,11 +497,11 @@ def _reward(ctx: Ctx, winner: int, loser: int, choice: str) -> None:
 
 
 def _default_reward(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("look", seat, p.id)
+    return Action(ActionKind.LOOK, seat, p.id)
 
 
 def _legal_take(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("take", seat, p.id, card=c) for c in st.players[p.data["loser"]].items]
+    return [Action(ActionKind.TAKE, seat, p.id, card=c) for c in st.players[p.data["loser"]].items]
 
 
 def _handle_take(ctx: Ctx, p: Pending, a: Action) -> None:

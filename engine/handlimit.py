@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.core import Ctx, Kind
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.rng import Rng
 from engine.state import Pending, State
 
@@ -12,7 +12,9 @@ from engine.state import Pending, State
 def _legal(st: State, p: Pending, seat: int) -> list[Action]:
     others = [s for s in range(st.n) if s != seat]
     return [
-        Action("gift", seat, p.id, card=c, target=t) for c in st.players[seat].items for t in others
+        Action(ActionKind.GIFT, seat, p.id, card=c, target=t)
+        for c in st.players[seat].items
+        for t in others
     ]
 
 
@@ -27,7 +29,11 @@ def _default(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     items = st.players[seat].items
     others = [s for s in range(st.n) if s != seat]
     return Action(
-        "gift", seat, p.id, card=items[rng.below(len(items))], target=others[rng.below(len(others))]
+        ActionKind.GIFT,
+        seat,
+        p.id,
+        card=items[rng.below(len(items))],
+        target=others[rng.below(len(others))],
     )
 
 

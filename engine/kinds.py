@@ -1,13 +1,44 @@
-"""Every kind of decision the game waits for and every kind of event it tells, by name.
+"""Every kind of action a player (or the clock) takes, of decision the game waits for and of event
+it tells, by name.
 
 The values are the strings stored in game documents and compared by the conversation layer, so
-a member equals its string (``DecisionKind.TURN == "turn"``). ``Ctx.open`` and ``Ctx.public`` /
-``Ctx.private`` take only these: a misspelt kind fails where it is made, not where it is shown.
+a member equals its string (``DecisionKind.TURN == "turn"``) and a stored document loads
+unchanged. ``Action``, ``Pending`` and ``Awaiting`` hold members; ``Ctx.open`` and
+``Ctx.public`` / ``Ctx.private`` take only these: a misspelt kind fails where it is made, not
+where it is shown.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+
+class ActionKind(StrEnum):
+    ACCEPT = "accept"
+    ATTACK = "attack"
+    CLAIM = "claim"
+    CLAIM_OTHER = "claim_other"  # R-W7: fortune telling, the other side's win
+    CLAIRVOYANT = "clairvoyant"
+    DIPLOMAT = "diplomat"
+    DIRECTION = "direction"
+    END = "end"
+    GIFT = "gift"
+    GIVE = "give"
+    HYPNOTIZE = "hypnotize"
+    KEEP_USE = "keep_use"  # engine.premove: ask first, the free use kept
+    LOOK = "look"
+    ORDER = "order"
+    PASS = "pass"
+    PLAY = "play"
+    REFUSE = "refuse"
+    SKIP = "skip"
+    SOLO = "solo"
+    SUPPORT = "support"
+    SWAP = "swap"
+    TAKE = "take"
+    TIMEOUT = "timeout"  # the clock's: a deadline passed (seat None)
+    TRADE = "trade"
+    USE = "use"
 
 
 class DecisionKind(StrEnum):

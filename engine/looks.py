@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.core import Ctx, Kind
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.rng import Rng
 from engine.state import Pending, State
 
@@ -37,7 +37,7 @@ def _show(
 
 
 def _legal(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("look", seat, p.id, choice=str(i)) for i in range(3)]
+    return [Action(ActionKind.LOOK, seat, p.id, choice=str(i)) for i in range(3)]
 
 
 def _handle(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -50,7 +50,7 @@ def _handle(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 def _default(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("look", seat, p.id, choice="0")
+    return Action(ActionKind.LOOK, seat, p.id, choice="0")
 
 
 KINDS = {DecisionKind.LOOK_POS: Kind(_legal, _handle, _default)}

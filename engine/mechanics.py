@@ -20,17 +20,17 @@ K = TypeVar("K", bound=str)
 V = TypeVar("V")
 
 
-def _merge(tables: tuple[Mapping[K, V], ...], what: str) -> dict[str, V]:
-    merged: dict[str, V] = {}
+def _merge(tables: tuple[Mapping[K, V], ...], what: str) -> dict[K, V]:
+    merged: dict[K, V] = {}
     for table in tables:
         for name, value in table.items():
             if name in merged:
                 raise ValueError(f"{what} {name} is handled twice")
-            merged[str(name)] = value
+            merged[name] = value
     return merged
 
 
-KINDS: dict[str, Kind] = _merge(
+KINDS: dict[DecisionKind, Kind] = _merge(
     (turn.KINDS, trade.KINDS, fight.KINDS, looks.KINDS, handlimit.KINDS), "decision kind"
 )
 STEPS: dict[str, Step] = _merge((turn.STEPS, trade.STEPS, fight.STEPS), "frame type")

@@ -26,10 +26,13 @@ from typing import Any
 
 from engine.actions import Action, Illegal
 from engine.frames import TurnFrame, innermost_fight
+from engine.kinds import ActionKind, DecisionKind
 from engine.state import Pending, State
 from engine.turn import ahead_actions, allowed, face_down_uses
 
-KEEP_USE = "keep_use"  # choice "on" / "off": ask first, the free use kept (a face-down holder)
+KEEP_USE = (
+    ActionKind.KEEP_USE
+)  # choice "on" / "off": ask first, the free use kept (a face-down holder)
 
 STOPPED = ("priest_tribute", "end")  # a fight the Priest stopped (R-A2)
 
@@ -69,7 +72,7 @@ def legal(st: State, who: int) -> list[Action]:
     pending decision's id, which every press names)."""
     p = st.pending
     assert p is not None
-    ahead = Pending(p.id, "turn", [who], "turn", False, [], {"acted": False})
+    ahead = Pending(p.id, DecisionKind.TURN, [who], "turn", False, [], {"acted": False})
     acts = ahead_actions(st, ahead, who)
     if face_down_uses(st, who):
         acts.append(Action(KEEP_USE, who, p.id, choice="off" if keeps(st) else "on"))

@@ -9,6 +9,7 @@ from engine.cards import (
     ADVANCED_ITEMS,
     ALL_ITEMS,
     BAGS,
+    BLACK_PEARL,
     BROTHERHOOD,
     OCCUPATIONS,
     ORDER,
@@ -53,7 +54,7 @@ def normalize_options(options: dict[str, Any] | None) -> Json:
 def removed_items(n: int, items_option: str) -> list[str]:
     removed = []
     if n == 3:
-        removed.append("black_pearl")  # R-S4
+        removed.append(BLACK_PEARL)  # R-S4
     if n == 10:
         removed.append("coat")
     if items_option == "beginner":

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.cards import ASSOCIATIONS, BROTHERHOOD, ORDER
 from engine.frames import Frame, migrate, stored_before_typed
+from engine.kinds import DecisionKind
 from engine.rng import KEYED, SPLITMIX
 
 Json = dict[str, Any]
@@ -70,12 +71,16 @@ class Pending:
     """One decision the game waits for (R-D…): who may act, who passed, how it times out."""
 
     id: int
-    kind: str
+    kind: DecisionKind
     actors: list[int]  # who may still act
     deadline: str  # the §8 deadline kind: turn, trade, support, window, boost, choice
     window: bool = False  # R-D1: actors hidden from the public, lasts at least its minimum
     done: list[int] = field(default_factory=list)  # who already acted or passed
     data: Json = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if type(self.kind) is not DecisionKind:
+            self.kind = DecisionKind(self.kind)  # a plain string given is checked
 
     def to_dict(self) -> Json:
         return {
@@ -92,7 +97,7 @@ class Pending:
     def from_dict(cls, d: Json) -> Pending:
         return cls(
             id=d["id"],
-            kind=d["kind"],
+            kind=DecisionKind(d["kind"]),
             actors=list(d["actors"]),
             deadline=d["deadline"],
             window=d["window"],

@@ -5,10 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import BAG_NAME, BAGS, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
+from engine.cards import (
+    BAG_NAME,
+    BAGS,
+    BROKEN_MIRROR,
+    MONOCLE,
+    PRIVILEGE,
+    TRADE_EFFECT_ITEMS,
+    UNREFUSABLE_ITEMS,
+    item_kind,
+)
 from engine.core import Ctx, Kind, Step, bags_are_goals, random_of
 from engine.frames import Frame, TradeFrame, trade_on_top
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.looks import look_at_association
 from engine.rng import Rng
 from engine.state import Pending, State
@@ -53,7 +62,7 @@ def _swap(ctx: Ctx, f: TradeFrame) -> None:
     ctx.note(b, "got_item", about=a, card=ca, how="trade")
     ctx.note(b, "gave_item", about=a, card=cb, how="trade")  # chosen or forced (issue 25)
     fire: list[list[Any]] = []
-    if "broken_mirror" not in (ca, cb):  # R-T6: a Mirror trade is silent
+    if BROKEN_MIRROR not in (ca, cb):  # R-T6: a Mirror trade is silent
         if has_trade_effect(st, ca):
             fire.append([a, ca, b])
         if has_trade_effect(st, cb):
@@ -100,11 +109,11 @@ def resolve_effect(ctx: Ctx, giver: int, card: str, partner: int) -> None:
     k = item_kind(card)
     if k in BAGS:
         ctx.draw(giver, "bag")
-    elif k == "privilege":
+    elif k == PRIVILEGE:
         items = list(st.players[partner].items)
         ctx.private((giver,), "items_seen", about=partner, cards=items, how="privilege")
         ctx.note(giver, "saw_items", about=partner, cards=items, how="privilege")
-    elif k == "monocle":
+    elif k == MONOCLE:
         look_at_association(ctx, giver, partner, "monocle", occupation=False)
     elif k == "tome":
         ctx.open("tome", [giver], "choice", partner=partner)
@@ -125,12 +134,12 @@ def _legal_answer(st: State, p: Pending, seat: int) -> list[Action]:
     offered = p.data["card"]
     no_bags = offered in BAGS and not bags_are_goals(st)  # R-T3
     acts = [
-        Action("accept", seat, p.id, card=c)
+        Action(ActionKind.ACCEPT, seat, p.id, card=c)
         for c in st.players[seat].items
         if not (no_bags and c in BAGS)
     ]
     if offered not in UNREFUSABLE_ITEMS:  # R-T2
-        acts.append(Action("refuse", seat, p.id))
+        acts.append(Action(ActionKind.REFUSE, seat, p.id))
     return acts
 
 
@@ -148,13 +157,13 @@ def _handle_answer(ctx: Ctx, p: Pending, a: Action) -> None:
 
 def _default_answer(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     if p.data["card"] not in UNREFUSABLE_ITEMS:
-        return Action("refuse", seat, p.id)
+        return Action(ActionKind.REFUSE, seat, p.id)
     return random_of(_legal_answer)(st, p, seat, rng)
 
 
 # -- Smuggling window (R-T9) -----------------------------------------------------------------
 def _legal_smuggle(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("use", seat, p.id), Action("skip", seat, p.id)]
+    return [Action(ActionKind.USE, seat, p.id), Action(ActionKind.SKIP, seat, p.id)]
 
 
 def _handle_smuggle(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -172,12 +181,12 @@ def _finish_smuggle(ctx: Ctx, p: Pending) -> None:
 
 
 def _default_smuggle(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("use", seat, p.id)
+    return Action(ActionKind.USE, seat, p.id)
 
 
 # -- Tome, Coat --------------------------------------------------------------------------------
 def _legal_tome(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("swap", seat, p.id), Action("skip", seat, p.id)]
+    return [Action(ActionKind.SWAP, seat, p.id), Action(ActionKind.SKIP, seat, p.id)]
 
 
 def _handle_tome(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -200,8 +209,8 @@ def _handle_tome(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 def _legal_coat(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("take", seat, p.id, card=o) for o in sorted(st.occ_deck)] + [
-        Action("skip", seat, p.id)
+    return [Action(ActionKind.TAKE, seat, p.id, card=o) for o in sorted(st.occ_deck)] + [
+        Action(ActionKind.SKIP, seat, p.id)
     ]
 
 
@@ -223,12 +232,12 @@ def _handle_coat(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 def _default_skip(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("skip", seat, p.id)
+    return Action(ActionKind.SKIP, seat, p.id)
 
 
 # -- Sextant -----------------------------------------------------------------------------------
 def _legal_direction(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("direction", seat, p.id, choice=c) for c in ("left", "right")]
+    return [Action(ActionKind.DIRECTION, seat, p.id, choice=c) for c in ("left", "right")]
 
 
 def _handle_direction(ctx: Ctx, p: Pending, a: Action) -> None:
@@ -239,11 +248,11 @@ def _handle_direction(ctx: Ctx, p: Pending, a: Action) -> None:
 
 
 def _default_direction(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("direction", seat, p.id, choice="left")
+    return Action(ActionKind.DIRECTION, seat, p.id, choice="left")
 
 
 def _legal_pass(st: State, p: Pending, seat: int) -> list[Action]:
-    return [Action("give", seat, p.id, card=c) for c in st.players[seat].items]
+    return [Action(ActionKind.GIVE, seat, p.id, card=c) for c in st.players[seat].items]
 
 
 def _handle_pass(ctx: Ctx, p: Pending, a: Action) -> None:

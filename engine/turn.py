@@ -30,7 +30,7 @@ from engine.core import (
     use_occupation,
 )
 from engine.frames import Frame, TurnFrame, turn_on_top
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.rng import Rng
 from engine.state import Pending, State
 
@@ -158,26 +158,30 @@ def legal_turn_actions(st: State, p: Pending, seat: int) -> list[Action]:
     others = [s for s in range(st.n) if s != seat]
     acts: list[Action] = []
     if not p.data["acted"]:
-        acts.append(Action("pass", seat, d))
-        acts += [Action("trade", seat, d, target=t, card=c) for t in others for c in me.items]
-        acts += [Action("attack", seat, d, target=t) for t in others]
+        acts.append(Action(ActionKind.PASS, seat, d))
+        acts += [
+            Action(ActionKind.TRADE, seat, d, target=t, card=c) for t in others for c in me.items
+        ]
+        acts += [Action(ActionKind.ATTACK, seat, d, target=t) for t in others]
         if victory.can_claim(st, seat):
-            acts.append(Action("claim", seat, d))  # the allies are any subset of the others
+            acts.append(
+                Action(ActionKind.CLAIM, seat, d)
+            )  # the allies are any subset of the others
         if victory.can_claim_other(st, seat):
-            acts.append(Action("claim_other", seat, d))
+            acts.append(Action(ActionKind.CLAIM_OTHER, seat, d))
         if victory.can_claim_solo(st, seat):
-            acts.append(Action("solo", seat, d))
+            acts.append(Action(ActionKind.SOLO, seat, d))
     else:
-        acts.append(Action("end", seat, d))
+        acts.append(Action(ActionKind.END, seat, d))
     uses = free_uses(st, seat)
     if DIPLOMAT in uses:
         only_bags = all(c in BAGS for c in me.items)
         for name in diplomat_names(st):
             if name == BAG_NAME and only_bags:
                 continue  # R-T3: nothing to give back for the other Bag
-            acts += [Action("diplomat", seat, d, target=t, card=name) for t in others]
+            acts += [Action(ActionKind.DIPLOMAT, seat, d, target=t, card=name) for t in others]
     if CLAIRVOYANT in uses:
-        acts.append(Action("clairvoyant", seat, d))
+        acts.append(Action(ActionKind.CLAIRVOYANT, seat, d))
     return acts
 
 
@@ -264,14 +268,14 @@ def allowed(action: Action, options: list[Action], n: int) -> bool:
 
 
 def _default_turn(st: State, p: Pending, seat: int, rng: Rng) -> Action:
-    return Action("end" if p.data["acted"] else "pass", seat, p.id)
+    return Action(ActionKind.END if p.data["acted"] else ActionKind.PASS, seat, p.id)
 
 
 def _legal_diplomat_give(st: State, p: Pending, seat: int) -> list[Action]:
     receive = p.data["receive"]
     no_bags = receive in BAGS and not bags_are_goals(st)  # R-T3
     return [
-        Action("give", seat, p.id, card=c)
+        Action(ActionKind.GIVE, seat, p.id, card=c)
         for c in st.players[seat].items
         if not (no_bags and c in BAGS)
     ]
@@ -297,9 +301,12 @@ def _handle_diplomat_give(ctx: Ctx, p: Pending, a: Action) -> None:
 def _legal_clairvoyant(st: State, p: Pending, seat: int) -> list[Action]:
     top_first = list(reversed(st.pile))
     if len(top_first) == 1:
-        return [Action("order", seat, p.id, cards=(top_first[0],))]
+        return [Action(ActionKind.ORDER, seat, p.id, cards=(top_first[0],))]
     return [
-        Action("order", seat, p.id, cards=(x, y)) for x in top_first for y in top_first if x != y
+        Action(ActionKind.ORDER, seat, p.id, cards=(x, y))
+        for x in top_first
+        for y in top_first
+        if x != y
     ]
 
 
@@ -316,7 +323,7 @@ def _handle_clairvoyant(ctx: Ctx, p: Pending, a: Action) -> None:
 
 def _default_clairvoyant(st: State, p: Pending, seat: int, rng: Rng) -> Action:
     top_first = list(reversed(st.pile))
-    return Action("order", seat, p.id, cards=tuple(top_first[:2]))
+    return Action(ActionKind.ORDER, seat, p.id, cards=tuple(top_first[:2]))
 
 
 KINDS = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.cards import ASSOCIATIONS
+from engine.cards import ASSOCIATIONS, BLACK_PEARL, COAT_OF_ARMS
 from engine.core import Ctx, goal_count
 from engine.state import Json, State, other_association
 
@@ -20,7 +20,7 @@ def is_real_minority(st: State, assoc: str) -> bool:
 
 
 def holds_pearl(st: State, seat: int) -> bool:
-    return "black_pearl" in st.players[seat].items
+    return BLACK_PEARL in st.players[seat].items
 
 
 def can_claim(st: State, seat: int) -> bool:
@@ -41,7 +41,7 @@ def solo_count(st: State, items: list[str]) -> int:
 def can_claim_solo(st: State, seat: int) -> bool:
     """R-W5 with the decision that the bot offers the solo win only when it holds."""
     items = st.players[seat].items
-    return "coat_of_arms" in items and not holds_pearl(st, seat) and solo_count(st, items) >= 3
+    return COAT_OF_ARMS in items and not holds_pearl(st, seat) and solo_count(st, items) >= 3
 
 
 CLAIM_NEEDS = 3  # goal items (R-W3)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, cast
 
 import engine.premove as premove
 from engine.actions import Event
@@ -10,31 +10,55 @@ from engine.cards import ASSOCIATIONS, hand_limit
 from engine.core import goal_count
 from engine.fight import awaited, held_support, ride_seats, strengths, support_turn
 from engine.frames import FightFrame, fight_on_top, innermost_fight, innermost_trade
-from engine.state import Json, State
+from engine.kinds import DecisionKind
+from engine.state import State
+from engine.view_types import (
+    ActionDict,
+    DecisionData,
+    FightView,
+    Fire,
+    HistoryEntry,
+    NextTurn,
+    Note,
+    OwnDecision,
+    Played,
+    PublicPending,
+    PublicPlayer,
+    PublicView,
+    Result,
+    Reveal,
+    SeatView,
+)
 
 # Decision data that may be shown to the whole table for non-window decisions.
 _PUBLIC_DATA = {"attacker", "defender", "seat", "loser", "direction", "partner", "target", "excess"}
 
 
-def public_pending(st: State) -> Json | None:
+def public_pending(st: State) -> PublicPending | None:
     """R-D1: for a window the table learns only that it is open, never who was asked."""
     p = st.pending
     if p is None:
         return None
-    out: Json = {"id": p.id, "kind": p.kind, "deadline": p.deadline, "window": p.window}
-    if p.kind == "smuggle":
-        out["kind"] = "trade_settling"
+    shown = _PUBLIC_DATA if not p.window else {"attacker", "defender"}
+    data = cast(DecisionData, {k: v for k, v in p.data.items() if k in shown})
+    kind: DecisionKind | Literal["trade_settling"] = (
+        "trade_settling" if p.kind == DecisionKind.SMUGGLE else p.kind
+    )
+    out: PublicPending = {
+        "id": p.id,
+        "kind": kind,
+        "deadline": p.deadline,
+        "window": p.window,
+        "data": data,
+    }
     if not p.window:
         out["seats"] = awaited(st)  # R-A3: supporters are waited for one by one, in order
-        out["data"] = {k: v for k, v in p.data.items() if k in _PUBLIC_DATA}
-    else:
-        out["data"] = {k: v for k, v in p.data.items() if k in ("attacker", "defender")}
     return out
 
 
-def _public_player(st: State, seat: int) -> Json:
+def _public_player(st: State, seat: int) -> PublicPlayer:
     p = st.players[seat]
-    out: Json = {
+    out: PublicPlayer = {
         "seat": seat,
         "name": p.name,
         "items": len(p.items),
@@ -52,18 +76,18 @@ def current_fight(st: State) -> FightFrame | None:
     return innermost_fight(st.frames)
 
 
-def _fight(st: State) -> Json | None:
+def _fight(st: State) -> FightView | None:
     """The fight being resolved as the table sees it (R-V1), with its strengths (R-A6) and, once
     decided, how: "win", "tie", "ring" (R-A7's Poison Ring) or "mixer" (the Poison Mixer)."""
     f = current_fight(st)
     if f is None:
         return None
-    out: Json = {
+    out: FightView = {
         "attacker": f["attacker"],
         "defender": f["defender"],
         "supports": dict(f.get("supports", {})),
         "hypnotized": f.get("hypnotized"),
-        "played": [[s, c, x] for s, c, x in f.get("played", [])],
+        "played": cast(Played, [[s, c, x] for s, c, x in f.get("played", [])]),
         "strength": None,
         "decided": "winner" in f,
         "winner": f.get("winner"),
@@ -80,8 +104,8 @@ def _fight(st: State) -> Json | None:
     return out
 
 
-def public_view(st: State) -> Json:
-    view: Json = {
+def public_view(st: State) -> PublicView:
+    view: PublicView = {
         "players": [_public_player(st, s) for s in range(st.n)],
         "turn": st.turn,
         "first": st.first,
@@ -94,30 +118,38 @@ def public_view(st: State) -> Json:
         "pending": public_pending(st),
         "fight": _fight(st),
         "over": st.result is not None,
-        "history": [dict(h) for h in st.history],
+        "history": [cast(HistoryEntry, dict(h)) for h in st.history],
     }
     if st.result is not None:
-        view["result"] = dict(st.result)
+        view["result"] = cast(Result, dict(st.result))
         view["reveal"] = [
-            {"seat": s, "assoc": list(p.assoc), "occupation": p.occupation, "items": list(p.items)}
+            Reveal(seat=s, assoc=list(p.assoc), occupation=p.occupation, items=list(p.items))
             for s, p in enumerate(st.players)
         ]
         view["boxed_assoc"] = list(st.boxed_assoc)
     return view
 
 
-def view(st: State, seat: int) -> Json:
+def view(st: State, seat: int) -> SeatView:
     """What ``seat`` may see now: the table, their own cards, their decision, their notebook."""
     me = st.players[seat]
     p = st.pending
-    mine: Any = None
+    mine: OwnDecision | None = None
     if p is not None and seat in p.actors:
-        mine = {"id": p.id, "kind": p.kind, "deadline": p.deadline, "data": dict(p.data)}
-        ride = mine["data"].pop("ride", None)
+        data = dict(p.data)
+        ride = data.pop("ride", None)
+        mine = {
+            "id": p.id,
+            "kind": p.kind,
+            "deadline": p.deadline,
+            "data": cast(DecisionData, data),
+        }
         if ride is not None and seat in ride_seats(ride):
             # asked its own decision during a window (engine.fight): it sees only that one
-            mine.update(kind=ride["kind"], deadline=ride["deadline"], data=dict(ride["data"]))
-            mine["data"]["early"] = True  # asked while the window is open
+            own = cast(DecisionData, dict(ride["data"]))
+            own["early"] = True  # asked while the window is open
+            mine["kind"], mine["deadline"] = DecisionKind(ride["kind"]), ride["deadline"]
+            mine["data"] = own
         turn = support_turn(st)
         if mine["kind"] == "support" and turn is not None:
             # R-A3: whose turn it is (public), and this seat's own declaration kept till told
@@ -131,7 +163,7 @@ def view(st: State, seat: int) -> Json:
             trade = innermost_trade(st.frames)
             assert trade is not None
             fire = trade["effects"]
-            mine["data"] = {"fire": [[c, partner] for g, c, partner in fire if g == seat]}
+            mine["data"] = {"fire": cast(Fire, [[c, to] for g, c, to in fire if g == seat])}
         if p.kind == "sextant_pass":
             mine["data"] = {"direction": p.data["direction"]}
         if p.kind == "clairvoyant":
@@ -144,12 +176,12 @@ def view(st: State, seat: int) -> Json:
         assert now is not None
         mine = {
             "id": p.id,
-            "kind": "turn",
+            "kind": DecisionKind.TURN,
             "deadline": "turn",
             "data": {
                 "acted": False,
                 "ahead": now["seat"],
-                "held": premove.held(st, seat),
+                "held": _held(st, seat),
                 "keep_use": premove.keeps(st),
             },
         }
@@ -169,19 +201,19 @@ def view(st: State, seat: int) -> Json:
             "goals": {a: goal_count(st, me.items, a) for a in ASSOCIATIONS},
         },
         "decision": mine,
-        "notes": [dict(n) for n in me.notes],
+        "notes": [cast(Note, dict(n)) for n in me.notes],
         "next_turn": _next_turn(st, seat),
     }
 
 
-def _next_turn(st: State, seat: int) -> Json | None:
+def _next_turn(st: State, seat: int) -> NextTurn | None:
     """The seat's next turn while it may be chosen ahead (engine.premove): whose turn it is now,
     what is kept, and whether it may be chosen or changed right now (``open``) or is paused."""
     if seat != premove.owner(st):
         return None
     now = premove.current_turn(st)
     assert now is not None
-    return {"now": now["seat"], "held": premove.held(st, seat), "open": premove.seat(st) == seat}
+    return {"now": now["seat"], "held": _held(st, seat), "open": premove.seat(st) == seat}
 
 
 def public_events(events: list[Event]) -> list[Event]:
@@ -192,3 +224,8 @@ def public_events(events: list[Event]) -> list[Event]:
 def events_for(events: list[Event], seat: int) -> list[Event]:
     """The events of a step addressed to ``seat`` alone (or to a few seats including it)."""
     return [e for e in events if e.to is not None and seat in e.to]
+
+
+def _held(st: State, seat: int) -> ActionDict | None:
+    """The turn ``seat`` chose ahead and that is still kept (``Action.to_dict``'s form)."""
+    return cast(ActionDict | None, premove.held(st, seat))

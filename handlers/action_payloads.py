@@ -19,34 +19,36 @@ from dataclasses import dataclass
 
 from engine.actions import Action
 from engine.cards import ASSOCIATIONS, BAG_NAME, ITEM_KINDS, OCCUPATIONS
+from engine.kinds import ActionKind
 
 MAX_PAYLOAD = 40
 
-_KINDS: dict[str, str] = {
-    "pass": "pa",
-    "trade": "tr",
-    "attack": "at",
-    "claim": "cl",
-    "claim_other": "fo",
-    "solo": "so",
-    "end": "en",
-    "diplomat": "dp",
-    "clairvoyant": "cv",
-    "give": "gv",
-    "order": "or",
-    "accept": "ac",
-    "refuse": "rf",
-    "use": "us",
-    "skip": "sk",
-    "swap": "sw",
-    "take": "tk",
-    "direction": "dr",
-    "support": "su",
-    "hypnotize": "hy",
-    "play": "pl",
-    "look": "lk",
-    "gift": "gf",
-    "keep_use": "ku",
+# Every action a player takes (the clock's timeout is never a button).
+_KINDS: dict[ActionKind, str] = {
+    ActionKind.PASS: "pa",
+    ActionKind.TRADE: "tr",
+    ActionKind.ATTACK: "at",
+    ActionKind.CLAIM: "cl",
+    ActionKind.CLAIM_OTHER: "fo",
+    ActionKind.SOLO: "so",
+    ActionKind.END: "en",
+    ActionKind.DIPLOMAT: "dp",
+    ActionKind.CLAIRVOYANT: "cv",
+    ActionKind.GIVE: "gv",
+    ActionKind.ORDER: "or",
+    ActionKind.ACCEPT: "ac",
+    ActionKind.REFUSE: "rf",
+    ActionKind.USE: "us",
+    ActionKind.SKIP: "sk",
+    ActionKind.SWAP: "sw",
+    ActionKind.TAKE: "tk",
+    ActionKind.DIRECTION: "dr",
+    ActionKind.SUPPORT: "su",
+    ActionKind.HYPNOTIZE: "hy",
+    ActionKind.PLAY: "pl",
+    ActionKind.LOOK: "lk",
+    ActionKind.GIFT: "gf",
+    ActionKind.KEEP_USE: "ku",
 }
 _KIND_OF = {code: kind for kind, code in _KINDS.items()}
 
@@ -194,7 +196,7 @@ def _digit(seat: int) -> str:
     return str(seat)
 
 
-def _fields(payload: str) -> tuple[str, dict[str, str]]:
+def _fields(payload: str) -> tuple[ActionKind, dict[str, str]]:
     if not payload or len(payload) > MAX_PAYLOAD or not payload.isascii():
         raise BadPayload("payload length or charset")
     head, *rest = payload.split(".")

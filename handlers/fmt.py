@@ -8,9 +8,9 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
 
 from engine.cards import BAG_NAME, GOAL_KIND
+from engine.view_types import PublicView
 from handlers.card_labels import (
     SECRET_BAG_ICON,
     association_label,
@@ -24,7 +24,7 @@ MAX_TEXT = 4096
 
 # The public view (``engine.public_view``, or a seat view's ``"table"``): every renderer takes
 # that or a seat's view, never the game state.
-Table = dict[str, Any]
+Table = PublicView
 
 
 def name(table: Table, seat: int) -> str:

@@ -3,6 +3,7 @@ decision's timer. Each runs as one unit of work on the game: load, engine, rende
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,7 +97,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     return Outcome(action.kind)
 
 
-def _kept_open(table: GameRunner, seat: int, decision: int, view: dict[str, Any]) -> bool:
+def _kept_open(table: GameRunner, seat: int, decision: int, view: Mapping[str, Any]) -> bool:
     """A support declared ahead of its turn (R-A3): the seat is still asked the same decision,
     so its prompt is edited once to show what it keeps, not answered and then reopened."""
     own = view["decision"] or {}

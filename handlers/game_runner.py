@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from engine import TIMEOUT, Action, DecisionKind, Event, EventKind, State
+from engine.kinds import ActionKind
 from engine.rng import PASSENGERS, stream
+from engine.view_types import SeatView
 from handlers.game_record import Player
 from handlers.group_settings import AiLevel
 
@@ -43,7 +45,7 @@ class Seen:
     """A seat's view and legal actions at a moment of the run; with an action, what was chosen
     for it and why (a catalog key), else the prompt it would have been shown."""
 
-    view: dict[str, Any]
+    view: SeatView
     legal: list[Action]
     action: Action | None = None
     why: str = ""
@@ -234,7 +236,7 @@ class GameRunner:
             quiet = self._nothing_to_play(aw)
             if quiet is not None:
                 self._tell_fight(quiet)
-                self.apply(Action("pass", quiet, aw.decision), stand_in=True)
+                self.apply(Action(ActionKind.PASS, quiet, aw.decision), stand_in=True)
                 continue
             ai = [s for s in aw.seats if self.ai_plays(s)]
             ai_turn = self._ai_waits_until(aw)
@@ -317,7 +319,7 @@ class GameRunner:
         view = copy.deepcopy(engine.view(st, seat))  # the state changes in place after this
         return Seen(view, engine.legal_actions(st, seat), action, why)
 
-    def question(self, seat: int) -> tuple[dict[str, Any], list[Action]]:
+    def question(self, seat: int) -> tuple[SeatView, list[Action]]:
         """``seat``'s view and legal actions now: what its prompt shows and its answer is
         checked against."""
         return engine.view(self.state, seat), engine.legal_actions(self.state, seat)

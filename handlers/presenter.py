@@ -21,6 +21,7 @@ import engine
 from engine import Event, EventKind, State, premove
 from engine.actions import action_of
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
+from engine.view_types import PublicView
 from handlers import action_payloads, callback_data, fmt, prompts, story
 from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
@@ -182,7 +183,7 @@ class Presenter:
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.extra["away_notices"] = {}
 
-    def _story_text(self, table: dict[str, Any]) -> str | None:
+    def _story_text(self, table: PublicView) -> str | None:
         """New story lines only: whose turn it is lives in the status, windows always end by
         their time (so "time is up" would say nothing), and an AI standing in is said so."""
         lang = self.settings.language
@@ -316,8 +317,14 @@ class Presenter:
                 reason = t(lang, "prompt.closed.game_over")
             elif e.kind == EventKind.SUPPORT and d["seat"] == seat:
                 # declared ahead of its turn, told now that every earlier one was (R-A3)
-                fight = table["fight"] or {}
-                about = fight.get("attacker") if d["side"] == "attacker" else fight.get("defender")
+                fight = table["fight"]
+                about = (
+                    None
+                    if fight is None
+                    else fight["attacker"]
+                    if d["side"] == "attacker"
+                    else fight["defender"]
+                )
                 what = t(
                     lang,
                     f"game.answer.support.{d['side']}",
@@ -343,8 +350,9 @@ class Presenter:
         if owner is None or not self.asks(owner) or st.pending is None:
             return
         view = engine.view(st, owner)
-        offered = view["next_turn"]["open"]
-        kept = view["next_turn"]["held"]
+        nt = view["next_turn"]
+        assert nt is not None  # the owner chooses its next turn ahead
+        offered, kept = nt["open"], nt["held"]
         held = action_payloads.encode_action(action_of(kept)) if kept else ""
         items = ",".join(view["me"]["items"])
         version = f"{st.pending.id if offered else 'paused'}:{held}:{items}"
@@ -388,8 +396,7 @@ class Presenter:
                 EventKind.PREMOVE_DROPPED,
             ):
                 continue
-            view = {"seat": seat, "table": table}
-            chosen = ahead_line(view, e.data["action"], lang)
+            chosen = ahead_line({"seat": seat, "table": table}, e.data["action"], lang)
             if e.kind == EventKind.PREMOVE_PLAYED:
                 text = fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
             elif e.kind == EventKind.PREMOVE_KEPT:

@@ -5,12 +5,13 @@ cards, a decision it is asked, and notes the rules revealed to it (licences of t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from devtools.simulation.audience import LABEL_KEYS, Ledger, check_events, secrets_in
 from engine.actions import Event
 from engine.api import asked
-from engine.state import Json, State
+from engine.state import State
 from engine.views import public_view, view
 
 _LOG_LABELS = LABEL_KEYS | {"k"}  # a log entry's kind, e.g. "priest_stopped", is a label
@@ -34,17 +35,18 @@ _NOTE_LOOKS: dict[str, dict[str, str]] = {
 _NOTE_OWN = frozenset({"dealt", "drew", "got_item", "gave_item"})
 
 
-def check_public_view(st: State, pv: Json | None = None, ledger: Ledger | None = None) -> list[str]:
+def check_public_view(
+    st: State, pv: Mapping[str, Any] | None = None, ledger: Ledger | None = None
+) -> list[str]:
     """The group's view exposes of each player only counts, Drinks, face-up occupations and the
     away flag; item cards only where R-V1 makes them public; windows hide who was asked.
 
     Logs in the view (top-level lists such as ``history``) only grow: with a ``ledger`` only the
     entries added since its last check are looked at."""
-    if pv is None:
-        pv = public_view(st)
+    public: Mapping[str, Any] = public_view(st) if pv is None else pv
     out: list[str] = []
     over = st.result is not None
-    for seat, entry in enumerate(pv["players"]):
+    for seat, entry in enumerate(public["players"]):
         pl = st.players[seat]
         if set(entry) != _PLAYER_KEYS:
             out.append(f"public player {seat} has keys {sorted(entry)}")
@@ -57,7 +59,7 @@ def check_public_view(st: State, pv: Json | None = None, ledger: Ledger | None =
             out.append(f"public player {seat} shows spent for a face-down occupation")
         if entry.get("drink") != pl.drink or entry.get("away") != pl.away:
             out.append(f"public player {seat} drink/away wrong")
-    for key, value in pv.items():
+    for key, value in public.items():
         if key in ("players", "removed"):
             continue
         if key in ("result", "reveal", "boxed_assoc"):
@@ -82,14 +84,14 @@ def check_public_view(st: State, pv: Json | None = None, ledger: Ledger | None =
         items, assoc, occ = secrets_in(value, skip)
         if items or assoc or occ:
             out.append(f"public view {key} names a secret card: {value}")
-    pend = pv.get("pending")
+    pend = public.get("pending")
     if (
         pend is not None
         and pend.get("window")
         and ("seats" in pend or set(pend.get("data", {})) - {"attacker", "defender"})
     ):
         out.append(f"public view shows who a window asks: {pend}")
-    if not over and set(pv.get("removed", [])) != set(st.removed):
+    if not over and set(public.get("removed", [])) != set(st.removed):
         out.append("public view removed items differ")
     return out
 
@@ -124,7 +126,7 @@ def check_views(
                 out.append(f"view of seat {seat} shows a decision it is not asked")
         elif dec is not None:
             allowed = _DECISION_ITEMS.get(p.kind)
-            data = dict(dec.get("data", {}))
+            data: dict[str, Any] = dict(dec["data"])
             if allowed is not None:
                 data.pop(allowed, None)
             if seat not in p.actors:
@@ -140,7 +142,7 @@ def check_views(
     return out
 
 
-def _check_next_turn(st: State, seat: int, nt: Json | None) -> list[str]:
+def _check_next_turn(st: State, seat: int, nt: Mapping[str, Any] | None) -> list[str]:
     """Only the next player sees their turn chosen ahead, and only their own choice."""
     turn = st.frames[0] if st.frames and st.frames[0]["kind"] == "turn" else None
     if nt is None:
@@ -153,7 +155,7 @@ def _check_next_turn(st: State, seat: int, nt: Json | None) -> list[str]:
     return []
 
 
-def _check_notes(seat: int, notes: list[Json], ledger: Ledger) -> list[str]:
+def _check_notes(seat: int, notes: Sequence[Mapping[str, Any]], ledger: Ledger) -> list[str]:
     out: list[str] = []
     start = ledger.notes_seen.get(seat, 0)
     for note in notes[start:]:

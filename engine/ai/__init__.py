@@ -12,7 +12,7 @@ They are the only place here that builds a view from the state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.actions import Action
 from engine.ai.baseline import BaselinePolicy
@@ -21,11 +21,12 @@ from engine.ai.policy import AiPolicy
 from engine.api import legal_actions
 from engine.rng import Rng
 from engine.state import State
+from engine.view_types import DecisionData, SeatView
 from engine.views import view
 
 
 class ViewPolicy(Protocol):
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action: ...
+    def choose(self, view: SeatView, legal: list[Action], rng: Rng) -> Action: ...
 
 
 class SeatPolicy:
@@ -65,14 +66,17 @@ __all__ = [
 ]
 
 
-def asked(st: State, seat: int) -> tuple[dict[str, Any], list[Action]]:
+def asked(st: State, seat: int) -> tuple[SeatView, list[Action]]:
     """``seat``'s view and legal actions on the pending decision. A supporter holding the Priest,
     asked before its turn (R-A3), is asked the window's question now (use it or pass: its view
     shows the window's decision with the fight's sides) and its support when its turn comes."""
     seen, legal = view(st, seat), legal_actions(st, seat)
     own, p = seen["decision"], st.pending
     if p is not None and p.window and own and own["data"].get("turn") not in (None, seat):
-        data = {k: own["data"][k] for k in ("attacker", "defender")}
+        data: DecisionData = {
+            "attacker": own["data"]["attacker"],
+            "defender": own["data"]["defender"],
+        }
         seen = {**seen, "decision": {**own, "kind": p.kind, "data": data}}
         legal = [a for a in legal if a.kind in ("use", "pass")]
     return seen, legal

@@ -4,11 +4,10 @@ games, rather than waiting for blunders."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.actions import Action
 from engine.ai.seat_facts import SeatFacts
 from engine.rng import Rng
+from engine.view_types import SeatView
 
 _CLAIMS = ("claim", "claim_other", "solo")
 
@@ -16,7 +15,7 @@ _CLAIMS = ("claim", "claim_other", "solo")
 class BaselinePolicy:
     __slots__ = ()
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
+    def choose(self, view: SeatView, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
         kinds = {a.kind for a in legal}

@@ -23,7 +23,8 @@ from itertools import combinations
 
 from engine.ai.holdings import Holdings
 from engine.ai.seat_facts import SeatFacts
-from engine.cards import BROTHERHOOD, ORDER, association_split
+from engine.cards import BLACK_PEARL, BROTHERHOOD, ORDER, association_split
+from engine.view_types import seen_card, seen_hand
 
 # P(declared side | the supporter is with the attacker, with the defender, with neither or
 # both), as measured in games between AI passengers.
@@ -187,9 +188,9 @@ def _seen_cards(t: SeatFacts) -> dict[tuple[int, int], str]:
     for note in t.notes:
         if note["k"] == "saw_association":
             pos = note.get("position")
-            seen[(note["about"], 0 if pos is None else int(pos))] = note["assoc"]
+            seen[(note["about"], 0 if pos is None else int(pos))] = seen_card(note)
         elif note["k"] == "revealed":
-            for pos, card in enumerate(note["assoc"]):
+            for pos, card in enumerate(seen_hand(note)):
                 seen[(note["about"], pos)] = card
     return seen
 
@@ -209,7 +210,7 @@ def _seat_evidence(t: SeatFacts, holdings: Holdings) -> dict[int, float]:
     for note in t.notes:
         if note["k"] == "saw_item" and t.mine(note["card"]):
             ll[note["about"]] += math.log(_OFFERED_MY_GOAL_LR)
-        elif note["k"] == "got_item" and note["card"] == "black_pearl" and note["how"] == "trade":
+        elif note["k"] == "got_item" and note["card"] == BLACK_PEARL and note["how"] == "trade":
             ll[note["about"]] -= math.log(_GAVE_PEARL_LR)
     step = math.log(_HOLDS_MY_GOAL_LR)
     for seat in t.others:

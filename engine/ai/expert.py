@@ -16,7 +16,6 @@ steps derived from it (the engine has no clock, and the same seed must play the 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 import engine.ai.turns as turns
 from engine.actions import Action
@@ -27,8 +26,10 @@ from engine.ai.rollout import play_out, value
 from engine.ai.style import EXPERT_STYLE
 from engine.ai.worlds import can_sample, sample
 from engine.api import apply
+from engine.kinds import ActionKind
 from engine.rng import Rng, seed_state
 from engine.victory import CLAIM_NEEDS, claim_tally
+from engine.view_types import SeatView
 
 # CPU milliseconds per searched decision. A timer batch settles one AI turn (and the windows
 # around it) well inside the 30 s Lambda even at 256 MB, about a seventh of a core.
@@ -66,7 +67,7 @@ class ExpertPolicy:
         self.ai = AiPolicy(EXPERT_STYLE)
         self.budget_ms = budget_ms
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
+    def choose(self, view: SeatView, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
         m = self.ai.mind(view)
@@ -120,7 +121,7 @@ def _timely_claim(m: Mind, legal: list[Action], waiting: float) -> Action | None
     claim = best_claim(m.t, m.beliefs, m.holdings)
     if claim.chance < TIMELY_CLAIM_AT or 2 * claim.chance - 1 <= waiting:
         return None
-    return Action("claim", m.t.seat, legal[0].decision, seats=claim.seats)
+    return Action(ActionKind.CLAIM, m.t.seat, legal[0].decision, seats=claim.seats)
 
 
 def world_claim(m: Mind, legal: list[Action], seed: int) -> Action | None:
@@ -151,7 +152,7 @@ def world_claim(m: Mind, legal: list[Action], seed: int) -> Action | None:
     best = max(range(len(sets)), key=lambda i: (chance[i], -len(sets[i])))
     if chance[best] < WORLD_CLAIM_AT:
         return None
-    return Action("claim", t.seat, legal[0].decision, seats=tuple(sorted(sets[best])))
+    return Action(ActionKind.CLAIM, t.seat, legal[0].decision, seats=tuple(sorted(sets[best])))
 
 
 def budget_steps(budget_ms: int) -> int:

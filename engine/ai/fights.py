@@ -10,10 +10,12 @@ from engine.ai.mind import Mind, draw_value
 from engine.ai.seat_facts import MY_GOAL, SeatFacts
 from engine.cards import (
     BODYGUARD,
+    DAGGER,
     DUELIST,
     GRAND_MASTER,
     HYPNOTIST,
     POISON_MIXER,
+    POISON_RING,
     THUG,
 )
 from engine.fight import fight_strengths
@@ -48,7 +50,7 @@ def strengths(t: SeatFacts, extra: tuple[int, str, str | None] | None = None) ->
     f = t.fight
     assert f is not None
     a, d = f["attacker"], f["defender"]
-    played = list(f["played"]) + ([list(extra)] if extra else [])
+    played = [*f["played"], *([extra] if extra else [])]
     face_up: list[str | None] = list(t.face_up)
     for seat, card, _ in played:
         if card in (THUG, GRAND_MASTER, BODYGUARD):
@@ -60,14 +62,14 @@ def outcome(t: SeatFacts, extra: tuple[int, str, str | None] | None = None) -> s
     """The side that wins as things stand (None: a tie)."""
     f = t.fight
     assert f is not None
-    played = list(f["played"]) + ([list(extra)] if extra else [])
+    played = [*f["played"], *([extra] if extra else [])]
     mixer = next((x for _, c, x in played if c == POISON_MIXER), None)
     if mixer is not None:
         return str(mixer)
     att, dfn = strengths(t, extra)
     if att != dfn:
         return ATTACKER if att > dfn else DEFENDER
-    ring = next((s for s, c, _ in played if c == "poison_ring"), None)
+    ring = next((s for s, c, _ in played if c == POISON_RING), None)
     if ring == f["attacker"]:
         return ATTACKER
     if ring == f["defender"]:
@@ -240,7 +242,7 @@ def fight_odds(m: Mind, target: int) -> tuple[float, float]:
         mean += 1
     if t.occupation == HYPNOTIST:
         mean += 0.5
-    if "dagger" in t.items:
+    if DAGGER in t.items:
         mean += 1
     if t.face_up[target] == GRAND_MASTER:
         mean -= 1
@@ -248,7 +250,7 @@ def fight_odds(m: Mind, target: int) -> tuple[float, float]:
     sd = math.sqrt(var)
     win = 1.0 - _normal_cdf((0.5 - mean) / sd)
     tie = _normal_cdf((0.5 - mean) / sd) - _normal_cdf((-0.5 - mean) / sd)
-    if "poison_ring" in t.items:
+    if POISON_RING in t.items:
         win, tie = win + tie, 0.0
     return win, tie
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ai.seat_facts import SeatFacts
-from engine.state import Json
+from engine.view_types import HistoryEntry, Note
 
 _FULL_SIGHT = ("saw_items", "revealed")
 
@@ -61,7 +61,7 @@ def _place(known: list[dict[str, float]], seat: int, card: str) -> None:
     known[seat][card] = 1.0
 
 
-def _private(t: SeatFacts, note: Json, known: list[dict[str, float]]) -> None:
+def _private(t: SeatFacts, note: Note, known: list[dict[str, float]]) -> None:
     k = note["k"]
     if k in _FULL_SIGHT:
         seat = note["about"]
@@ -72,8 +72,8 @@ def _private(t: SeatFacts, note: Json, known: list[dict[str, float]]) -> None:
     elif k in ("saw_item", "gave_item"):
         _place(known, note["about"], note["card"])
     elif k in ("got_item", "drew"):
-        for cards in known:
-            cards.pop(note["card"], None)
+        for seen in known:
+            seen.pop(note["card"], None)
 
 
 def _hand_over(
@@ -89,7 +89,9 @@ def _hand_over(
             known[to][card] = min(1.0, known[to].get(card, 0.0) + p * share)
 
 
-def _public(t: SeatFacts, rec: Json, known: list[dict[str, float]], sizes: list[int]) -> None:
+def _public(
+    t: SeatFacts, rec: HistoryEntry, known: list[dict[str, float]], sizes: list[int]
+) -> None:
     k = rec["k"]
     me = t.seat
     if k == "trade_done":

@@ -9,7 +9,6 @@ decides exactly the same.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import engine.ai.fights as fights
 import engine.ai.trades as trades
@@ -21,7 +20,9 @@ from engine.ai.mind import Mind
 from engine.ai.seat_facts import SeatFacts
 from engine.ai.style import AI_STYLE, Style
 from engine.cards import CLAIRVOYANT, DIPLOMAT, DUELIST, POISON_MIXER, PRIEST
+from engine.kinds import DecisionKind
 from engine.rng import Rng
+from engine.view_types import SeatView
 
 Decide = Callable[[Mind, list[Action], Rng], Action]
 
@@ -79,27 +80,27 @@ def _plain(fn: Callable[[Mind, list[Action]], Action]) -> Decide:
     return lambda m, legal, rng: fn(m, legal)
 
 
-DECIDE: dict[str, Decide] = {
-    "turn": turns.turn,
-    "diplomat_give": _plain(trades.diplomat_give),
-    "clairvoyant": _plain(trades.clairvoyant_order),
-    "trade_answer": _plain(trades.answer),
-    "smuggle": lambda m, legal, rng: _first(legal, "use"),
-    "tome": _tome,
-    "coat": _coat,
-    "sextant_dir": _plain(trades.sextant_direction),
-    "sextant_pass": _plain(trades.sextant_pass),
-    "look_pos": _look_position,
-    "priest": _plain(fights.priest),
-    "priest_tribute": _plain(fights.give_back),
-    "support": _plain(fights.support),
-    "hypnotist": _plain(fights.hypnotist),
-    "boost": _plain(fights.boost),
-    "doctor": _plain(fights.doctor),
-    "reward": _plain(fights.reward),
-    "reward_take": _plain(fights.take),
-    "giveback": _plain(fights.give_back),
-    "gift": _plain(trades.gift),
+DECIDE: dict[DecisionKind, Decide] = {
+    DecisionKind.TURN: turns.turn,
+    DecisionKind.DIPLOMAT_GIVE: _plain(trades.diplomat_give),
+    DecisionKind.CLAIRVOYANT: _plain(trades.clairvoyant_order),
+    DecisionKind.TRADE_ANSWER: _plain(trades.answer),
+    DecisionKind.SMUGGLE: lambda m, legal, rng: _first(legal, "use"),
+    DecisionKind.TOME: _tome,
+    DecisionKind.COAT: _coat,
+    DecisionKind.SEXTANT_DIR: _plain(trades.sextant_direction),
+    DecisionKind.SEXTANT_PASS: _plain(trades.sextant_pass),
+    DecisionKind.LOOK_POS: _look_position,
+    DecisionKind.PRIEST: _plain(fights.priest),
+    DecisionKind.PRIEST_TRIBUTE: _plain(fights.give_back),
+    DecisionKind.SUPPORT: _plain(fights.support),
+    DecisionKind.HYPNOTIST: _plain(fights.hypnotist),
+    DecisionKind.BOOST: _plain(fights.boost),
+    DecisionKind.DOCTOR: _plain(fights.doctor),
+    DecisionKind.REWARD: _plain(fights.reward),
+    DecisionKind.REWARD_TAKE: _plain(fights.take),
+    DecisionKind.GIVEBACK: _plain(fights.give_back),
+    DecisionKind.GIFT: _plain(trades.gift),
 }
 
 
@@ -113,16 +114,16 @@ class AiPolicy:
         self.style = style
         self._cache: tuple[tuple[object, ...], Holdings, Beliefs] | None = None
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
+    def choose(self, view: SeatView, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
         mind = self.mind(view)
-        decide = DECIDE.get(mind.t.decision_kind)
-        if decide is None:
+        kind = mind.t.decision_kind
+        if kind is None:
             return legal[0]
-        return decide(mind, legal, rng)
+        return DECIDE[kind](mind, legal, rng)
 
-    def mind(self, view: dict[str, Any]) -> Mind:
+    def mind(self, view: SeatView) -> Mind:
         t = SeatFacts.read(view)
         cache = self._cache
         key = _fingerprint(t)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.api import apply, awaiting, default_action, legal_actions, timeout_action
-from engine.cards import GOAL_KIND, item_kind
+from engine.cards import BLACK_PEARL, GOAL_KIND, item_kind
 from engine.core import goal_count
 from engine.frames import fight_on_top
+from engine.kinds import ActionKind
 from engine.rng import Rng
 from engine.state import Player, State, other_association
 from engine.victory import is_real_minority
@@ -66,7 +67,7 @@ def _progress(st: State, association: str) -> float:
         total += count
         if count > best:
             best = count
-            pearl_on_best = "black_pearl" in p.items
+            pearl_on_best = BLACK_PEARL in p.items
     score = 0.55 * min(total, 3) / 3 + 0.45 * min(best, 3) / 3
     return score - (0.25 if pearl_on_best else 0.0)
 
@@ -86,15 +87,15 @@ def choose(st: State, seat: int, kind: str, rng: Rng) -> Action:
             side = "attacker"
         elif st.players[f["defender"]].association == mine:
             side = "defender"
-        return Action("support", seat, p.id, choice=side)
+        return Action(ActionKind.SUPPORT, seat, p.id, choice=side)
     if kind == "trade_answer":
         return _answer(st, seat, p.id, p.data["seat"], p.data["card"])
     if kind == "reward":
-        return Action("take", seat, p.id)
+        return Action(ActionKind.TAKE, seat, p.id)
     if kind == "reward_take":
         loser = st.players[p.data["loser"]]
         card = max(loser.items, key=lambda c: _keep(st, me, c))
-        return Action("take", seat, p.id, card=card)
+        return Action(ActionKind.TAKE, seat, p.id, card=card)
     if kind in ("giveback", "priest_tribute", "sextant_pass", "diplomat_give", "gift"):
         legal = legal_actions(st, seat)
         return min(legal, key=lambda a: _keep(st, me, a.card or ""))
@@ -106,7 +107,7 @@ def _keep(st: State, me: Player, card: str) -> float:
     kind = item_kind(card)
     if kind == GOAL_KIND[me.association] or card == f"bag_{GOAL_KIND[me.association]}":
         return 10.0
-    if card == "black_pearl":
+    if card == BLACK_PEARL:
         return -5.0
     if kind == GOAL_KIND[other_association(me.association)]:
         return 3.0
@@ -115,25 +116,27 @@ def _keep(st: State, me: Player, card: str) -> float:
 
 def _turn(st: State, seat: int, decision: int, acted: bool, rng: Rng) -> Action:
     if acted:
-        return Action("end", seat, decision)
+        return Action(ActionKind.END, seat, decision)
     me = st.players[seat]
     mine = me.association
-    pearl = "black_pearl" in me.items
+    pearl = BLACK_PEARL in me.items
     if not pearl:
         named = _claimable(st, seat)
         if named is not None:
-            return Action("claim", seat, decision, seats=named)
+            return Action(ActionKind.CLAIM, seat, decision, seats=named)
         if st.options.get("fortune_telling"):
             named = _fortune(st, seat)
             if named is not None:
-                return Action("claim_other", seat, decision, seats=named)
+                return Action(ActionKind.CLAIM_OTHER, seat, decision, seats=named)
     if rng.below(1000) < _NOISE_PERMILLE:
         legal = [a for a in legal_actions(st, seat) if a.kind in ("pass", "trade", "attack")]
         return legal[rng.below(len(legal))]
     others = [s for s in range(st.n) if s != seat]
     enemies = [s for s in others if st.players[s].association != mine]
     if pearl and enemies:
-        return Action("trade", seat, decision, target=rng.choice(enemies), card="black_pearl")
+        return Action(
+            ActionKind.TRADE, seat, decision, target=rng.choice(enemies), card=BLACK_PEARL
+        )
     mine_goals = [c for c in me.items if _is_goal(st, c, mine)]
     if mine_goals:
         own = len(mine_goals)
@@ -143,11 +146,11 @@ def _turn(st: State, seat: int, decision: int, acted: bool, rng: Rng) -> Action:
             default=None,
         )
         if partner is not None and goal_count(st, st.players[partner].items, mine) > own:
-            return Action("trade", seat, decision, target=partner, card=mine_goals[0])
+            return Action(ActionKind.TRADE, seat, decision, target=partner, card=mine_goals[0])
     holders = [s for s in enemies if goal_count(st, st.players[s].items, mine) > 0]
     if holders and rng.below(1000) < _ATTACK_PERMILLE:
-        return Action("attack", seat, decision, target=rng.choice(holders))
-    return Action("pass", seat, decision)
+        return Action(ActionKind.ATTACK, seat, decision, target=rng.choice(holders))
+    return Action(ActionKind.PASS, seat, decision)
 
 
 def _is_goal(st: State, card: str, association: str) -> bool:
@@ -209,4 +212,4 @@ def _answer(st: State, seat: int, decision: int, offerer: int, card: str) -> Act
     wanted = _keep(st, me, card) >= 3.0 or friend
     if accepts and (wanted or not refusable):
         return min(accepts, key=lambda a: _keep(st, me, a.card or ""))
-    return Action("refuse", seat, decision) if refusable else accepts[0]
+    return Action(ActionKind.REFUSE, seat, decision) if refusable else accepts[0]

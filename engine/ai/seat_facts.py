@@ -3,10 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from engine.cards import BAG_OF, GOAL_KIND, UNREFUSABLE_ITEMS, hand_limit, item_kind
-from engine.state import Json, other_association
+from engine.cards import (
+    BAG_OF,
+    BLACK_PEARL,
+    BROKEN_MIRROR,
+    CASTING_KNIVES,
+    COAT_OF_ARMS,
+    DAGGER,
+    GLOVES,
+    GOAL_KIND,
+    MONOCLE,
+    POISON_RING,
+    PRIVILEGE,
+    UNREFUSABLE_ITEMS,
+    WHIP,
+    hand_limit,
+    item_kind,
+)
+from engine.kinds import DecisionKind
+from engine.state import other_association
+from engine.view_types import DecisionData, FightView, HistoryEntry, Note, SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,19 +46,19 @@ class SeatFacts:
     bags_are_goals: bool
     removed: tuple[str, ...]  # item cards out of this game
     round: int
-    options: Json
-    decision_kind: str
-    decision: Json
+    options: dict[str, object]
+    decision_kind: DecisionKind | None  # None: nothing asked
+    decision: DecisionData
     decision_id: int
-    fight: Json | None
-    history: tuple[Json, ...]
-    notes: tuple[Json, ...]
+    fight: FightView | None
+    history: tuple[HistoryEntry, ...]
+    notes: tuple[Note, ...]
 
     @classmethod
-    def read(cls, view: dict[str, Any]) -> SeatFacts:
+    def read(cls, view: SeatView) -> SeatFacts:
         table = view["table"]
         me = view["me"]
-        decision = view["decision"] or {"kind": "", "data": {}}
+        decision = view["decision"]
         assoc = me["association"]
         return cls(
             seat=view["seat"],
@@ -63,9 +80,9 @@ class SeatFacts:
             removed=tuple(table["removed"]),
             round=table["round"],
             options=table["options"],
-            decision_kind=decision["kind"],
-            decision=decision["data"],
-            decision_id=int(decision.get("id", 0)),
+            decision_kind=decision["kind"] if decision else None,
+            decision=decision["data"] if decision else {},
+            decision_id=decision["id"] if decision else 0,
             fight=table["fight"],
             history=tuple(table.get("history", ())),
             notes=tuple(view["notes"]),
@@ -100,19 +117,19 @@ class SeatFacts:
 
 # How much holding a card is worth to a player of ``SeatFacts.association`` (goal items aside).
 _TOOL_VALUE = {
-    "monocle": 3.0,
-    "privilege": 2.5,
-    "dagger": 1.5,
-    "gloves": 1.5,
-    "poison_ring": 1.5,
-    "casting_knives": 1.2,
-    "whip": 1.2,
-    "coat_of_arms": 2.0,
+    MONOCLE: 3.0,
+    PRIVILEGE: 2.5,
+    DAGGER: 1.5,
+    GLOVES: 1.5,
+    POISON_RING: 1.5,
+    CASTING_KNIVES: 1.2,
+    WHIP: 1.2,
+    COAT_OF_ARMS: 2.0,
     "tome": 1.0,
     "coat": 1.0,
     "sextant": 1.0,
-    "broken_mirror": 0.5,
-    "black_pearl": -6.0,  # it forbids claiming (R-W1)
+    BROKEN_MIRROR: 0.5,
+    BLACK_PEARL: -6.0,  # it forbids claiming (R-W1)
 }
 MY_GOAL = 10.0
 THEIR_GOAL = 4.0  # kept out of their hands

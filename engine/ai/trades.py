@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.ai.mind import Mind, draw_value
 from engine.ai.seat_facts import SeatFacts, unrefusable
-from engine.cards import BAGS, item_kind
+from engine.cards import BAGS, BLACK_PEARL, BROKEN_MIRROR, MONOCLE, PRIVILEGE, item_kind
 
 _LIKELY_ACCEPTED = 0.7
 REPEAT_COST = 0.6  # per earlier time I gave the same card away: no endless back and forth
@@ -26,10 +26,10 @@ def effect_value(m: Mind, card: str, partner: int) -> float:
     kind = item_kind(card)
     if kind in BAGS:
         # R-T6: a partner holding the Broken Mirror can hand it back and cancel the draw
-        return draw_value(m) * (1.0 - m.holdings.p(partner, "broken_mirror")) if t.pile else 0.0
-    if kind == "monocle":
+        return draw_value(m) * (1.0 - m.holdings.p(partner, BROKEN_MIRROR)) if t.pile else 0.0
+    if kind == MONOCLE:
         return 6.0 * m.doubt(partner)
-    if kind == "privilege":
+    if kind == PRIVILEGE:
         unseen = m.holdings.sizes[partner] - sum(m.holdings.known[partner].values())
         return 0.8 * max(0.0, unseen) * (0.5 + m.ally(partner))
     if kind in ("tome", "coat"):
@@ -41,9 +41,9 @@ def exposure(m: Mind, card: str, giver: int) -> float:
     """What ``giver`` learns about me when I take ``card`` from them, as a cost to me."""
     kind = item_kind(card)
     enemy = 1.0 - m.ally(giver)
-    if kind == "monocle":
+    if kind == MONOCLE:
         return 1.5 * enemy
-    if kind == "privilege":
+    if kind == PRIVILEGE:
         return 0.7 * enemy
     if kind in BAGS and m.t.pile:
         return 1.0 * enemy - 0.5 * (1 - enemy)  # they draw a card
@@ -56,7 +56,7 @@ def repeat_cost(t: SeatFacts, card: str, to: int | None = None) -> float:
     a card each time was progress, not a repeat (unless the Broken Mirror cancelled the draws).
     The Black Pearl weighs more against a partner ``to`` who handed it back before."""
     cost = 0.0
-    if card == "black_pearl" and to is not None:
+    if card == BLACK_PEARL and to is not None:
         cost += PEARL_RETURN_COST * pearl_returns(t, to)
     if t.round < 6:
         return cost
@@ -71,7 +71,7 @@ def pearl_returns(t: SeatFacts, partner: int) -> int:
     out = 0
     with_them = False
     for n in t.notes:
-        if n.get("card") != "black_pearl" or n.get("about") != partner:
+        if n.get("card") != BLACK_PEARL or n.get("about") != partner:
             continue
         if n["k"] == "gave_item":
             with_them = True

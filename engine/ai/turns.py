@@ -11,7 +11,8 @@ from engine.actions import Action
 from engine.ai.claims import best_claim, best_fortune
 from engine.ai.mind import Mind, stacked_top, urgency
 from engine.ai.seat_facts import SeatFacts
-from engine.cards import BAGS, GOAL_KIND, item_kind
+from engine.cards import BAGS, BLACK_PEARL, GOAL_KIND, item_kind
+from engine.kinds import ActionKind
 from engine.rng import Rng
 
 CLAIM_AT = 0.95  # how sure a claim must be (early on; a long game makes one bolder)
@@ -44,13 +45,13 @@ def decisive(m: Mind, legal: list[Action]) -> Action | None:
     if "claim" in kinds:
         claim = best_claim(t, m.beliefs, m.holdings)
         if claim.chance >= CLAIM_AT - 0.1 * urgency(t.round) - late:
-            return Action("claim", t.seat, d, seats=claim.seats)
+            return Action(ActionKind.CLAIM, t.seat, d, seats=claim.seats)
     if "solo" in kinds:
         return next(a for a in legal if a.kind == "solo")
     if "claim_other" in kinds:
         fortune = best_fortune(t, m.beliefs, m.holdings)
         if fortune.chance >= FORTUNE_AT - 0.1 * urgency(t.round) - late:
-            return Action("claim_other", t.seat, d, seats=fortune.seats)
+            return Action(ActionKind.CLAIM_OTHER, t.seat, d, seats=fortune.seats)
     return _pearl_before_claim(m, legal)
 
 
@@ -113,11 +114,11 @@ def _pearl_before_claim(m: Mind, legal: list[Action]) -> Action | None:
     """Only the Black Pearl stands between me and a sure claim: hand it to my likeliest ally.
     An enemy would hand it straight back before my next turn; an ally will not."""
     t = m.t
-    if "black_pearl" not in t.items or t.my_goal_count() < 1:
+    if BLACK_PEARL not in t.items or t.my_goal_count() < 1:
         return None
     if best_claim(t, m.beliefs, m.holdings).chance < CLAIM_AT:
         return None
-    offers = [a for a in legal if a.kind == "trade" and a.card == "black_pearl"]
+    offers = [a for a in legal if a.kind == "trade" and a.card == BLACK_PEARL]
     return max(offers, key=lambda a: m.ally(a.target or 0), default=None)
 
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from engine.ai.mind import Mind, stacked_top
 from engine.cards import ALL_ITEMS, OCCUPATIONS
+from engine.kinds import DecisionKind
 from engine.rng import SPLITMIX, Rng
 from engine.state import Pending, Player, State, other_association
+from engine.view_types import seen_card, seen_hand
 
 
 def can_sample(m: Mind) -> bool:
@@ -85,7 +87,7 @@ def sample(m: Mind, rng: Rng) -> State:
         turn_no=turn_no,
         next_id=decision_id + 1,
         frames=[{"kind": "turn", "seat": t.seat, "stage": "act"}],
-        pending=Pending(decision_id, "turn", [t.seat], "turn", data={"acted": False}),
+        pending=Pending(decision_id, DecisionKind.TURN, [t.seat], "turn", data={"acted": False}),
     )
 
 
@@ -106,9 +108,9 @@ def _seen_rows(m: Mind) -> dict[int, dict[int, str]]:
     for note in m.t.notes:
         if note["k"] == "saw_association":
             pos = note.get("position")
-            rows.setdefault(note["about"], {})[0 if pos is None else int(pos)] = note["assoc"]
+            rows.setdefault(note["about"], {})[0 if pos is None else int(pos)] = seen_card(note)
         elif note["k"] == "revealed":
-            for pos, card in enumerate(note["assoc"]):
+            for pos, card in enumerate(seen_hand(note)):
                 rows.setdefault(note["about"], {})[pos] = card
     return rows
 

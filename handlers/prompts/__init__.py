@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 
 from engine.actions import Action
+from engine.kinds import DecisionKind
+from engine.view_types import SeatView
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
@@ -25,27 +26,27 @@ from handlers.prompts.base import (
     info_row,
 )
 
-PAGES: dict[str, Callable[[Ask, list[str]], Page]] = {
-    "turn": turn.turn_page,
-    "diplomat_give": turn.diplomat_give_page,
-    "clairvoyant": turn.clairvoyant_page,
-    "trade_answer": trade.trade_answer_page,
-    "smuggle": trade.smuggle_page,
-    "sextant_dir": trade.sextant_dir_page,
-    "sextant_pass": trade.sextant_pass_page,
-    "tome": trade.tome_page,
-    "coat": trade.coat_page,
-    "look_pos": trade.look_pos_page,
-    "gift": trade.gift_page,
-    "priest": fight.priest_page,
-    "priest_tribute": fight.priest_tribute_page,
-    "support": fight.support_page,
-    "hypnotist": fight.hypnotist_page,
-    "boost": fight.boost_page,
-    "doctor": fight.doctor_page,
-    "reward": fight.reward_page,
-    "reward_take": fight.reward_take_page,
-    "giveback": fight.giveback_page,
+PAGES: dict[DecisionKind, Callable[[Ask, list[str]], Page]] = {
+    DecisionKind.TURN: turn.turn_page,
+    DecisionKind.DIPLOMAT_GIVE: turn.diplomat_give_page,
+    DecisionKind.CLAIRVOYANT: turn.clairvoyant_page,
+    DecisionKind.TRADE_ANSWER: trade.trade_answer_page,
+    DecisionKind.SMUGGLE: trade.smuggle_page,
+    DecisionKind.SEXTANT_DIR: trade.sextant_dir_page,
+    DecisionKind.SEXTANT_PASS: trade.sextant_pass_page,
+    DecisionKind.TOME: trade.tome_page,
+    DecisionKind.COAT: trade.coat_page,
+    DecisionKind.LOOK_POS: trade.look_pos_page,
+    DecisionKind.GIFT: trade.gift_page,
+    DecisionKind.PRIEST: fight.priest_page,
+    DecisionKind.PRIEST_TRIBUTE: fight.priest_tribute_page,
+    DecisionKind.SUPPORT: fight.support_page,
+    DecisionKind.HYPNOTIST: fight.hypnotist_page,
+    DecisionKind.BOOST: fight.boost_page,
+    DecisionKind.DOCTOR: fight.doctor_page,
+    DecisionKind.REWARD: fight.reward_page,
+    DecisionKind.REWARD_TAKE: fight.reward_take_page,
+    DecisionKind.GIVEBACK: fight.giveback_page,
 }
 
 INFO_MAX = 200  # answerCallbackQuery alerts
@@ -57,7 +58,7 @@ def _page(a: Ask, nav: str) -> Page:
 
 
 def render_prompt(
-    view: dict[str, Any],
+    view: SeatView,
     legal: list[Action],
     lang: str,
     nav: str = "",
@@ -93,7 +94,7 @@ def _count(rows: Rows) -> int:
 
 
 def render_answered(
-    view_before: dict[str, Any], legal_before: list[Action], action: Action, lang: str
+    view_before: SeatView, legal_before: list[Action], action: Action, lang: str
 ) -> str:
     """The prompt as it was (from the seat's view and legal actions before the answer), without
     buttons, and the choice made."""
@@ -104,10 +105,11 @@ def render_answered(
     return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 
-def render_next_turn_paused(view: dict[str, Any], lang: str) -> str:
+def render_next_turn_paused(view: SeatView, lang: str) -> str:
     """The next turn chosen ahead while it is paused (engine.premove): no buttons, what is kept,
     and that it may be chosen again in a moment."""
     nt = view["next_turn"]
+    assert nt is not None, "paused: the seat chooses its next turn ahead"
     held = nt["held"]
     lines = [
         t(lang, "game.turn.next_title"),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from engine.actions import Action, action_of
 from engine.cards import ALL_ITEMS, OCCUPATIONS
+from engine.kinds import DecisionKind
+from engine.view_types import ActionDict, OwnDecision, PublicView
 from handlers import fmt
 from handlers.card_labels import card_label, occupation_label
 from handlers.i18n import t
@@ -13,6 +15,24 @@ from handlers.i18n import t
 _ITEMS = frozenset(ALL_ITEMS)
 # A decision asked during a window (engine.fight's riders) -> the window, whose occupation its
 # holder may use instead of answering.
+
+
+class Seated(TypedDict):
+    """Who is told, and the table (a seat's view is one)."""
+
+    seat: int
+    table: PublicView
+
+
+class Answering(TypedDict):
+    """What an answer is worded from: who answers, the table, the decision answered (a seat's
+    view before the answer is one)."""
+
+    seat: int
+    table: PublicView
+    decision: OwnDecision | None
+
+
 _USED_DURING = {"support": "priest", "reward": "doctor"}
 
 
@@ -26,7 +46,7 @@ def _card(lang: str, card: str | None) -> str:
     return fmt.item_name(lang, card)  # a Diplomat's item name
 
 
-def _about(view: dict[str, Any], action: Action) -> int | None:
+def _about(view: Answering, action: Action) -> int | None:
     """The other player the answer concerns, when the action itself does not name one."""
     p = view["decision"]
     if action.target is not None:
@@ -47,7 +67,7 @@ def _about(view: dict[str, Any], action: Action) -> int | None:
     return None
 
 
-def answer_line(view: dict[str, Any], action: Action, lang: str) -> str:
+def answer_line(view: Answering, action: Action, lang: str) -> str:
     """``view`` is the answering seat's view from before the answer."""
     p = view["decision"]
     table = view["table"]
@@ -76,8 +96,14 @@ def answer_line(view: dict[str, Any], action: Action, lang: str) -> str:
     )
 
 
-def ahead_line(view: dict[str, Any], held: dict[str, Any], lang: str) -> str:
+def ahead_line(view: Seated, held: ActionDict, lang: str) -> str:
     """The turn's action a seat chose ahead (engine.premove), in its stored form, worded as a
     turn's answer whatever the seat is asked now."""
-    as_turn = {**view, "decision": {"kind": "turn", "data": {}}}
+    turn: OwnDecision = {
+        "id": held["decision"],
+        "kind": DecisionKind.TURN,
+        "deadline": "turn",
+        "data": {},
+    }
+    as_turn: Answering = {"seat": view["seat"], "table": view["table"], "decision": turn}
     return answer_line(as_turn, action_of(held), lang)

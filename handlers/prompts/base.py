@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine.actions import Action
 from engine.cards import ALL_ITEMS
+from engine.kinds import DecisionKind
+from engine.view_types import DecisionData, Me, SeatView
 from handlers import action_payloads, fmt
 from handlers.card_labels import (
     ASSOCIATION_ICONS,
@@ -51,15 +52,15 @@ class Decision:
     """The seat's own pending decision, as its view holds it."""
 
     id: int
-    kind: str
-    data: dict[str, Any]
+    kind: DecisionKind
+    data: DecisionData
 
 
 @dataclass(frozen=True, slots=True)
 class Ask:
     """The seat being asked: its view (``engine.view``), its decision and its legal actions."""
 
-    view: dict[str, Any]
+    view: SeatView
     lang: str
     p: Decision
     legal: list[Action]
@@ -75,7 +76,7 @@ class Ask:
         return self.view["table"]
 
     @property
-    def me(self) -> dict[str, Any]:
+    def me(self) -> Me:
         """The seat's own cards."""
         return self.view["me"]
 
@@ -99,7 +100,7 @@ class Ask:
         return self.t("game.prompt.hand", cards=fmt.cards(self.lang, self.me["items"]))
 
 
-def ask(view: dict[str, Any], legal: list[Action], lang: str) -> Ask | None:
+def ask(view: SeatView, legal: list[Action], lang: str) -> Ask | None:
     """``view`` is the seat's ``engine.view``; ``legal`` its ``engine.legal_actions``."""
     d = view["decision"]
     if d is None or not legal:

@@ -3,15 +3,15 @@ that shows what the player can know (R-W6), Fortune-telling (R-W7) and the Coat 
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.actions import Action
-from engine.cards import ASSOCIATIONS, GOAL_KIND
+from engine.cards import ASSOCIATIONS, COAT_OF_ARMS, GOAL_KIND
+from engine.kinds import ActionKind
+from engine.view_types import Note, seen_card, seen_hand
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, card_label, drink_label
 from handlers.prompts.base import Ask, Button, Page, act, grid
 
-_KIND = {"cl": "claim", "fo": "claim_other"}
+_KIND = {"cl": ActionKind.CLAIM, "fo": ActionKind.CLAIM_OTHER}
 
 
 def claim_page(a: Ask, head: str, rest: list[str]) -> Page | None:
@@ -84,7 +84,7 @@ def _info(a: Ask, side: str) -> list[str]:
     return [*out, action_payloads.INFO_DRINK] if a.me["drink"] else out
 
 
-def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
+def _confirm(a: Ask, head: str, kind: ActionKind, mask: int) -> Page:
     me = a.me
     side, goal = _sides(a, kind)
     chosen = _seats(mask, a.seats)
@@ -115,7 +115,7 @@ def _confirm(a: Ask, head: str, kind: str, mask: int) -> Page:
     return page
 
 
-def _knowledge(a: Ask, about: int, notes: list[dict[str, Any]]) -> str:
+def _knowledge(a: Ask, about: int, notes: list[Note]) -> str:
     """What ``a.seat``'s notebook says about ``about``: association, last full look at the items
     and every single item seen changing hands with them since."""
     mine = [n for n in notes if n.get("about") == about]
@@ -125,20 +125,20 @@ def _knowledge(a: Ask, about: int, notes: list[dict[str, Any]]) -> str:
     elif assoc["k"] == "revealed":
         assoc_text = a.t(
             "game.claim.assoc_known",
-            assoc=fmt.assoc_cards(a.lang, assoc["assoc"]),
+            assoc=fmt.assoc_cards(a.lang, seen_hand(assoc)),
             round=assoc["round"],
         )
-    elif assoc.get("position") is not None:
+    elif (position := assoc.get("position")) is not None:
         assoc_text = a.t(
             "game.claim.assoc_one_card",
-            assoc=association_label(a.lang, assoc["assoc"]),
-            position=assoc["position"] + 1,
+            assoc=association_label(a.lang, seen_card(assoc)),
+            position=position + 1,
             round=assoc["round"],
         )
     else:
         assoc_text = a.t(
             "game.claim.assoc_known",
-            assoc=association_label(a.lang, assoc["assoc"]),
+            assoc=association_label(a.lang, seen_card(assoc)),
             round=assoc["round"],
         )
     parts = [assoc_text, _items_known(a, mine)]
@@ -146,7 +146,7 @@ def _knowledge(a: Ask, about: int, notes: list[dict[str, Any]]) -> str:
     return a.t("game.claim.about", name=a.name(about), text=a.t("game.list.semi").join(parts))
 
 
-def _items_known(a: Ask, mine: list[dict[str, Any]]) -> str:
+def _items_known(a: Ask, mine: list[Note]) -> str:
     """The items the notebook places in that hand: the last full look, then every single item
     seen offered, given to or taken from them since."""
     known: list[str] = []
@@ -173,13 +173,13 @@ def _solo(a: Ask) -> Page:
             a.t("game.solo.title"),
             a.t(
                 "game.solo.body",
-                coa=card_label(a.lang, "coat_of_arms"),
+                coa=card_label(a.lang, COAT_OF_ARMS),
                 count=sum(a.me["goals"].values()),
             ),
             a.hand(),
         ]
     )
     page.rows = [[(a.t("game.btn.confirm_solo"), act(a.of("solo")[0]))]]
-    page.info.append(action_payloads.info_item("coat_of_arms"))
+    page.info.append(action_payloads.info_item(COAT_OF_ARMS))
     page.back = action_payloads.nav()
     return page

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.cards import DOCTOR, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
+from engine.cards import DOCTOR, HYPNOTIST, OCCUPATIONS, POISON_MIXER, POISON_RING, PRIEST
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.i18n import t
@@ -16,6 +16,7 @@ def played_label(lang: str, card: str) -> str:
 def fight_header(table: fmt.Table, lang: str) -> str:
     """Who attacks whom (``table["fight"]`` must be set)."""
     fight = table["fight"]
+    assert fight is not None
     attacker, defender = fmt.name(table, fight["attacker"]), fmt.name(table, fight["defender"])
     return t(lang, "game.fight.header", attacker=attacker, defender=defender)
 
@@ -47,13 +48,13 @@ def fight_lines(table: fmt.Table, lang: str, frozen: bool = False) -> list[str]:
         out.append(t(lang, "game.fight.hypnotized", name=fmt.name(table, fight["hypnotized"])))
     for seat, card, choice in fight["played"]:
         if choice is not None:
-            side = a if choice == "attacker" else d
+            made_win = a if choice == "attacker" else d
             text = t(
                 lang,
                 "game.fight.played_mixer",
                 name=fmt.name(table, seat),
                 card=played_label(lang, card),
-                winner=fmt.name(table, side),
+                winner=fmt.name(table, made_win),
             )
         else:
             text = t(
@@ -68,6 +69,7 @@ def fight_lines(table: fmt.Table, lang: str, frozen: bool = False) -> list[str]:
     elif how == "tie":
         out.append(t(lang, "game.fight.result_tie", attack=att, defence=dfn))
     else:
+        assert fight["winner"] is not None  # decided, not a tie
         winner = fmt.name(table, fight["winner"])
         out.append(
             t(
@@ -76,7 +78,7 @@ def fight_lines(table: fmt.Table, lang: str, frozen: bool = False) -> list[str]:
                 attack=att,
                 defence=dfn,
                 name=winner,
-                ring=card_label(lang, "poison_ring"),
+                ring=card_label(lang, POISON_RING),
                 mixer=occupation_label(lang, POISON_MIXER),
             )
         )

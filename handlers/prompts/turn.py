@@ -38,7 +38,7 @@ def _root(a: Ask) -> Page:
         claims = any(x.kind in ("claim", "claim_other", "solo") for x in a.legal)
         choose = "game.turn.choose_claim" if claims else "game.turn.choose"
         page = Page([_title(a), a.t("game.turn.after" if acted else choose), a.hand()])
-    kinds = {x.kind: x for x in a.legal}
+    kinds: dict[str, Action] = {x.kind: x for x in a.legal}
     buttons: list[Button] = []
     kept = a.p.data.get("kept")
     if kept is not None and a.p.data.get("ahead") is None:

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import html
-from typing import Any
 
+from engine.view_types import Me, Note, SeatView, seen_card, seen_hand
 from handlers import fmt
 from handlers.card_labels import (
     association_label,
@@ -17,7 +17,7 @@ from handlers.card_labels import (
 from handlers.i18n import t
 
 
-def _association(lang: str, me: dict[str, Any]) -> list[str]:
+def _association(lang: str, me: Me) -> list[str]:
     label = association_label(lang, me["association"])
     if len(me["assoc"]) > 1:
         head = t(
@@ -28,13 +28,13 @@ def _association(lang: str, me: dict[str, Any]) -> list[str]:
     return [head, t(lang, f"association.{me['association']}.text")]
 
 
-def _occupation_state(lang: str, me: dict[str, Any]) -> str:
+def _occupation_state(lang: str, me: Me) -> str:
     if not me["occ_up"]:
         return t(lang, "game.dossier.occ_down")
     return t(lang, "game.dossier.occ_spent" if me["occ_spent"] else "game.dossier.occ_up")
 
 
-def dossier_text(view: dict[str, Any], lang: str) -> str:
+def dossier_text(view: SeatView, lang: str) -> str:
     """Association with its goal, occupation with its text, items with theirs, the Drink, from
     the seat's ``engine.view``."""
     me = view["me"]
@@ -63,7 +63,7 @@ def dossier_text(view: dict[str, Any], lang: str) -> str:
     return fmt.truncate(fmt.lines(*out))
 
 
-def note_text(table: fmt.Table, lang: str, n: dict[str, Any]) -> str:
+def note_text(table: fmt.Table, lang: str, n: Note) -> str:
     k = n["k"]
     about = fmt.name(table, n["about"]) if "about" in n else ""
     params: dict[str, object] = {"name": about}
@@ -72,7 +72,7 @@ def note_text(table: fmt.Table, lang: str, n: dict[str, Any]) -> str:
     if "occupation" in n:
         params["occupation"] = occupation_label(lang, n["occupation"])
     if k == "dealt":
-        params.update(assoc=fmt.assoc_cards(lang, n["assoc"]), items=fmt.cards(lang, n["items"]))
+        params.update(assoc=fmt.assoc_cards(lang, seen_hand(n)), items=fmt.cards(lang, n["items"]))
     elif k in ("saw_pile", "stacked_pile"):
         params["cards"] = fmt.cards(lang, n["cards"])
     elif k == "saw_deck":
@@ -80,12 +80,13 @@ def note_text(table: fmt.Table, lang: str, n: dict[str, Any]) -> str:
     elif k == "saw_items":
         params["cards"] = fmt.cards(lang, n["cards"])
     elif k == "revealed":
-        params.update(assoc=fmt.assoc_cards(lang, n["assoc"]), items=fmt.cards(lang, n["items"]))
+        params.update(assoc=fmt.assoc_cards(lang, seen_hand(n)), items=fmt.cards(lang, n["items"]))
     elif k == "saw_association":
-        params["assoc"] = association_label(lang, n["assoc"])
-        if n.get("position") is not None:
+        params["assoc"] = association_label(lang, seen_card(n))
+        position = n.get("position")
+        if position is not None:
             k = "saw_association_card"
-            params["position"] = n["position"] + 1
+            params["position"] = position + 1
     key = (
         f"game.note.{k}.{n['how']}"
         if k in ("got_item", "gave_item", "saw_occupation")
@@ -94,7 +95,7 @@ def note_text(table: fmt.Table, lang: str, n: dict[str, Any]) -> str:
     return t(lang, "game.note.line", round=n["round"], text=t(lang, key, **params))
 
 
-def notes_text(v: dict[str, Any], lang: str) -> str:
+def notes_text(v: SeatView, lang: str) -> str:
     """Your cards now, then every notebook entry in order; the oldest go first if it is long
     (``v`` is the seat's ``engine.view``)."""
     me = v["me"]

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.actions import Event
-from engine.cards import DIPLOMAT, DOCTOR, DUELIST, HYPNOTIST, OCCUPATIONS, POISON_MIXER, PRIEST
+from engine.cards import (
+    COAT_OF_ARMS,
+    DIPLOMAT,
+    DOCTOR,
+    DUELIST,
+    HYPNOTIST,
+    OCCUPATIONS,
+    POISON_MIXER,
+    POISON_RING,
+    PRIEST,
+)
+from engine.view_types import FinalResult
 from handlers import fmt
 from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
@@ -123,7 +134,7 @@ class Teller:
             attack=d["attack"],
             defence=d["defence"],
             winner=winner,
-            ring=self.item("poison_ring"),
+            ring=self.item(POISON_RING),
             mixer=self.occ(POISON_MIXER),
         )
 
@@ -252,7 +263,7 @@ def _claim(tl: Teller, e: Said) -> str:
 
 
 def _claim_solo(tl: Teller, e: Said) -> str:
-    return tl.t("game.story.claim_solo", name=e.name, coa=tl.item("coat_of_arms"))
+    return tl.t("game.story.claim_solo", name=e.name, coa=tl.item(COAT_OF_ARMS))
 
 
 def _seat(d: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -275,7 +286,7 @@ def _deadline(tl: Teller, e: Said) -> str:
 
 
 def _game_over(tl: Teller, e: Said) -> str:
-    return "\n".join(final_lines(tl.table, tl.lang, e.d, e.d["reveal"]))
+    return "\n".join(final_lines(tl.table, tl.lang, cast(FinalResult, e.d), e.d["reveal"]))
 
 
 # Every public event kind (engine.EventKind) with a line of its own, and what writes it; the

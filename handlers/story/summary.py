@@ -4,18 +4,19 @@ the game ended for them, everyone's association as revealed, and what their note
 from __future__ import annotations
 
 import html
-from typing import Any
 
+from engine.cards import COAT_OF_ARMS
+from engine.view_types import Note, Result, SeatView
 from handlers import fmt
 from handlers.card_labels import association_label, occupation_label, public_card_label
 from handlers.i18n import t
 
 
-def _name(final_view: dict[str, Any], seat: int) -> str:
+def _name(final_view: SeatView, seat: int) -> str:
     return f"<b>{html.escape(final_view['table']['players'][seat]['name'])}</b>"
 
 
-def _how(final_view: dict[str, Any], lang: str, result: dict[str, Any]) -> str:
+def _how(final_view: SeatView, lang: str, result: Result) -> str:
     declarer = result.get("declarer")
     side = result.get("side")
     return t(
@@ -23,19 +24,19 @@ def _how(final_view: dict[str, Any], lang: str, result: dict[str, Any]) -> str:
         f"game.final.how.{result['how']}",
         name=_name(final_view, declarer) if declarer is not None else "",
         side=association_label(lang, side) if side else "",
-        coa=public_card_label(lang, "coat_of_arms"),
+        coa=public_card_label(lang, COAT_OF_ARMS),
         round=result.get("round", final_view["table"]["round"]),
     )
 
 
-def _outcome(lang: str, seat: int, result: dict[str, Any]) -> str:
+def _outcome(lang: str, seat: int, result: Result) -> str:
     winners = result.get("winners") or []
     if not winners:
         return t(lang, "game.summary.nobody")
     return t(lang, "game.summary.won" if seat in winners else "game.summary.lost")
 
 
-def knowledge(notes: list[dict[str, Any]], about: int) -> tuple[str, int | None]:
+def knowledge(notes: list[Note], about: int) -> tuple[str, int | None]:
     """What the notes held about ``about``'s association before the end: ("knew", round) after a
     look at it, ("one_card", round) after seeing one of two cards, else ("unknown", None). The
     cards a claim reveals come with the end itself, so they are no knowledge the player had."""
@@ -51,7 +52,7 @@ def knowledge(notes: list[dict[str, Any]], about: int) -> tuple[str, int | None]
     return best
 
 
-def game_over_text(final_view: dict[str, Any], lang: str) -> str:
+def game_over_text(final_view: SeatView, lang: str) -> str:
     """The summary for the seat whose view this is; ``final_view`` is ``engine.view`` once the
     game is over (its table then holds the result and everyone's revealed cards)."""
     table = final_view["table"]

@@ -3,8 +3,8 @@ what the table waits for) and the final reveal."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from engine.cards import COAT_OF_ARMS
+from engine.view_types import FinalResult, PublicPlayer, Reveal
 from handlers import fmt
 from handlers.card_labels import (
     DRINK_ICON,
@@ -17,14 +17,14 @@ from handlers.i18n import t
 from handlers.prompts.fight import fight_lines
 
 
-def _occupation(lang: str, p: dict[str, Any]) -> str:
+def _occupation(lang: str, p: PublicPlayer) -> str:
     if p["occupation"] is None:
         return ""
     key = "game.status.occ_spent" if p["spent"] else "game.status.occ_up"
     return t(lang, key, label=occupation_label(lang, p["occupation"]))
 
 
-def _player_line(table: fmt.Table, lang: str, p: dict[str, Any], marker: bool) -> str:
+def _player_line(table: fmt.Table, lang: str, p: PublicPlayer, marker: bool) -> str:
     extras = [
         t(lang, "game.status.items", count=p["items"]),
         DRINK_ICON if p["drink"] else "",
@@ -90,7 +90,7 @@ def seat_order_text(table: fmt.Table, lang: str) -> str:
 
 
 def final_lines(
-    table: fmt.Table, lang: str, result: dict[str, Any], reveal: list[dict[str, Any]]
+    table: fmt.Table, lang: str, result: FinalResult, reveal: list[Reveal]
 ) -> list[str]:
     """The end (R-V3): how it ended, the winners, everyone's cards and the scores."""
     how = result["how"]
@@ -103,7 +103,7 @@ def final_lines(
             f"game.final.how.{how}",
             name=fmt.name(table, declarer) if declarer is not None else "",
             side=association_label(lang, side) if side else "",
-            coa=public_card_label(lang, "coat_of_arms"),
+            coa=public_card_label(lang, COAT_OF_ARMS),
             round=result.get("round", table["round"]),
         ),
     ]

@@ -179,3 +179,52 @@ def test_the_game_room_reaches_the_engine_through_game_runner_only() -> None:
         elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "engine":
             named |= {f"{node.module}.{a.name}" for a in node.names}
     assert named == {"engine.Rejected"}
+
+
+# What changes a running game's state (engine.api), and the engine's inner modules.
+ENGINE_MUTATORS = {"apply", "mark_away", "come_back"}
+ENGINE_INNER = {"engine.api", "engine.core", "engine.mechanics", "engine.state", "engine.ai"}
+
+
+def engine_uses(path: Path) -> set[str]:
+    """What of the engine a module names: ``engine.apply(…)``, ``from engine import apply``,
+    ``from engine.api import apply`` and ``import engine.api`` (as ``engine.api``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id == "engine":
+                found.add(f"engine.{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "engine":
+            found.add(node.module or "")
+            found |= {f"engine.{a.name}" for a in node.names if node.module == "engine"}
+            found |= {f"engine.api.{a.name}" for a in node.names if node.module == "engine.api"}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "engine"}
+    return found
+
+
+def test_game_runner_is_the_only_door_that_changes_the_running_game() -> None:
+    """Issue 28: only handlers/game_runner.py applies actions, marks a seat away or back, and
+    asks the AI (whose Priest-window view patch lives in engine.ai.asked); no other handler
+    reaches the engine's inner modules. The lobby deals a new game (engine.new_game) and the
+    rest read views (engine.view, engine.public_view)."""
+    doors: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "handlers").rglob("*.py")):
+        used = engine_uses(path)
+        mutating = {u for u in used if u.rpartition(".")[2] in ENGINE_MUTATORS}
+        inner = {u for u in used if any(u == m or u.startswith(m + ".") for m in ENGINE_INNER)}
+        if mutating or inner:
+            doors[path.relative_to(ROOT).as_posix()] = mutating | inner
+    assert set(doors) == {"handlers/game_runner.py"}, doors
+    assert {"engine.apply", "engine.mark_away", "engine.come_back"} <= doors[
+        "handlers/game_runner.py"
+    ]
+
+
+def test_the_door_check_would_see_a_second_door(tmp_path: Path) -> None:
+    sample = tmp_path / "door.py"
+    sample.write_text(
+        "import engine\nfrom engine.api import mark_away\nfrom engine.ai import asked\n"
+        "def f(st):\n    return engine.apply(st, None)\n"
+    )
+    assert {"engine.apply", "engine.api.mark_away", "engine.ai"} <= engine_uses(sample)

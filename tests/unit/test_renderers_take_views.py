@@ -18,8 +18,9 @@ RENDERERS = sorted(
         HANDLERS / "fmt.py",
     ]
 )
-# Constants and plain value types; everything else in the engine takes a State.
-ALLOWED_ENGINE_MODULES = {"engine.actions", "engine.cards"}
+# Constants and plain value types (the views' shapes, the kinds' enums); everything else in the
+# engine takes a State.
+ALLOWED_ENGINE_MODULES = {"engine.actions", "engine.cards", "engine.kinds", "engine.view_types"}
 # Fields of engine.state.State, Player and Pending that no view dict is read through.
 STATE_FIELDS = {
     "players",
@@ -105,6 +106,16 @@ def test_renderers_read_no_state_fields(module: Path) -> None:
     tree = ast.parse(module.read_text(), filename=str(module))
     found = state_reads(tree)
     assert not found, f"{module.name} reads the state: {found}"
+
+
+@pytest.mark.parametrize("name", ["view_types", "kinds"])
+def test_the_allowed_type_modules_reach_no_state(name: str) -> None:
+    """Issue 28: the views' shapes and the kinds are definitions only: they import nothing of the
+    engine that takes a State, so a renderer importing them still cannot reach one."""
+    path = HANDLERS.parent / "engine" / f"{name}.py"
+    tree = ast.parse(path.read_text(), filename=str(path))
+    assert engine_imports(tree) <= ALLOWED_ENGINE_MODULES
+    assert not state_reads(tree)
 
 
 def test_the_checks_would_see_a_state_read() -> None:
