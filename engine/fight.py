@@ -76,7 +76,7 @@ def step_fight(ctx: Ctx, f: Frame) -> None:
         f["stage"] = "reward"
         f["cancelled"] = False
         holders = [s for s in range(st.n) if occupation_ready(st, s, DOCTOR)]
-        if not publicly_unusable(st, DOCTOR, range(st.n)):
+        if not publicly_unusable(st, DOCTOR, range(st.n)) and not _nothing_to_cancel(st, f):
             winner = f["winner"]
             ride = None
             if winner is not None:
@@ -187,6 +187,12 @@ def publicly_unusable(st: State, occupation: str, seats: Iterable[int]) -> bool:
         if p.occ_up and p.occupation == occupation:
             return p.occ_spent or s not in seats
     return all(st.players[s].occ_up for s in seats)
+
+
+def _nothing_to_cancel(st: State, f: FightFrame) -> bool:
+    """R-A8 with R-D1: a tie with an empty draw pile has no effect a Doctor could cancel (no
+    reward, no tie draw), as the table sees; its window is left out."""
+    return f["winner"] is None and not st.pile
 
 
 def _support_order(st: State, a: int, d: int) -> list[int]:
@@ -493,6 +499,11 @@ def _reward(ctx: Ctx, winner: int, loser: int, choice: str) -> None:
     items = list(st.players[loser].items)
     ctx.private((winner,), "items_seen", about=loser, cards=items, how="fight")
     ctx.note(winner, "saw_items", about=loser, cards=items, how="fight")
+    if len(items) == 1:
+        # Decision (pace): the loser's only item (their count is public) is no choice to ask
+        # for: it is taken at once, and the winner is asked at once what to give back.
+        _take(ctx, winner, loser, items[0])
+        return
     ctx.open("reward_take", [winner], "choice", loser=loser)
 
 
@@ -505,16 +516,20 @@ def _legal_take(st: State, p: Pending, seat: int) -> list[Action]:
 
 
 def _handle_take(ctx: Ctx, p: Pending, a: Action) -> None:
-    st = ctx.state
     ctx.close()
-    winner, loser = p.actors[0], p.data["loser"]
     assert a.card is not None
-    ctx.move_item(a.card, loser, winner)
+    _take(ctx, p.actors[0], p.data["loser"], a.card)
+
+
+def _take(ctx: Ctx, winner: int, loser: int, card: str) -> None:
+    """R-A9 (b): ``winner`` takes ``card`` from ``loser``; a loser left with nothing is given one
+    of the winner's items back."""
+    ctx.move_item(card, loser, winner)
     ctx.public("item_taken", seat=winner, target=loser)
-    ctx.private((loser,), "item_lost", seat=loser, to=winner, card=a.card)
-    ctx.note(winner, "got_item", about=loser, card=a.card, how="fight")
-    ctx.note(loser, "gave_item", about=winner, card=a.card, how="fight")
-    if not st.players[loser].items:
+    ctx.private((loser,), "item_lost", seat=loser, to=winner, card=card)
+    ctx.note(winner, "got_item", about=loser, card=card, how="fight")
+    ctx.note(loser, "gave_item", about=winner, card=card, how="fight")
+    if not ctx.state.players[loser].items:
         ctx.open("giveback", [winner], "choice", loser=loser)
 
 

@@ -212,18 +212,28 @@ def reward_take_page(a: Ask, path: list[str]) -> Page:
             a.t("game.reward_take.body", name=a.name(loser), cards=fmt.cards(a.lang, items)),
         ]
     )
-    if len(items) == 1:
-        page.add(a.t("game.reward_take.last", name=a.name(loser)))
     card_buttons(a, page, a.of("take"))
     return page
 
 
 def giveback_page(a: Ask, path: list[str]) -> Page:
     loser = a.p.data["loser"]
-    page = Page([a.t("game.reward.title"), a.t("game.giveback.body", name=a.name(loser))])
+    page = Page([a.t("game.reward.title")])
+    took = _taken_from(a, loser)
+    if took is not None:  # the loser's only item, taken without asking (R-A9)
+        page.add(a.t("game.giveback.took", card=fmt.cards(a.lang, [took]), name=a.name(loser)))
+    page.add(a.t("game.giveback.body", name=a.name(loser)))
     page.add(a.hand())
     card_buttons(a, page, a.of("give"))
     return page
+
+
+def _taken_from(a: Ask, loser: int) -> str | None:
+    """The item the winner just took from ``loser`` (their latest note of it)."""
+    for note in reversed(a.view["notes"]):
+        if note.get("k") == "got_item" and note.get("how") == "fight":
+            return str(note["card"]) if note.get("about") == loser else None
+    return None
 
 
 def priest_tribute_page(a: Ask, path: list[str]) -> Page:

@@ -241,3 +241,22 @@ def test_the_two_bags_info_buttons_differ_and_the_diplomat_item_page_stays_short
     total = sum(len(row) for row in page.rows)
     names = [p for row in page.rows for _, p in row if not p.startswith(("?", "~"))]
     assert names and total <= len(names) + 2  # the names, the Diplomat's ℹ️, Back
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_R_A9_the_giveback_prompt_names_the_only_item_taken(lang: str) -> None:
+    """The loser's only item is taken without a one-button pick: the winner's give-back prompt
+    says what they took, from whom."""
+    from engine.fight import ATTACKER
+    from handlers import fmt
+    from tests.unit.engine_helpers import Game
+
+    g = Game.make(4, hands={0: ["dagger", "whip"], 1: ["key2"]})
+    g.fight(0, 1, {2: ATTACKER}).act(0, "take")
+    assert g.kind == "giveback"
+    pr = render(g.st, 0, lang)
+    check_text(pr.text)
+    from handlers.i18n import t
+
+    took = t(lang, "game.giveback.took", card=fmt.cards(lang, ["key2"]), name="<b>p1</b>")
+    assert took in pr.text.split("\n")  # the line naming the item taken, and from whom

@@ -435,6 +435,20 @@ def test_R_A7_tie_with_an_empty_pile_draws_nothing() -> None:
     assert g.items(0) == ["dagger"] and g.of("draw_empty", g.last)
 
 
+def test_R_A8_a_tie_with_an_empty_pile_has_no_doctor_window() -> None:
+    # nothing a Doctor could cancel (no reward, no tie draw), as the table sees: R-D1 leaves the
+    # window out; with a card left to draw, or a winner, it opens as before
+    g = Game.make(4, occ={3: "doctor"}, pile=[])
+    g.attack(0, 1).close()  # the boost window
+    assert g.kind == "turn" and g.pending.actors == [1] and g.of("draw_empty", g.last)
+    drawing = Game.make(4, occ={3: "doctor"}, pile=["whip"])
+    drawing.attack(0, 1).close()
+    assert drawing.kind == "doctor"
+    won = Game.make(4, occ={3: "doctor"}, pile=[])
+    won.attack(0, 1, {2: A}).close()
+    assert won.kind == "doctor"
+
+
 # -- R-A8 --------------------------------------------------------------------------------------
 def test_R_A8_doctor_cancels_the_reward() -> None:
     g = Game.make(4, occ={3: "doctor"})
@@ -506,8 +520,14 @@ def test_R_A9_reward_take_sees_all_items_and_takes_one() -> None:
 
 
 def test_R_A9_winner_gives_back_when_the_loser_has_nothing_left() -> None:
+    # the loser's only item (a public count) is taken at once: no pick with one button (pace)
     g = Game.make(4, hands={0: ["dagger", "whip"], 1: ["key2"]})
-    g.fight(0, 1, {2: A}).act(0, "take").act(0, "take", card="key2")
+    g.fight(0, 1, {2: A}).act(0, "take")
+    seen = g.of("items_seen", g.last)[0]
+    assert seen.to == (0,) and seen.data["cards"] == ["key2"]
+    assert g.of("item_taken", g.last)[0].public
+    lost = g.of("item_lost", g.last)[0]
+    assert lost.to == (1,) and lost.data["card"] == "key2"
     assert g.kind == "giveback" and g.pending.actors == [0]
     assert {a.card for a in g.legal(0)} == {"dagger", "whip", "key2"}
     g.act(0, "give", card="whip")
@@ -548,7 +568,7 @@ def test_R_A7_tie_draw_over_the_hand_limit_gives_at_once_R_H1() -> None:
 def test_R_A9_take_over_the_hand_limit_gives_after_the_giveback_R_H1() -> None:
     five = ["key1", "key2", "goblet1", "goblet2", "dagger"]
     g = Game.make(5, hands={0: five, 1: ["whip"]})
-    g.fight(0, 1, {2: A}).act(0, "take").act(0, "take", card="whip")
+    g.fight(0, 1, {2: A}).act(0, "take")  # the only item: taken at once
     assert g.kind == "giveback"
     g.act(0, "give", card="dagger")
     assert g.kind == "turn" and g.pending.actors == [1]  # back to 5: no gift

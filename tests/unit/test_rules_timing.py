@@ -71,7 +71,7 @@ def test_R_D2_default_reward_is_look_then_random_item_and_giveback() -> None:
     g.fight(0, 1, {2: A}).timeout()
     assert g.of("association_seen", g.last)
     g2 = Game.make(4, hands={0: ["dagger"], 1: ["whip"]})
-    g2.fight(0, 1, {2: A}).act(0, "take").timeout()
+    g2.fight(0, 1, {2: A}).act(0, "take")  # the loser's only item: taken at once
     assert g2.kind == "giveback"
     g2.timeout()
     assert len(g2.items(1)) == 1 and len(g2.items(0)) == 1
