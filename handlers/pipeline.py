@@ -258,8 +258,23 @@ class Txn:
     def send(self, chat: int, text: str, rows: Rows | None = None, tag: str = "") -> None:
         self._add("send", chat, text, rows, None, tag)
 
-    def edit(self, chat: int, msg: int, text: str, rows: Rows | None = None, tag: str = "") -> None:
+    def edit(
+        self,
+        chat: int,
+        msg: int,
+        text: str,
+        rows: Rows | None = None,
+        tag: str = "",
+        *,
+        after: float | None = None,
+    ) -> None:
+        """``after``: not sent before then (a throttled edit, issue 27). Its lease ends then, so
+        whoever runs first after it (its flush timer) sends it; until then a newer edit of the
+        same message replaces it."""
         self._add("edit", chat, text, rows, msg, tag)
+        if after is not None and after > self.now:
+            e = self.new_entries[-1]
+            e["after"] = e["until"] = after
 
     def pin(self, chat: int, msg: int, pinned: bool = True, tag: str = "") -> None:
         self._add("pin" if pinned else "unpin", chat, "", None, msg, tag)
@@ -278,13 +293,17 @@ class Txn:
 
     def _supersede(self, chat: int, msg: int | None) -> None:
         """An edit replaces a message's whole text and buttons, so an earlier edit of the same
-        message that nobody is sending (queued by this invocation, or left behind and claimed by
-        it) is not sent at all: the message shows the newest state with one call (issue 27)."""
+        message that nobody is sending (queued by this invocation, left behind and claimed by
+        it, or held back until a time still to come) is not sent at all: the message shows the
+        newest state with one call (issue 27)."""
         mine = {e["seq"] for e in self.new_entries + self.stale_entries}
         gone = {
             e["seq"]
             for e in self.doc.get("outbox", [])
-            if e["seq"] in mine and e["op"] == "edit" and e["chat"] == chat and e["msg"] == msg
+            if (e["seq"] in mine or _deferred(e, self.now))
+            and e["op"] == "edit"
+            and e["chat"] == chat
+            and e["msg"] == msg
         }
         if not gone:
             return
@@ -407,8 +426,8 @@ class Pipeline:
         holding = _holds(txn.doc, txn.now)
         holds: dict[int, float] = {}
         for i, e in enumerate(entries):
-            if e["chat"] in held:
-                continue
+            if e["chat"] in held or _deferred(e, txn.now):
+                continue  # a deferred edit is its flush timer's (``Txn.edit``)
             if e["chat"] in holding:  # flood control holds the chat: not even a try
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
@@ -588,6 +607,8 @@ class Pipeline:
         The game's next deadline will if it falls just after; otherwise a flush timer."""
         if not txn.new_entries and not txn.stale_entries:
             return
+        for at in sorted({float(e["after"]) for e in txn.new_entries if _deferred(e, txn.now)}):
+            self.timers.schedule(TimerRequest(key, FLUSH, at))
         due = txn.doc.get("due")
         if due is None or not txn.until < due["at"] <= txn.until + 30:
             self.timers.schedule(TimerRequest(key, FLUSH, txn.until + 1))
@@ -684,6 +705,11 @@ def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
     dec["stretched"] = waited
     _shift_deadlines(doc, extra)
     return extra
+
+
+def _deferred(e: dict[str, Any], now: float) -> bool:
+    """An edit held back until a time still to come: nobody sends it before then."""
+    return float(e.get("after", 0.0)) > now
 
 
 def _low_priority(e: dict[str, Any]) -> bool:

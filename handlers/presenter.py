@@ -15,6 +15,7 @@ commits it.
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 import engine
@@ -34,6 +35,11 @@ from infra.ports import Rows
 # buzz) about once a minute of play, never one per step.
 STORY_MERGE_SECONDS = 90.0
 STORY_MAX_CHARS = 3600
+# The group's living status and story message are edited at most once in so many seconds (issue
+# 27: the group's 20 calls a minute): a change within them is held back until they are over, and
+# what changes meanwhile joins it (one edit shows the newest text).
+STATUS_EVERY_SECONDS = 10.0
+STORY_EVERY_SECONDS = 8.0
 
 
 class Presenter:
@@ -97,12 +103,6 @@ class Presenter:
                     text = fmt.lines(text, told)
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
-        for seat, seen in self.run.fight_told:
-            if not self.no_chat(seat):
-                lang = self.lang_of(seat)
-                text = prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
-                self.txn.send(self.chat_of(seat), text)
-        self.run.fight_told = []
         self._ahead_prompt()
         self._open_prompts()
         self.run.events = []
@@ -210,7 +210,9 @@ class Presenter:
         )
         if merge:
             s["body"] = f"{s['body']}\n{body}"
-            self.txn.edit(chat, s["msg"], s["body"], tag="story")
+            # the end (the reveal) goes at once, and takes any held-back lines with it
+            after = None if self.state.over else self._throttle(s, STORY_EVERY_SECONDS)
+            self.txn.edit(chat, s["msg"], s["body"], tag="story", after=after)
             return
         if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
             body = fmt.lines(s.get("body", ""), body)
@@ -238,9 +240,23 @@ class Presenter:
             self.txn.send(chat, text, tag="status")
             self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
         elif status.get("msg") and status.get("text") != text:
-            self.txn.edit(chat, status["msg"], text, tag="status")
+            over = self.state.over
+            after = None if over else self._throttle(status, STATUS_EVERY_SECONDS)
+            self.txn.edit(chat, status["msg"], text, tag="status", after=after)
             status["text"] = text
-            self._pin_status(not self.state.over)
+            self._pin_status(not over)
+
+    def _throttle(self, shown: dict[str, Any], every: float) -> float | None:
+        """When the next edit of a group message may go (None: now): at most one in ``every``
+        seconds; one still held back takes the newer text. Only public events edit these
+        messages, so their timing tells nothing hidden either (R-D1)."""
+        now = self.txn.now
+        last = float(shown.get("edit_at", -math.inf))
+        if last > now:  # an edit is held back until then: this one replaces it
+            return last
+        at = max(now, last + every * self.scale)
+        shown["edit_at"] = at
+        return at if at > now else None
 
     def _pin_status(self, pinned: bool) -> None:
         """Once each way; a refusal (no right to pin) is not retried."""
