@@ -278,6 +278,11 @@ class PaceTable:
         for shown in reversed(self.messenger.in_chat(uid)[-60:]):
             if any(b[2].startswith(prefix) for row in shown.rows or [] for b in row):
                 return shown
+        ahead = self.doc().get("ahead") or {}  # "your turn is next", not edited for hidden data
+        if ahead.get("msg") and self.uids[int(ahead["seat"])] == uid:
+            shown = self.messenger.messages.get((uid, int(ahead["msg"])))
+            if shown is not None and shown.rows:
+                return shown
         return None
 
     # -- playing -------------------------------------------------------------------------------
@@ -440,6 +445,7 @@ class PaceTable:
         legal = engine.legal_actions(st, seat)
         if shown is None or not legal:
             return None
+        decision = _decision_shown(shown, self.gid, decision)
         action = self.ai.choose(engine.view(st, seat), legal, self.rng)
         route = None
         for same in _identical(action, legal):  # a menu shows one of two identical Goblets
@@ -498,6 +504,16 @@ class PaceTable:
         finally:
             self.messenger.quiet = False
             shown.text, shown.rows = start
+
+
+def _decision_shown(shown: Shown, gid: str, decision: int) -> int:
+    """The decision id a prompt's buttons carry (an older one on "your turn is next")."""
+    for row in shown.rows or []:
+        for _, _, data in row:
+            parts = data.split(":")
+            if len(parts) >= 3 and parts[0] == gid and parts[1].isdigit():
+                return int(parts[1])
+    return decision
 
 
 def busiest(times: list[float], window: float) -> int:

@@ -14,7 +14,9 @@ commits it.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
 import math
 from typing import Any
 
@@ -344,8 +346,9 @@ class Presenter:
 
     def _ahead_prompt(self) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
-        first offered, edited as the decisions around it change (its buttons carry the pending
-        decision's id), without buttons while it is paused, and closed when the seat's turn
+        first offered, edited only when what it shows changes (never for the decision id its
+        buttons carry: a press on it counts for the decision pending then, issue 25 item 7; nor
+        for a pause: a press on it then is answered why it waits), and closed when the seat's turn
         starts: saying what was played, or kept for one tap, or dropped and why, or with nothing
         chosen that the turn has come. The turn's own prompt is always a new message: Telegram
         notifies new messages, never edits (issue 25)."""
@@ -362,10 +365,12 @@ class Presenter:
         kept = view["next_turn"]["held"]
         held = action_payloads.encode_action(action_of(kept)) if kept else ""
         items = ",".join(view["me"]["items"])
-        version = f"{st.pending.id if offered else 'paused'}:{held}:{items}"
+        pr = self.prompt(owner) if offered else None
+        # what the player sees, never the decision id inside its buttons (issue 25 item 7): a
+        # press on it as shown counts for the decision pending then (handlers.game_room)
+        version = f"{_shown(pr) if pr is not None else ''}:{held}:{items}"
         if rec is None:
-            if offered:
-                pr = self.prompt(owner)
+            if pr is not None:
                 rows = self.rows(st.pending.id, pr.rows)
                 self.txn.send(self.chat_of(owner), pr.text, rows, tag="ahead")
                 self.game.ahead = {
@@ -377,16 +382,13 @@ class Presenter:
                     "title": pr.text.split("\n", 1)[0],
                 }
             return
-        if rec.get("v") == version or rec.get("msg") is None:
-            return  # unchanged, or still being sent: the next command edits it
-        if offered:
-            pr = self.prompt(owner)
-            rows = self.rows(st.pending.id, pr.rows)
-            self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
-            rec["dec"] = st.pending.id
-        else:
-            text = prompts.render_next_turn_paused(view, self.lang_of(owner))
-            self.txn.edit(self.chat_of(owner), rec["msg"], text, None, tag="prompt")
+        if pr is None or rec.get("v") == version or rec.get("msg") is None:
+            # paused, unchanged, or still being sent (the next command edits it); while paused
+            # it is left as shown, and a press on it is told why it waits (handlers.game_room)
+            return
+        rows = self.rows(st.pending.id, pr.rows)
+        self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
+        rec["dec"] = st.pending.id
         rec["v"] = version
 
     def _end_ahead(self, rec: dict[str, Any]) -> None:
@@ -543,6 +545,12 @@ class Presenter:
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
+
+
+def _shown(pr: prompts.Prompt) -> str:
+    """A short digest of a prompt's text and buttons (labels and payloads, no decision id)."""
+    raw = json.dumps([pr.text, pr.rows], ensure_ascii=False)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 def _prompt_version(st: State, seat: int) -> str:

@@ -133,6 +133,12 @@ class ServiceGame:
             data = [b[2] for row in shown.rows or [] for b in row if b[2].startswith(prefix)]
             if data:
                 return shown.message_id, data
+        ahead = self.doc().get("ahead") or {}  # "your turn is next" keeps its older buttons
+        if ahead.get("msg") and ahead.get("seat") == seat:
+            shown = self.messenger.messages[(self.uids[seat], ahead["msg"])]
+            data = [b[2] for row in shown.rows or [] for b in row]
+            if data:
+                return shown.message_id, data
         raise AssertionError(f"seat {seat} has no prompt for decision {st.pending.id}")
 
     def press_payload(self, seat: int, wanted: str, *, prefix: bool = False) -> None:

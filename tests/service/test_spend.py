@@ -21,6 +21,8 @@ from handlers.app import CoachRideBot
 from handlers.i18n import t
 from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
 from infra.ports import Rows, Sent
+from tests.service.service_game import ServiceGame
+from tests.service.test_premove import _offer
 
 SEED = 1501
 
@@ -106,3 +108,49 @@ def test_issue_27_a_five_player_game_spends_fewer_calls() -> None:
     assert f.errors == 0
     assert f.calls_per_second <= 0.75, (f.calls_per_second, calls)
     assert f.group_edits <= 260, f.group_edits
+
+
+def test_issue_25_your_turn_is_next_is_not_edited_for_its_buttons_hidden_data() -> None:
+    """Issue 25 item 7: "your turn is next" was edited at each new decision around it only to
+    carry that decision's id in its buttons. Now it stays as shown, and a press on it counts
+    for the decision pending then."""
+    table = ServiceGame(n=4)
+    table.start()
+    nxt = (table.state().turn + 1) % table.n
+    ahead = table.doc()["ahead"]
+    assert ahead is not None and ahead["seat"] == nxt
+    message_id = table.prompt(nxt)[0]
+    chat = table.uids[nxt]
+    before = table.messenger.messages[(chat, message_id)]
+    shown = (before.text, before.rows)
+    edits: list[tuple[int, int]] = []
+    edit = table.messenger.edit
+
+    def counting(chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        edits.append((chat_id, message_id))
+        return edit(chat_id, message_id, text, rows)
+
+    table.messenger.edit = counting  # type: ignore[method-assign]
+    _offer(table)  # a new decision: the trade's answer
+    after = table.messenger.messages[(chat, message_id)]
+    assert (chat, message_id) not in edits and (after.text, after.rows) == shown
+    old = next(b[2] for row in after.rows or [] for b in row if b[2].endswith(":pa"))
+    assert int(old.split(":")[1]) != table.state().pending.id  # type: ignore[union-attr]
+    table.press(chat, message_id, old)  # pass, chosen ahead on the prompt as shown
+    kept = table.messenger.messages[(chat, message_id)].text
+    assert t("en", "game.turn.next_held") in kept
+
+
+def test_issue_25_a_press_on_an_older_prompt_than_your_turn_is_next_stays_stale() -> None:
+    """Only "your turn is next" as last shown counts for the decision pending: a button of an
+    answered prompt with an older decision id is still refused."""
+    table = ServiceGame(n=4)
+    table.start()
+    trader = table.state().turn
+    turn_msg, turn_buttons = table.prompt(trader)
+    _offer(table)
+    pending = table.state().pending
+    assert pending is not None
+    old = next(d for d in turn_buttons if d.endswith(":pa"))
+    table.press(table.uids[trader], turn_msg, old)
+    assert table.state().pending == pending, "nothing changed"
