@@ -40,8 +40,8 @@ STORY_MAX_CHARS = 3600
 # The group's living status and story message are edited at most once in so many seconds (issue
 # 27: the group's 20 calls a minute): a change within them is held back until they are over, and
 # what changes meanwhile joins it (one edit shows the newest text).
-STATUS_EVERY_SECONDS = 10.0
-STORY_EVERY_SECONDS = 8.0
+STATUS_EVERY_SECONDS = 15.0
+STORY_EVERY_SECONDS = 12.0
 
 
 class Presenter:
@@ -86,12 +86,22 @@ class Presenter:
             self._story(public)
         self._status()
         self._away_notices()
+        # The partner who accepted a trade reads what they received in their answered prompt
+        # ("You accept X and give Y back"): no news message says it again (issue 27).
+        answering = set(answered) | {s for s, seen in self.run.closing.items() if seen.action}
+        accepted = {
+            int(e.data["target"])
+            for e in self.events
+            if e.kind == EventKind.TRADE_DONE and not e.data.get("forced")
+        }
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
+            told = seat in answering and seat in accepted
             mine = [
                 e
                 for e in engine.events_for(self.events, seat)
                 if not (e.kind == EventKind.OFFERED and self.asks(seat))
+                and not (told and e.kind == EventKind.RECEIVED and e.data.get("how") == "trade")
             ]
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
             refused = [e for e in self.events if e.kind == EventKind.TRADE_REFUSED and e.to is None]

@@ -14,9 +14,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+import engine
 from devtools import pace
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
+from handlers import action_payloads
 from handlers.app import CoachRideBot
 from handlers.i18n import t
 from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
@@ -154,3 +156,20 @@ def test_issue_25_a_press_on_an_older_prompt_than_your_turn_is_next_stays_stale(
     old = next(d for d in turn_buttons if d.endswith(":pa"))
     table.press(table.uids[trader], turn_msg, old)
     assert table.state().pending == pending, "nothing changed"
+
+
+def test_issue_27_the_partner_who_accepts_a_trade_is_not_told_again_what_they_received() -> None:
+    """The answered prompt says "You accept X and give Y back": no news message repeats that
+    they received X. The trader, who did not know what comes back, is still told."""
+    table = ServiceGame(n=4)
+    table.start()
+    trader, _, partner = _offer(table)
+    accept = next(a for a in engine.legal_actions(table.state(), partner) if a.kind == "accept")
+    before = {s: len(table.messenger.in_chat(table.uids[s])) for s in (trader, partner)}
+    table.press_payload(partner, action_payloads.encode_action(accept))
+    news = {s: table.messenger.in_chat(table.uids[s])[before[s] :] for s in (trader, partner)}
+    received = t("en", "game.private.received.trade", card="", name="").split("{")[0][:12]
+    assert not any(received in m.text for m in news[partner]), [m.text for m in news[partner]]
+    answered = [m.text for m in table.messenger.in_chat(table.uids[partner])]
+    assert any("✔️ You accept" in x for x in answered)
+    assert any(received in m.text for m in news[trader])
