@@ -96,12 +96,12 @@ class Presenter:
         }
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
-            told = seat in answering and seat in accepted
+            shown = seat in answering and seat in accepted
             mine = [
                 e
                 for e in engine.events_for(self.events, seat)
                 if not (e.kind == EventKind.OFFERED and self.asks(seat))
-                and not (told and e.kind == EventKind.RECEIVED and e.data.get("how") == "trade")
+                and not (shown and e.kind == EventKind.RECEIVED and e.data.get("how") == "trade")
             ]
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
             refused = [e for e in self.events if e.kind == EventKind.TRADE_REFUSED and e.to is None]
