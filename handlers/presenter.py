@@ -2,9 +2,11 @@
 
 The group has one living status message per game (the seat board, whose turn, what the table
 waits for and until when), edited in place only when its text changes, which is only on public
-events; the story carries only new lines, merged into the newest story message while it is
-recent. Each player gets their private news and one prompt per decision they are asked (edited,
-not re-sent, when a boost window asks again); answered or expired prompts are edited to show what
+events, and at most once in ``STATUS_EVERY_SECONDS``; the story carries only new lines, merged
+into the newest story message while it is recent (its edits, too, at most once in
+``STORY_EVERY_SECONDS``: lines that come sooner wait and go together). Each player gets
+their private news and one prompt per decision they are asked (edited, not re-sent, when a boost
+window asks again); answered or expired prompts are edited to show what
 happened. A reminder goes to whoever is still asked shortly before a long deadline.
 
 Texts come from views and public or addressed events; the presenter writes only the
