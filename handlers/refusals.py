@@ -89,9 +89,9 @@ class AheadPaused(Refusal):
     key = "game.turn.next_paused"
     alert = True
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str = "") -> None:
         super().__init__(name)
-        self.name = name
+        self.name = name  # whose turn is still being played
 
     def params(self) -> dict[str, Any]:
         return {"name": self.name}
