@@ -185,6 +185,7 @@ class BriskPlayers:
         legal = engine.legal_actions(st, seat)
         if shown is None or not legal:
             return None
+        decision = _decision_shown(shown, self.gid, decision)
         action = self.ai.choose(engine.view(st, seat), legal, self.rng)
         route = None
         for same in identical(action, legal):  # a menu shows one of two identical Goblets
@@ -243,6 +244,16 @@ class BriskPlayers:
         finally:
             self.messenger.quiet = False
             shown.text, shown.rows = start
+
+
+def _decision_shown(shown: Shown, gid: str, decision: int) -> int:
+    """The decision id a prompt's buttons carry (an older one on "your turn is next")."""
+    for row in shown.rows or []:
+        for _, _, data in row:
+            parts = data.split(":")
+            if len(parts) >= 3 and parts[0] == gid and parts[1].isdigit():
+                return int(parts[1])
+    return decision
 
 
 def identical(action: Action, legal: list[Action]) -> list[Action]:

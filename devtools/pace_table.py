@@ -135,6 +135,11 @@ class PaceTable(BriskPlayers):
         for shown in reversed(self.messenger.in_chat(uid)[-60:]):
             if any(b[2].startswith(prefix) for row in shown.rows or [] for b in row):
                 return shown
+        ahead = self.doc().get("ahead") or {}  # "your turn is next", not edited for hidden data
+        if ahead.get("msg") and self.uids[int(ahead["seat"])] == uid:
+            shown = self.messenger.messages.get((uid, int(ahead["msg"])))
+            if shown is not None and shown.rows:
+                return shown
         return None
 
     # -- playing -------------------------------------------------------------------------------

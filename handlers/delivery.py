@@ -35,6 +35,7 @@ from handlers.transaction import (
     ACK_UNREACHABLE,
     MAX_ATTEMPTS,
     Txn,
+    deferred,
 )
 from infra.ports import (
     Clock,
@@ -133,8 +134,8 @@ class Delivery:
         holding = holding_chats(txn.doc, txn.now)
         holds: dict[int, float] = {}
         for i, e in enumerate(entries):
-            if e["chat"] in held:
-                continue
+            if e["chat"] in held or deferred(e, txn.now):
+                continue  # a deferred edit is its flush timer's (``Txn.edit``)
             if e["chat"] in holding:  # flood control holds the chat: not even a try
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
@@ -256,6 +257,8 @@ class Delivery:
         The game's next deadline will if it falls just after; otherwise a flush timer."""
         if not txn.new_entries and not txn.stale_entries:
             return
+        for at in sorted({float(e["after"]) for e in txn.new_entries if deferred(e, txn.now)}):
+            self.timers.schedule(TimerRequest(key, FLUSH, at))
         due = txn.doc.get("due")
         if due is None or not txn.until < due["at"] <= txn.until + 30:
             self.timers.schedule(TimerRequest(key, FLUSH, txn.until + 1))

@@ -16,7 +16,7 @@ from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.game_runner import GameRunner
 from handlers.i18n import negotiate, t
 from handlers.presenter import Presenter
-from handlers.refusals import Illegal, NotInGame, Refusal, Stale
+from handlers.refusals import AheadPaused, Illegal, NotInGame, Refusal, Stale
 from handlers.store_keys import FLUSH, game_key
 from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, MemberLeft
@@ -72,6 +72,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
         return Outcome("stale")
     plang = table.lang_of(seat)
     table.reachable_again(press.user.id)
+    acting = table.state.pending.id if table.state.pending is not None else decision
     if isinstance(parsed, action_payloads.Info):
         txn.toast = (prompts.render_info(plang, parsed), True)
         return Outcome("info")
@@ -79,7 +80,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
         presenter = Presenter(table, rooms.bot_username)
         pr = presenter.prompt(seat, parsed.path)
         return Outcome("nav", (pr.text, presenter.rows(decision, pr.rows)))
-    action = action_payloads.decode_action(parsed.payload, seat, decision)
+    action = action_payloads.decode_action(parsed.payload, seat, acting)
     before = table.question(seat)
     ahead = table.chooses_ahead(seat)  # its next turn, chosen ahead
     try:
@@ -91,7 +92,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     # a turn chosen ahead is kept: its prompt stays open, showing the choice; so is a
     # support declared ahead of its turn, which may still change (one edit, issue 25)
     answered = {}
-    if not ahead and not _kept_open(table, seat, decision, before[0]):
+    if not ahead and not _kept_open(table, seat, acting, before[0]):
         answered[seat] = (press.message_id, prompts.render_answered(*before, action, plang))
     after_play(work, rooms.bot_username, table, answered)
     return Outcome(action.kind)
@@ -114,12 +115,31 @@ def _presser(
     seat = table.seat_of(press.user.id)
     if seat is None:
         raise NotInGame
-    if not table.asked_now(seat, decision):
-        raise Stale
     ahead = table.chooses_ahead(seat)
+    pending = table.state.pending
+    # "your turn is next" is not edited for the decision id its buttons carry (issue 25 item
+    # 7): a press on it as last shown counts for the decision pending
+    shown = pending is not None and _on_ahead(work.game, seat, decision, press)
+    if shown and not ahead:  # paused, its buttons still shown: the press is told why it waits
+        raise AheadPaused(table.state.players[(seat - 1) % table.state.n].name)
+    if not table.asked_now(seat, pending.id if shown and pending is not None else decision):
+        raise Stale
     if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):
         raise Stale
     return table, seat
+
+
+def _on_ahead(game: GameRecord, seat: int, decision: int, press: ButtonPress) -> bool:
+    """The press is on the seat's "your turn is next" message, as last shown."""
+    rec = game.ahead
+    return bool(
+        rec is not None
+        and rec.get("seat") == seat
+        and rec.get("dec") == decision
+        and rec.get("msg") is not None
+        and rec.get("msg") == press.message_id
+        and press.chat_id == press.user.id
+    )
 
 
 def _on_own_prompt(

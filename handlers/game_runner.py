@@ -63,9 +63,6 @@ class GameRunner:
         self.settings = self.game.group_settings
         self.events: list[Event] = []
         self.ran_out: set[int] = set()  # seats whose public decision ran out in this command
-        self.fight_told: list[
-            tuple[int, Seen]
-        ] = []  # the fight told to a seat with nothing to play
         self.closing: dict[int, Seen] = {}  # seat -> what its closed prompt will say happened
         self.reminders: list[tuple[int, str]] = []  # (seat, decision kind) to remind in person
         self.mention: int | None = None  # the seat whose turn the group is reminded of
@@ -266,16 +263,16 @@ class GameRunner:
         return None
 
     def _tell_fight(self, seat: int) -> None:
-        """Once per boost window: the fight as it stands, and that it closes by itself. A seat
-        whose prompt is still open (a card played took away what it could play) reads it there."""
+        """Once per boost window, a seat whose prompt of the window is still open (a card played
+        took away what it could play) reads there the fight as it stands, and that the window
+        closes by itself. A seat never asked gets no message: it would ask nothing and tell only
+        what the group's story tells (issue 27)."""
         told = self._dec.setdefault("told", [])
         if seat in told:
             return
         told.append(seat)
         if self._prompt_open(seat):
             self.closing[seat] = self.seen(seat)
-        else:
-            self.fight_told.append((seat, self.seen(seat)))
 
     def _prompt_open(self, seat: int) -> bool:
         """The seat's prompt of the boost window itself is open (a support prompt still open

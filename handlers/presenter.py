@@ -2,9 +2,11 @@
 
 The group has one living status message per game (the seat board, whose turn, what the table
 waits for and until when), edited in place only when its text changes, which is only on public
-events; the story carries only new lines, merged into the newest story message while it is
-recent. Each player gets their private news and one prompt per decision they are asked (edited,
-not re-sent, when a boost window asks again); answered or expired prompts are edited to show what
+events, and at most once in ``STATUS_EVERY_SECONDS``; the story carries only new lines, merged
+into the newest story message while it is recent (its edits, too, at most once in
+``STORY_EVERY_SECONDS``: lines that come sooner wait and go together). Each player gets
+their private news and one prompt per decision they are asked (edited, not re-sent, when a boost
+window asks again); answered or expired prompts are edited to show what
 happened. A reminder goes to whoever is still asked shortly before a long deadline.
 
 Texts come from views and public or addressed events; the presenter writes only the
@@ -14,7 +16,10 @@ commits it.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
+import math
 from typing import Any
 
 import engine
@@ -37,6 +42,11 @@ from infra.ports import Rows
 # length: at 90 s a 5-player game whose players ignore 🔜 (40 min) made 27 (issue 25: <= 25).
 STORY_MERGE_SECONDS = 120.0
 STORY_MAX_CHARS = 3600
+# The group's living status and story message are edited at most once in so many seconds (issue
+# 27: the group's 20 calls a minute): a change within them is held back until they are over, and
+# what changes meanwhile joins it (one edit shows the newest text).
+STATUS_EVERY_SECONDS = 15.0
+STORY_EVERY_SECONDS = 12.0
 
 
 class Presenter:
@@ -81,12 +91,22 @@ class Presenter:
             self._story(public)
         self._status()
         self._away_notices()
+        # The partner who accepted a trade reads what they received in their answered prompt
+        # ("You accept X and give Y back"): no news message says it again (issue 27).
+        answering = set(answered) | {s for s, seen in self.run.closing.items() if seen.action}
+        accepted = {
+            int(e.data["target"])
+            for e in self.events
+            if e.kind == EventKind.TRADE_DONE and not e.data.get("forced")
+        }
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
+            shown = seat in answering and seat in accepted
             mine = [
                 e
                 for e in engine.events_for(self.events, seat)
                 if not (e.kind == EventKind.OFFERED and self.asks(seat))
+                and not (shown and e.kind == EventKind.RECEIVED and e.data.get("how") == "trade")
             ]
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
             refused = [e for e in self.events if e.kind == EventKind.TRADE_REFUSED and e.to is None]
@@ -100,12 +120,6 @@ class Presenter:
                     text = fmt.lines(text, told)
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
-        for seat, seen in self.run.fight_told:
-            if not self.no_chat(seat):
-                lang = self.lang_of(seat)
-                text = prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
-                self.txn.send(self.chat_of(seat), text)
-        self.run.fight_told = []
         self._ahead_prompt()
         self._open_prompts()
         self.run.events = []
@@ -213,7 +227,9 @@ class Presenter:
         )
         if merge:
             s["body"] = f"{s['body']}\n{body}"
-            self.txn.edit(chat, s["msg"], s["body"], tag="story")
+            # the end (the reveal) goes at once, and takes any held-back lines with it
+            after = None if self.state.over else self._throttle(s, STORY_EVERY_SECONDS)
+            self.txn.edit(chat, s["msg"], s["body"], tag="story", after=after)
             return
         if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
             body = fmt.lines(s.get("body", ""), body)
@@ -241,9 +257,23 @@ class Presenter:
             self.txn.send(chat, text, tag="status")
             self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
         elif status.get("msg") and status.get("text") != text:
-            self.txn.edit(chat, status["msg"], text, tag="status")
+            over = self.state.over
+            after = None if over else self._throttle(status, STATUS_EVERY_SECONDS)
+            self.txn.edit(chat, status["msg"], text, tag="status", after=after)
             status["text"] = text
-            self._pin_status(not self.state.over)
+            self._pin_status(not over)
+
+    def _throttle(self, shown: dict[str, Any], every: float) -> float | None:
+        """When the next edit of a group message may go (None: now): at most one in ``every``
+        seconds; one still held back takes the newer text. Only public events edit these
+        messages, so their timing tells nothing hidden either (R-D1)."""
+        now = self.txn.now
+        last = float(shown.get("edit_at", -math.inf))
+        if last > now:  # an edit is held back until then: this one replaces it
+            return last
+        at = max(now, last + every * self.scale)
+        shown["edit_at"] = at
+        return at if at > now else None
 
     def _pin_status(self, pinned: bool) -> None:
         """Once each way; a refusal (no right to pin) is not retried."""
@@ -337,8 +367,9 @@ class Presenter:
 
     def _ahead_prompt(self) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
-        first offered, edited as the decisions around it change (its buttons carry the pending
-        decision's id), without buttons while it is paused, and closed when the seat's turn
+        first offered, edited only when what it shows changes (never for the decision id its
+        buttons carry: a press on it counts for the decision pending then, issue 25 item 7; nor
+        for a pause: a press on it then is answered why it waits), and closed when the seat's turn
         starts: saying what was played, or kept for one tap, or dropped and why, or with nothing
         chosen that the turn has come. The turn's own prompt is always a new message: Telegram
         notifies new messages, never edits (issue 25)."""
@@ -356,10 +387,12 @@ class Presenter:
         offered, kept = nt["open"], nt["held"]
         held = action_payloads.encode_action(action_of(kept)) if kept else ""
         items = ",".join(view["me"]["items"])
-        version = f"{st.pending.id if offered else 'paused'}:{held}:{items}"
+        pr = self.prompt(owner) if offered else None
+        # what the player sees, never the decision id inside its buttons (issue 25 item 7): a
+        # press on it as shown counts for the decision pending then (handlers.game_room)
+        version = f"{_shown(pr) if pr is not None else ''}:{held}:{items}"
         if rec is None:
-            if offered:
-                pr = self.prompt(owner)
+            if pr is not None:
                 rows = self.rows(st.pending.id, pr.rows)
                 self.txn.send(self.chat_of(owner), pr.text, rows, tag="ahead")
                 self.game.ahead = {
@@ -371,16 +404,13 @@ class Presenter:
                     "title": pr.text.split("\n", 1)[0],
                 }
             return
-        if rec.get("v") == version or rec.get("msg") is None:
-            return  # unchanged, or still being sent: the next command edits it
-        if offered:
-            pr = self.prompt(owner)
-            rows = self.rows(st.pending.id, pr.rows)
-            self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
-            rec["dec"] = st.pending.id
-        else:
-            text = prompts.render_next_turn_paused(view, self.lang_of(owner))
-            self.txn.edit(self.chat_of(owner), rec["msg"], text, None, tag="prompt")
+        if pr is None or rec.get("v") == version or rec.get("msg") is None:
+            # paused, unchanged, or still being sent (the next command edits it); while paused
+            # it is left as shown, and a press on it is told why it waits (handlers.game_room)
+            return
+        rows = self.rows(st.pending.id, pr.rows)
+        self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
+        rec["dec"] = st.pending.id
         rec["v"] = version
 
     def _end_ahead(self, rec: dict[str, Any]) -> None:
@@ -536,6 +566,12 @@ class Presenter:
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
+
+
+def _shown(pr: prompts.Prompt) -> str:
+    """A short digest of a prompt's text and buttons (labels and payloads, no decision id)."""
+    raw = json.dumps([pr.text, pr.rows], ensure_ascii=False)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 def _prompt_version(st: State, seat: int) -> str:

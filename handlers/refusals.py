@@ -82,6 +82,21 @@ class Illegal(Refusal):
     key = "bot.illegal"
 
 
+class AheadPaused(Refusal):
+    """A press on "your turn is next" while it is paused (engine.premove): the message is not
+    edited for the pause and back (issue 27), so the press is told why it waits."""
+
+    key = "game.turn.next_paused"
+    alert = True
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self.name = name  # whose turn is still being played
+
+    def params(self) -> dict[str, Any]:
+        return {"name": self.name}
+
+
 def text(lang: str, refusal: Refusal) -> str:
     return t(lang, refusal.key, **refusal.params())
 

@@ -108,9 +108,22 @@ class Txn:
         self._add("send", chat, text, rows, None, tag)
 
     def edit(
-        self, chat: int, msg: int, text: str, rows: Rows | None = None, tag: Tag | str = ""
+        self,
+        chat: int,
+        msg: int,
+        text: str,
+        rows: Rows | None = None,
+        tag: Tag | str = "",
+        *,
+        after: float | None = None,
     ) -> None:
+        """``after``: not sent before then (a throttled edit, issue 27). Its lease ends then, so
+        whoever runs first after it (its flush timer) sends it; until then a newer edit of the
+        same message replaces it."""
         self._add("edit", chat, text, rows, msg, tag)
+        if after is not None and after > self.now:
+            e = self.new_entries[-1]
+            e["after"] = e["until"] = after
 
     def pin(self, chat: int, msg: int, pinned: bool = True, tag: Tag | str = "") -> None:
         self._add("pin" if pinned else "unpin", chat, "", None, msg, tag)
@@ -129,13 +142,17 @@ class Txn:
 
     def _supersede(self, chat: int, msg: int | None) -> None:
         """An edit replaces a message's whole text and buttons, so an earlier edit of the same
-        message that nobody is sending (queued by this invocation, or left behind and claimed by
-        it) is not sent at all: the message shows the newest state with one call (issue 27)."""
+        message that nobody is sending (queued by this invocation, left behind and claimed by
+        it, or held back until a time still to come) is not sent at all: the message shows the
+        newest state with one call (issue 27)."""
         mine = {e["seq"] for e in self.new_entries + self.stale_entries}
         gone = {
             e["seq"]
             for e in self.doc.get("outbox", [])
-            if e["seq"] in mine and e["op"] == "edit" and e["chat"] == chat and e["msg"] == msg
+            if (e["seq"] in mine or deferred(e, self.now))
+            and e["op"] == "edit"
+            and e["chat"] == chat
+            and e["msg"] == msg
         }
         if not gone:
             return
@@ -146,6 +163,11 @@ class Txn:
     def put(self, key: str, doc: dict[str, Any], version: int | None) -> None:
         self.extra[key] = (doc, version)
         self.changed = True
+
+
+def deferred(e: dict[str, Any], now: float) -> bool:
+    """An edit held back until a time still to come: nobody sends it before then."""
+    return float(e.get("after", 0.0)) > now
 
 
 def _budget() -> float:

@@ -14,7 +14,7 @@ from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
 from handlers.prompts import fight, trade, turn
-from handlers.prompts.answer import ahead_line, answer_line
+from handlers.prompts.answer import answer_line
 from handlers.prompts.base import (
     MAX_BUTTONS,
     MAX_PER_ROW,
@@ -105,22 +105,6 @@ def render_answered(
     return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 
-def render_next_turn_paused(view: SeatView, lang: str) -> str:
-    """The next turn chosen ahead while it is paused (engine.premove): no buttons, what is kept,
-    and that it may be chosen again in a moment."""
-    nt = view["next_turn"]
-    assert nt is not None, "paused: the seat chooses its next turn ahead"
-    held = nt["held"]
-    lines = [
-        t(lang, "game.turn.next_title"),
-        t(lang, "game.turn.next_paused", name=fmt.name(view["table"], nt["now"])),
-    ]
-    if held is not None:
-        lines += [t(lang, "game.turn.next_held"), ahead_line(view, held, lang)]
-    lines += [t(lang, "game.prompt.hand", cards=fmt.cards(lang, view["me"]["items"]))]
-    return fmt.truncate(fmt.lines(*lines))
-
-
 def render_info(lang: str, info: action_payloads.Info) -> str:
     """A card's name and text for an alert: the catalogs keep every one within INFO_MAX
     UTF-16 units (Telegram's limit), so it is never cut."""
@@ -141,6 +125,5 @@ __all__ = [
     "Prompt",
     "render_answered",
     "render_info",
-    "render_next_turn_paused",
     "render_prompt",
 ]

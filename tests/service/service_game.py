@@ -14,6 +14,8 @@ from devtools.memory_store import MemoryStore
 from engine.cards import OCCUPATIONS
 from engine.rng import Rng
 from handlers.app import CoachRideBot
+from handlers.pipeline import FLUSH
+from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
 from infra.ports import Put
 
 GROUP = -1001
@@ -131,6 +133,12 @@ class ServiceGame:
             data = [b[2] for row in shown.rows or [] for b in row if b[2].startswith(prefix)]
             if data:
                 return shown.message_id, data
+        ahead = self.doc().get("ahead") or {}  # "your turn is next" keeps its older buttons
+        if ahead.get("msg") and ahead.get("seat") == seat:
+            shown = self.messenger.messages[(self.uids[seat], ahead["msg"])]
+            data = [b[2] for row in shown.rows or [] for b in row]
+            if data:
+                return shown.message_id, data
         raise AssertionError(f"seat {seat} has no prompt for decision {st.pending.id}")
 
     def press_payload(self, seat: int, wanted: str, *, prefix: bool = False) -> None:
@@ -157,6 +165,19 @@ class ServiceGame:
         due = self.doc()["due"]
         self.clock.advance(max(0.0, due["at"] - self.clock.now()) + 0.01)
         self.fire_timers()
+
+    def flush_group(self) -> None:
+        """The group's held-back edits (the status and story are edited at most once in a few
+        seconds, issue 27) go out: time passes to their flush timers, and only those fire."""
+        limit = self.clock.now() + max(STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS)
+        while True:
+            due = [r for r in self.timers.requests if r.decision == FLUSH and r.due_at <= limit]
+            if not due:
+                return
+            first = min(due, key=lambda r: r.due_at)
+            self.clock.advance(max(0.0, first.due_at - self.clock.now()))
+            self.timers.requests.remove(first)
+            self.service.handle_timer(first)
 
     def group_texts(self) -> list[str]:
         return [m.text for m in self.messenger.in_chat(GROUP)]

@@ -90,6 +90,8 @@ def test_windows_end_without_a_time_is_up_line() -> None:
 
 
 def test_boost_window_asks_only_who_can_play_and_edits_one_prompt() -> None:
+    """Issue 27: a seat with nothing to play in the boost window gets no message at all (it
+    would ask nothing and tell only what the group's story tells)."""
     t, log = table()
     attacker = t.state().turn
     t.arrange(lambda st: t.give(st, attacker, "dagger"))
@@ -102,7 +104,7 @@ def test_boost_window_asks_only_who_can_play_and_edits_one_prompt() -> None:
     assert others, "someone had nothing to play"
     for s in others:
         notes = [x for x in log.log if x[1] == t.uids[s] and "nothing to play" in x[3]]
-        assert len(notes) == 1 and "Tap Done" not in notes[0][3]
+        assert not notes, "nothing to play is not a message of its own"
         assert not any(
             m.rows and any(b[2].startswith(f"{t.gid}:{aw.decision}:") for r in m.rows for b in r)
             for m in t.messenger.in_chat(t.uids[s])
@@ -115,7 +117,7 @@ def test_boost_window_asks_only_who_can_play_and_edits_one_prompt() -> None:
     assert after_id in (None, prompt_id), "the same prompt gets the buttons back"
     for s in others:
         notes = [x for x in log.log if x[1] == t.uids[s] and "nothing to play" in x[3]]
-        assert len(notes) == 1, "told once, not after each card played"
+        assert not notes, "not told after a card played either"
     # the window lasts the same for all: its boost time, at least a window after the card
     due = t.doc()["due"]["at"]
     settings = t.doc()["settings"].get("deadlines", {})

@@ -93,8 +93,9 @@ def test_premove_not_chosen_the_turn_comes_as_a_new_message() -> None:
 
 def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answers() -> None:
     """The next player is offered their turn as soon as the turn before starts; offered a trade
-    themselves, the same message waits without buttons (the choice kept), the offer comes as a
-    message of its own, and the buttons come back once it is answered."""
+    themselves, the same message waits as shown (the choice kept; a press on it meanwhile is told
+    why it waits), the offer comes as a message of its own, and the choice plays once it is
+    answered."""
     table = ServiceGame(n=4)
     table.start()
     st = table.state()
@@ -112,9 +113,17 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
     offer = Action("trade", trader, st.pending.id, target=nxt, card=card)
     table.press_payload(trader, action_payloads.encode_action(offer))
     paused = table.messenger.messages[(chat, ahead_id)]
-    assert not paused.rows  # paused: nothing to press while the offer is answered
+    # paused: the message is not edited for the pause and back (issue 27); a press on it while
+    # the offer is answered is told why it waits, and changes nothing
     assert t("en", "game.turn.next_held") in paused.text
     assert t("en", "game.answer.turn.pass") in paused.text
+    pass_button = next(b[2] for row in paused.rows or [] for b in row if b[2].endswith(":pa"))
+    before = table.state()
+    table.press(chat, ahead_id, pass_button)
+    _, told, alert = table.messenger.answers[-1]
+    trader_name = before.players[trader].name
+    assert alert and told == t("en", "game.turn.next_paused", name=trader_name)
+    assert table.state().pending == before.pending
     offer_id, _ = table.prompt(nxt)
     assert offer_id != ahead_id  # the offer is a new message: it notifies
 

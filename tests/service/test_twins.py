@@ -5,6 +5,7 @@ something hidden, with the same public actions at the same moments, and compares
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import pytest
@@ -15,6 +16,7 @@ from engine.cards import BAGS, GOAL_KIND, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS,
 from engine.rng import Rng
 from handlers import action_payloads
 from handlers.i18n import t
+from handlers.presenter import STATUS_EVERY_SECONDS
 from tests.e2e.harness import BOT
 from tests.service.twins import (
     Record,
@@ -119,6 +121,30 @@ def test_R_A3_a_support_declared_ahead_of_its_turn_shows_the_group_the_same() ->
         assert fight["supports"] == {str(first): "neutral", str(x): "defender"}
         twin.wait(150)
     assert_same_streams(a, b, hidden={x})
+
+
+def test_issue_27_a_pass_while_the_status_edit_is_held_back_changes_nothing_the_group_sees() -> (
+    None
+):
+    """The group's status is edited at most once in ``STATUS_EVERY_SECONDS`` (issue 27): an edit
+    due sooner is held back and sent by its flush timer. A: ``x`` holds the Priest and taps "Not
+    now" half a second into the window, while the status edit of the window's end is still to
+    come; B: nobody holds it. The held-back edits go at the same moments at both tables."""
+    a, b, first, x = _priest_twins()
+    for twin, priest in ((a, True), (b, False)):
+        _attack(twin)
+        twin.wait(0.5)
+        if priest:
+            twin.press(x, payload("pass"))
+        twin.wait(0.5)
+        twin.press(first, payload("support", choice="neutral"))
+        twin.wait(150)
+    assert_same_streams(a, b, hidden={x})
+    status = a.harness.game_doc()["status"]["msg"]
+    times = [r[0] for r in a.group() if r[1] == "editMessageText" and r[2] == status]
+    gaps = [round(y - z, 3) for z, y in itertools.pairwise(times)]
+    assert min(gaps) >= STATUS_EVERY_SECONDS - 0.001, gaps
+    assert STATUS_EVERY_SECONDS in gaps, f"an edit was held back: {gaps}"
 
 
 # -- 2. a free use ---------------------------------------------------------------------------
