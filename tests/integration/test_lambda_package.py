@@ -228,7 +228,10 @@ def test_the_trimmed_botocore_keeps_every_service_the_package_calls(tmp_path: Pa
     assert sorted(p.name for p in data.iterdir()) == ["dynamodb", "endpoints.json", "sqs"]
 
 
-IMPORT_NAMES = {"python-telegram-bot": "telegram"}  # distribution -> the name imported
+IMPORT_NAMES = {
+    "python-telegram-bot": "telegram",
+    "typing-extensions": "typing_extensions",
+}  # distribution -> the name imported
 
 
 def test_declared_runtime_dependencies_are_what_the_code_imports() -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import engine
-from devtools import pace
+from devtools import pace_figures, pace_table
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
 from handlers import action_payloads
@@ -30,7 +30,7 @@ SEED = 1501
 
 
 @dataclass
-class EditLog(pace.CountingMessenger):
+class EditLog(pace_figures.CountingMessenger):
     """The pace messenger, noting each group edit: (time, message id, text)."""
 
     edits: list[tuple[float, int, str]] = field(default_factory=list)
@@ -43,8 +43,8 @@ class EditLog(pace.CountingMessenger):
 
 @dataclass
 class Played:
-    table: pace.PaceTable
-    figures: pace.GameFigures
+    table: pace_table.PaceTable
+    figures: pace_figures.GameFigures
     messenger: EditLog
 
 
@@ -54,8 +54,10 @@ def played() -> Played:
     store = MemoryStore(clock=clock)
     messenger = EditLog(clock=clock.now)
     timers = FakeTimers()
-    service = CoachRideBot(store, messenger, timers, clock, bot_username=pace.BOT)
-    table = pace.PaceTable(5, SEED, shared=pace.Shared(clock, store, timers, messenger, service))
+    service = CoachRideBot(store, messenger, timers, clock, bot_username=pace_table.BOT)
+    table = pace_table.PaceTable(
+        5, SEED, shared=pace_table.Shared(clock, store, timers, messenger, service)
+    )
     figures = table.play()
     return Played(table, figures, messenger)
 
@@ -88,7 +90,7 @@ def test_issue_27_held_back_edits_end_showing_the_newest_text() -> None:
     """An edit held back is not lost: the status and the story end as the game's record says."""
     p = played()
     doc = p.table.doc()
-    shown = p.messenger.api.messages_in(pace.GROUP)
+    shown = p.messenger.api.messages_in(pace_figures.GROUP)
     by_id = {m.message_id: m for m in shown}
     assert by_id[doc["status"]["msg"]].text.startswith("🏁")
     story_body = doc["story"]["body"]
