@@ -7,30 +7,40 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import engine
 from engine import Event, EventKind, State, premove
 from engine.actions import action_of
 from handlers import action_payloads, fmt, prompts
+from handlers.game_runner import GameRunner
 from handlers.i18n import t
 from handlers.prompts.answer import ahead_line
-
-if TYPE_CHECKING:
-    from handlers.presenter import Presenter
+from infra.ports import Rows
 
 
 class AheadMessage:
     """Queues the seat's "your turn is next" message in the transaction's outbox."""
 
-    def __init__(self, presenter: Presenter) -> None:
-        self.presenter = presenter
-        self.run = presenter.run
-        self.txn = presenter.txn
-        self.game = presenter.game
-        self.lang_of = presenter.lang_of
-        self.chat_of = presenter.chat_of
-        self.asks = presenter.asks
+    def __init__(
+        self,
+        run: GameRunner,
+        prompt: Callable[[int], prompts.Prompt],
+        rows: Callable[[int, list[list[tuple[str, str]]]], Rows],
+        closed_text: Callable[[int, dict[str, Any], str | None], str],
+    ) -> None:
+        """``prompt``, ``rows`` and ``closed_text`` are the presenter's: the seat's prompt, its
+        buttons, and the text of a prompt closed (with why, or a default reason for None)."""
+        self.run = run
+        self.txn = run.txn
+        self.game = run.game
+        self.lang_of = run.lang_of
+        self.chat_of = run.chat_of
+        self.asks = run.asks
+        self.prompt = prompt
+        self.rows = rows
+        self.closed_text = closed_text
 
     @property
     def state(self) -> State:
@@ -62,13 +72,13 @@ class AheadMessage:
         offered, kept = nt["open"], nt["held"]
         held = action_payloads.encode_action(action_of(kept)) if kept else ""
         items = ",".join(view["me"]["items"])
-        pr = self.presenter.prompt(owner) if offered else None
+        pr = self.prompt(owner) if offered else None
         # what the player sees, never the decision id inside its buttons (issue 25 item 7): a
         # press on it as shown counts for the decision pending then (handlers.game_room)
         version = f"{_shown(pr) if pr is not None else ''}:{held}:{items}"
         if rec is None:
             if pr is not None:
-                rows = self.presenter.rows(st.pending.id, pr.rows)
+                rows = self.rows(st.pending.id, pr.rows)
                 self.txn.send(self.chat_of(owner), pr.text, rows, tag="ahead")
                 self.game.ahead = {
                     "seat": owner,
@@ -83,7 +93,7 @@ class AheadMessage:
             # paused, unchanged, or still being sent (the next command edits it); while paused
             # it is left as shown, and a press on it is told why it waits (handlers.game_room)
             return
-        rows = self.presenter.rows(st.pending.id, pr.rows)
+        rows = self.rows(st.pending.id, pr.rows)
         self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
         rec["dec"] = st.pending.id
         rec["v"] = version
@@ -120,13 +130,13 @@ class AheadMessage:
             self.txn.edit(
                 self.chat_of(seat),
                 msg,
-                self.presenter.closed_text(seat, rec, why),
+                self.closed_text(seat, rec, why),
                 None,
                 tag="closed",
             )
             return
         self.txn.edit(
-            self.chat_of(seat), msg, self.presenter.closed_text(seat, rec), None, tag="closed"
+            self.chat_of(seat), msg, self.closed_text(seat, rec, None), None, tag="closed"
         )
 
 

@@ -67,7 +67,7 @@ class Presenter:
         self.asks = run.asks
         self.deadline_at = run.deadline_at
         self.group = GroupBoard(run)
-        self.ahead = AheadMessage(self)
+        self.ahead = AheadMessage(run, self.prompt, self.rows, self.closed_text)
 
     @property
     def state(self) -> State:
