@@ -14,8 +14,8 @@ from devtools.memory_store import MemoryStore
 from engine.cards import OCCUPATIONS
 from engine.rng import Rng
 from handlers.app import CoachRideBot
-from handlers.pipeline import FLUSH
 from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
+from handlers.store_keys import FLUSH
 from infra.ports import Put
 
 GROUP = -1001

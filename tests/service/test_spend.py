@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import engine
-from devtools import pace
+from devtools import pace_table as pace
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
 from handlers import action_payloads
