@@ -12,41 +12,43 @@ happened. A reminder goes to whoever is still asked shortly before a long deadli
 Texts come from views and public or addressed events; the presenter writes only the
 presentation's bookkeeping (which messages show what) into the game record; the unit of work
 commits it.
+
+The group's side (story, status, its pin, turn mentions) is ``handlers.group_board``; the "your
+turn is next" message is ``handlers.ahead_message``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
-import json
-import math
 from typing import Any
 
 import engine
-from engine import Event, EventKind, State, premove
-from engine.actions import action_of
+from engine import Event, EventKind, State
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
-from engine.view_types import PublicView
-from handlers import action_payloads, callback_data, fmt, prompts, story
+from handlers import callback_data, fmt, prompts, story
+from handlers.ahead_message import AheadMessage
 from handlers.card_labels import occupation_label
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
+from handlers.group_board import (
+    STATUS_EVERY_SECONDS,
+    STORY_EVERY_SECONDS,
+    STORY_MAX_CHARS,
+    STORY_MERGE_SECONDS,
+    GroupBoard,
+)
 from handlers.i18n import t
 from handlers.message_tags import Tag
-from handlers.prompts.answer import ahead_line
 from handlers.prompts.fight import fight_header
 from handlers.story.table import table_lines
 from infra.ports import Rows
 
-# A story message takes the next lines as long as it is this recent: a new group message (and a
-# buzz) about every two minutes of play, never one per step. New messages follow the game's
-# length: at 90 s a 5-player game whose players ignore 🔜 (40 min) made 27 (issue 25: <= 25).
-STORY_MERGE_SECONDS = 120.0
-STORY_MAX_CHARS = 3600
-# The group's living status and story message are edited at most once in so many seconds (issue
-# 27: the group's 20 calls a minute): a change within them is held back until they are over, and
-# what changes meanwhile joins it (one edit shows the newest text).
-STATUS_EVERY_SECONDS = 15.0
-STORY_EVERY_SECONDS = 12.0
+__all__ = [
+    "STATUS_EVERY_SECONDS",
+    "STORY_EVERY_SECONDS",
+    "STORY_MAX_CHARS",
+    "STORY_MERGE_SECONDS",
+    "Presenter",
+]
 
 
 class Presenter:
@@ -64,6 +66,8 @@ class Presenter:
         self.no_chat = run.no_chat
         self.asks = run.asks
         self.deadline_at = run.deadline_at
+        self.group = GroupBoard(run)
+        self.ahead = AheadMessage(run, self.prompt, self.rows, self.closed_text)
 
     @property
     def state(self) -> State:
@@ -82,14 +86,14 @@ class Presenter:
         text showing their choice) for the button press that caused the command."""
         st = self.state
         answered = answered or {}
-        self._end_mention()
+        self.group.end_mention()
         self.send_reminders()
         self._close_prompts(answered)
         table = engine.public_view(st)
-        public = fmt.lines(self._story_text(table), self._unreachable_notes())
+        public = fmt.lines(self.group.story_text(table), self._unreachable_notes())
         if public:
-            self._story(public)
-        self._status()
+            self.group.story(public)
+        self.group.update_status()
         self._away_notices()
         # The partner who accepted a trade reads what they received in their answered prompt
         # ("You accept X and give Y back"): no news message says it again (issue 27).
@@ -120,7 +124,7 @@ class Presenter:
                     text = fmt.lines(text, told)
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
-        self._ahead_prompt()
+        self.ahead.update()
         self._open_prompts()
         self.run.events = []
 
@@ -135,7 +139,7 @@ class Presenter:
                 self.txn.send(self.chat_of(seat), text, tag="reminder")
         self.run.reminders = []
         if self.run.mention is not None:
-            self._mention_turn(self.run.mention, seconds)
+            self.group.mention_turn(self.run.mention, seconds)
             self.run.mention = None
 
     def _remind_with_prompt(self, seat: int, reminder: str) -> bool:
@@ -154,39 +158,6 @@ class Presenter:
         prompt["v"] = _prompt_version(self.state, seat)
         return True
 
-    def _mention_turn(self, seat: int, seconds: int) -> None:
-        """One short group message that notifies the player (a mention; edits never notify)."""
-        lang = self.settings.language
-        name = html.escape(self.state.players[seat].name, quote=False)
-        mention = f'<a href="tg://user?id={self.chat_of(seat)}">{name}</a>'
-        text = t(lang, "bot.turn_reminder", mention=mention, seconds=seconds)
-        self.txn.send(self.game.chat, text, tag="turn_reminder")
-        p = self.state.pending
-        self.game.extra["mention"] = {
-            "seq": self.txn.seq,
-            "msg": None,
-            "seat": seat,
-            "dec": p.id if p is not None else None,
-        }
-
-    def _end_mention(self, final: bool = False) -> None:
-        """The group's "it is your turn: 15 s left" says the turn is over once it is (issue 24:
-        it stayed, counting down a turn long gone)."""
-        rec = self.game.extra.get("mention")
-        if not rec:
-            return
-        p = self.state.pending
-        if not final and not self.state.over and p is not None and p.id == rec["dec"]:
-            return  # still that turn
-        if rec.get("msg") is None:
-            if final or self.state.over:
-                self.game.extra["mention"] = None  # never shown (dropped at the end) or unknown
-            return  # still being sent: the next command edits it
-        lang = self.settings.language
-        name = html.escape(self.state.players[int(rec["seat"])].name, quote=False)
-        self.txn.edit(self.game.chat, rec["msg"], t(lang, "bot.turn_reminder_over", name=name))
-        self.game.extra["mention"] = None
-
     def close_away_notices(self) -> None:
         """At the game's end no "I'm back" button stays: each away notice loses it."""
         notices = self.game.extra.get("away_notices") or {}
@@ -198,92 +169,9 @@ class Presenter:
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.extra["away_notices"] = {}
 
-    def _story_text(self, table: PublicView) -> str | None:
-        """New story lines only: whose turn it is lives in the status, windows always end by
-        their time (so "time is up" would say nothing), and an AI standing in is said so."""
-        lang = self.settings.language
-        told = [
-            e
-            for e in engine.public_events(self.events)
-            if e.kind != "turn"
-            and not (e.kind == EventKind.DEADLINE and e.data.get("window"))
-            and not (e.kind == EventKind.AWAY and self.settings.ai_takeover)
-        ]
-        lines = [story.public_text(told, table, lang)]
-        for e in self.events:
-            if e.kind == EventKind.AWAY and e.to is None and self.settings.ai_takeover:
-                name = fmt.name(table, e.data["seat"])
-                lines.append(t(lang, "bot.ai_stands_in", name=name))
-        return fmt.lines(*lines) or None
-
-    def _story(self, body: str) -> None:
-        """Append to the newest story message while it is recent and short, else send anew."""
-        s = self.game.story or {}
-        chat = self.game.chat
-        merge = (
-            s.get("msg")
-            and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS * self.scale
-            and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
-        )
-        if merge:
-            s["body"] = f"{s['body']}\n{body}"
-            # the end (the reveal) goes at once, and takes any held-back lines with it
-            after = None if self.state.over else self._throttle(s, STORY_EVERY_SECONDS)
-            self.txn.edit(chat, s["msg"], s["body"], tag="story", after=after)
-            return
-        if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
-            body = fmt.lines(s.get("body", ""), body)
-        self.txn.send(chat, body, tag="story")
-        self.game.story = {"msg": None, "body": body, "at": self.txn.now, "seq": self.txn.seq}
-
     def status_text(self) -> str:
-        """The living status: public information only, the deadline as a clock time."""
-        lang = self.settings.language
-        table = engine.public_view(self.state)
-        if table["over"]:
-            return fmt.lines(t(lang, "game.status.over"), *table_lines(table, lang))
-        deadline = self.deadline_at()
-        until = t(lang, "game.status.until", time=fmt.clock(deadline)) if deadline else None
-        return fmt.lines(story.status_text(table, lang), until)
-
-    def _status(self) -> None:
-        """Send the status once, then edit it only when its text changes (public changes). With
-        its first edit it is pinned, quietly, where the bot may pin; unpinned at the end."""
-        status = self.game.status or {}
-        text = self.status_text()
-        chat = self.game.chat
-        lost = status.get("uncertain") and not status.get("msg") and status.get("text") != text
-        if not status or lost:  # a status whose send was uncertain is sent anew when it changes
-            self.txn.send(chat, text, tag="status")
-            self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
-        elif status.get("msg") and status.get("text") != text:
-            over = self.state.over
-            after = None if over else self._throttle(status, STATUS_EVERY_SECONDS)
-            self.txn.edit(chat, status["msg"], text, tag="status", after=after)
-            status["text"] = text
-            self._pin_status(not over)
-
-    def _throttle(self, shown: dict[str, Any], every: float) -> float | None:
-        """When the next edit of a group message may go (None: now): at most one in ``every``
-        seconds; one still held back takes the newer text. Only public events edit these
-        messages, so their timing tells nothing hidden either (R-D1)."""
-        now = self.txn.now
-        last = float(shown.get("edit_at", -math.inf))
-        if last > now:  # an edit is held back until then: this one replaces it
-            return last
-        at = max(now, last + every * self.scale)
-        shown["edit_at"] = at
-        return at if at > now else None
-
-    def _pin_status(self, pinned: bool) -> None:
-        """Once each way; a refusal (no right to pin) is not retried."""
-        status = self.game.status or {}
-        if not status.get("msg") or status.get("pinned", False) == pinned:
-            return
-        if status.get("pin_refused"):
-            return
-        self.txn.pin(self.game.chat, status["msg"], pinned, tag="status_pin")
-        status["pinned"] = pinned
+        """The living status (``handlers.group_board``)."""
+        return self.group.status_text()
 
     def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
         p = self.state.pending
@@ -306,7 +194,7 @@ class Presenter:
             if still or (same and prompt.get("closed")):
                 continue
             if prompt.get("msg") and not prompt.get("closed"):
-                closed = self._closing_text(seat) or self._closed_text(seat, prompt)
+                closed = self._closing_text(seat) or self.closed_text(seat, prompt)
                 self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
             del open_prompts[seat_s]
 
@@ -323,7 +211,7 @@ class Presenter:
         asked, _, chosen = text.rpartition("\n")
         return fmt.lines(asked, t(lang, seen.why), chosen)
 
-    def _closed_text(self, seat: int, prompt: dict[str, Any], why: str | None = None) -> str:
+    def closed_text(self, seat: int, prompt: dict[str, Any], why: str | None = None) -> str:
         """A prompt someone else's move closed: its title and why (public events only; the
         text is the seat's own, so it tells the group nothing, R-D1)."""
         lang = self.lang_of(seat)
@@ -365,95 +253,12 @@ class Presenter:
                 reason = fmt.lines(fight_header(table, lang), told) if fight else told
         return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
 
-    def _ahead_prompt(self) -> None:
-        """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
-        first offered, edited only when what it shows changes (never for the decision id its
-        buttons carry: a press on it counts for the decision pending then, issue 25 item 7; nor
-        for a pause: a press on it then is answered why it waits), and closed when the seat's turn
-        starts: saying what was played, or kept for one tap, or dropped and why, or with nothing
-        chosen that the turn has come. The turn's own prompt is always a new message: Telegram
-        notifies new messages, never edits (issue 25)."""
-        st = self.state
-        rec = self.game.ahead
-        owner = premove.owner(st)
-        if rec is not None and (owner is None or rec["seat"] != owner or not self.asks(owner)):
-            self._end_ahead(rec)
-            self.game.ahead = rec = None
-        if owner is None or not self.asks(owner) or st.pending is None:
-            return
-        view = engine.view(st, owner)
-        nt = view["next_turn"]
-        assert nt is not None  # the owner chooses its next turn ahead
-        offered, kept = nt["open"], nt["held"]
-        held = action_payloads.encode_action(action_of(kept)) if kept else ""
-        items = ",".join(view["me"]["items"])
-        pr = self.prompt(owner) if offered else None
-        # what the player sees, never the decision id inside its buttons (issue 25 item 7): a
-        # press on it as shown counts for the decision pending then (handlers.game_room)
-        version = f"{_shown(pr) if pr is not None else ''}:{held}:{items}"
-        if rec is None:
-            if pr is not None:
-                rows = self.rows(st.pending.id, pr.rows)
-                self.txn.send(self.chat_of(owner), pr.text, rows, tag="ahead")
-                self.game.ahead = {
-                    "seat": owner,
-                    "dec": st.pending.id,
-                    "msg": None,
-                    "seq": self.txn.seq,
-                    "v": version,
-                    "title": pr.text.split("\n", 1)[0],
-                }
-            return
-        if pr is None or rec.get("v") == version or rec.get("msg") is None:
-            # paused, unchanged, or still being sent (the next command edits it); while paused
-            # it is left as shown, and a press on it is told why it waits (handlers.game_room)
-            return
-        rows = self.rows(st.pending.id, pr.rows)
-        self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
-        rec["dec"] = st.pending.id
-        rec["v"] = version
-
-    def _end_ahead(self, rec: dict[str, Any]) -> None:
-        """The seat's turn started (or the game ended, or the seat is away): close its message."""
-        seat, msg = int(rec["seat"]), rec.get("msg")
-        if msg is None:
-            return
-        lang = self.lang_of(seat)
-        table = engine.public_view(self.state)
-        for e in engine.events_for(self.events, seat):
-            if e.kind not in (
-                EventKind.PREMOVE_PLAYED,
-                EventKind.PREMOVE_KEPT,
-                EventKind.PREMOVE_DROPPED,
-            ):
-                continue
-            chosen = ahead_line({"seat": seat, "table": table}, e.data["action"], lang)
-            if e.kind == EventKind.PREMOVE_PLAYED:
-                text = fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
-            elif e.kind == EventKind.PREMOVE_KEPT:
-                text = fmt.lines(chosen, t(lang, "prompt.closed.premove_kept"))
-            else:
-                why = t(lang, f"prompt.closed.premove_why.{e.data['why']}")
-                dropped = t(lang, "prompt.closed.premove_dropped", why=why)
-                text = fmt.lines(rec.get("title", ""), "", chosen, dropped)
-            self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-            return
-        p = self.state.pending
-        if p is not None and p.kind == "turn" and p.actors == [seat]:
-            # the turn itself comes as a new message, which notifies (an edit would not)
-            why = "prompt.closed.turn_came"
-            self.txn.edit(
-                self.chat_of(seat), msg, self._closed_text(seat, rec, why), None, tag="closed"
-            )
-            return
-        self.txn.edit(self.chat_of(seat), msg, self._closed_text(seat, rec), None, tag="closed")
-
     def cancel(self) -> None:
         """The game ends outside the engine (/cancel): every open prompt says so, the status
         is unpinned."""
-        self._pin_status(False)
+        self.group.pin_status(False)
         self.close_all_prompts("prompt.closed.cancelled")
-        self._end_mention(final=True)
+        self.group.end_mention(final=True)
         self.close_away_notices()
         status = self.game.status or {}
         if status.get("msg"):  # no deadline stays on show
@@ -468,12 +273,12 @@ class Presenter:
         for seat_s, prompt in self.game.prompts.items():
             if prompt.get("msg") and not prompt.get("closed"):
                 seat = int(seat_s)
-                text = self._closed_text(seat, prompt, why)
+                text = self.closed_text(seat, prompt, why)
                 self.txn.edit(self.chat_of(seat), prompt["msg"], text, None, tag="closed")
         self.game.prompts = {}
         rec = self.game.ahead
         if rec is not None and rec.get("msg"):
-            text = self._closed_text(int(rec["seat"]), rec, why)
+            text = self.closed_text(int(rec["seat"]), rec, why)
             self.txn.edit(self.chat_of(int(rec["seat"])), rec["msg"], text, None, tag="closed")
         self.game.ahead = None
 
@@ -566,12 +371,6 @@ class Presenter:
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
-
-
-def _shown(pr: prompts.Prompt) -> str:
-    """A short digest of a prompt's text and buttons (labels and payloads, no decision id)."""
-    raw = json.dumps([pr.text, pr.rows], ensure_ascii=False)
-    return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 def _prompt_version(st: State, seat: int) -> str:

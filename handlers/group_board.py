@@ -1,0 +1,170 @@
+"""The group's side of a game (``handlers.presenter``): the story, the living status with its
+pin, both edited at most so often, and the mention that tells a player in the group it is their
+turn. Only public events and views reach it: the group never learns a secret (R-D1).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+import engine
+from engine import Event, EventKind, State
+from engine.view_types import PublicView
+from handlers import fmt, story
+from handlers.game_runner import GameRunner
+from handlers.i18n import t
+from handlers.story.table import table_lines
+
+# A story message takes the next lines as long as it is this recent: a new group message (and a
+# buzz) about every two minutes of play, never one per step. New messages follow the game's
+# length: at 90 s a 5-player game whose players ignore 🔜 (40 min) made 27 (issue 25: <= 25).
+STORY_MERGE_SECONDS = 120.0
+STORY_MAX_CHARS = 3600
+# The group's living status and story message are edited at most once in so many seconds (issue
+# 27: the group's 20 calls a minute): a change within them is held back until they are over, and
+# what changes meanwhile joins it (one edit shows the newest text).
+STATUS_EVERY_SECONDS = 15.0
+STORY_EVERY_SECONDS = 12.0
+
+
+class GroupBoard:
+    """Queues the group's story, status and turn mentions in the transaction's outbox."""
+
+    def __init__(self, run: GameRunner) -> None:
+        self.run = run
+        self.txn = run.txn
+        self.game = run.game
+        self.settings = run.settings
+        self.scale = run.scale
+        self.chat_of = run.chat_of
+        self.deadline_at = run.deadline_at
+
+    @property
+    def state(self) -> State:
+        return self.run.state
+
+    @property
+    def events(self) -> list[Event]:
+        return self.run.events
+
+    def mention_turn(self, seat: int, seconds: int) -> None:
+        """One short group message that notifies the player (a mention; edits never notify)."""
+        lang = self.settings.language
+        name = html.escape(self.state.players[seat].name, quote=False)
+        mention = f'<a href="tg://user?id={self.chat_of(seat)}">{name}</a>'
+        text = t(lang, "bot.turn_reminder", mention=mention, seconds=seconds)
+        self.txn.send(self.game.chat, text, tag="turn_reminder")
+        p = self.state.pending
+        self.game.extra["mention"] = {
+            "seq": self.txn.seq,
+            "msg": None,
+            "seat": seat,
+            "dec": p.id if p is not None else None,
+        }
+
+    def end_mention(self, final: bool = False) -> None:
+        """The group's "it is your turn: 15 s left" says the turn is over once it is (issue 24:
+        it stayed, counting down a turn long gone)."""
+        rec = self.game.extra.get("mention")
+        if not rec:
+            return
+        p = self.state.pending
+        if not final and not self.state.over and p is not None and p.id == rec["dec"]:
+            return  # still that turn
+        if rec.get("msg") is None:
+            if final or self.state.over:
+                self.game.extra["mention"] = None  # never shown (dropped at the end) or unknown
+            return  # still being sent: the next command edits it
+        lang = self.settings.language
+        name = html.escape(self.state.players[int(rec["seat"])].name, quote=False)
+        self.txn.edit(self.game.chat, rec["msg"], t(lang, "bot.turn_reminder_over", name=name))
+        self.game.extra["mention"] = None
+
+    def story_text(self, table: PublicView) -> str | None:
+        """New story lines only: whose turn it is lives in the status, windows always end by
+        their time (so "time is up" would say nothing), and an AI standing in is said so."""
+        lang = self.settings.language
+        told = [
+            e
+            for e in engine.public_events(self.events)
+            if e.kind != "turn"
+            and not (e.kind == EventKind.DEADLINE and e.data.get("window"))
+            and not (e.kind == EventKind.AWAY and self.settings.ai_takeover)
+        ]
+        lines = [story.public_text(told, table, lang)]
+        for e in self.events:
+            if e.kind == EventKind.AWAY and e.to is None and self.settings.ai_takeover:
+                name = fmt.name(table, e.data["seat"])
+                lines.append(t(lang, "bot.ai_stands_in", name=name))
+        return fmt.lines(*lines) or None
+
+    def story(self, body: str) -> None:
+        """Append to the newest story message while it is recent and short, else send anew."""
+        s = self.game.story or {}
+        chat = self.game.chat
+        merge = (
+            s.get("msg")
+            and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS * self.scale
+            and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
+        )
+        if merge:
+            s["body"] = f"{s['body']}\n{body}"
+            # the end (the reveal) goes at once, and takes any held-back lines with it
+            after = None if self.state.over else self._throttle(s, STORY_EVERY_SECONDS)
+            self.txn.edit(chat, s["msg"], s["body"], tag="story", after=after)
+            return
+        if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
+            body = fmt.lines(s.get("body", ""), body)
+        self.txn.send(chat, body, tag="story")
+        self.game.story = {"msg": None, "body": body, "at": self.txn.now, "seq": self.txn.seq}
+
+    def status_text(self) -> str:
+        """The living status: public information only, the deadline as a clock time."""
+        lang = self.settings.language
+        table = engine.public_view(self.state)
+        if table["over"]:
+            return fmt.lines(t(lang, "game.status.over"), *table_lines(table, lang))
+        deadline = self.deadline_at()
+        until = t(lang, "game.status.until", time=fmt.clock(deadline)) if deadline else None
+        return fmt.lines(story.status_text(table, lang), until)
+
+    def update_status(self) -> None:
+        """Send the status once, then edit it only when its text changes (public changes). With
+        its first edit it is pinned, quietly, where the bot may pin; unpinned at the end."""
+        status = self.game.status or {}
+        text = self.status_text()
+        chat = self.game.chat
+        lost = status.get("uncertain") and not status.get("msg") and status.get("text") != text
+        if not status or lost:  # a status whose send was uncertain is sent anew when it changes
+            self.txn.send(chat, text, tag="status")
+            self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
+        elif status.get("msg") and status.get("text") != text:
+            over = self.state.over
+            after = None if over else self._throttle(status, STATUS_EVERY_SECONDS)
+            self.txn.edit(chat, status["msg"], text, tag="status", after=after)
+            status["text"] = text
+            self.pin_status(not over)
+
+    def _throttle(self, shown: dict[str, Any], every: float) -> float | None:
+        """When the next edit of a group message may go (None: now): at most one in ``every``
+        seconds; one still held back takes the newer text. Only public events edit these
+        messages, so their timing tells nothing hidden either (R-D1)."""
+        now = self.txn.now
+        last = float(shown.get("edit_at", -math.inf))
+        if last > now:  # an edit is held back until then: this one replaces it
+            return last
+        at = max(now, last + every * self.scale)
+        shown["edit_at"] = at
+        return at if at > now else None
+
+    def pin_status(self, pinned: bool) -> None:
+        """Once each way; a refusal (no right to pin) is not retried."""
+        status = self.game.status or {}
+        if not status.get("msg") or status.get("pinned", False) == pinned:
+            return
+        if status.get("pin_refused"):
+            return
+        self.txn.pin(self.game.chat, status["msg"], pinned, tag="status_pin")
+        status["pinned"] = pinned
