@@ -79,6 +79,7 @@ class Simulation:
             api=api, tally=self.tally, clock=self.clock.now, sleep=self.scheduler.sleep
         )
         limiter = SharedRateLimiter(self.store, sleep=self.scheduler.sleep)
+        deals = random.Random(f"deals{seed}")
         self.service = CoachRideBot(
             self.store,
             self.messenger,
@@ -87,6 +88,8 @@ class Simulation:
             bot_username=BOT,
             limiter=LookingAround(limiter, self.messenger),
             sleep=self.scheduler.sleep,
+            # the bot deals from ``secrets``; a seeded run replays its deals too
+            deal_seeds=lambda: deals.getrandbits(lobby.DEAL_SEED_BITS),
         )
         self.shared = Shared(self.clock, self.store, FakeTimers(), self.messenger, self.service)
         self.tables: dict[str, SimTable] = {}  # by game id
