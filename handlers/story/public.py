@@ -91,7 +91,7 @@ class Teller:
             else:
                 parts.append(self.t("game.story.count.seat", name=name, count=x["goal"]))
         drink = drink_label(self.lang)
-        if d["drink"] is not None:
+        if d["drink"]:  # one that does not count is no term of the sum: its own line says why
             parts.append(self.t("game.story.count.drink", drink=drink, count=int(d["drink"])))
         out = [
             self.t(
