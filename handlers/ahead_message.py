@@ -11,16 +11,16 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from engine import Event, EventKind, State, premove
+from engine import EventKind, premove
 from engine.actions import action_of
 from handlers import action_payloads, fmt, prompts
-from handlers.game_runner import GameRunner
+from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
 from handlers.prompts.answer import ahead_line
 from infra.ports import Rows
 
 
-class AheadMessage:
+class AheadMessage(RunnerBound):
     """Queues the seat's "your turn is next" message in the transaction's outbox."""
 
     def __init__(
@@ -32,23 +32,13 @@ class AheadMessage:
     ) -> None:
         """``prompt``, ``rows`` and ``closed_text`` are the presenter's: the seat's prompt, its
         buttons, and the text of a prompt closed (with why, or a default reason for None)."""
-        self.run = run
-        self.txn = run.txn
-        self.game = run.game
+        super().__init__(run)
         self.lang_of = run.lang_of
         self.chat_of = run.chat_of
         self.asks = run.asks
         self.prompt = prompt
         self.rows = rows
         self.closed_text = closed_text
-
-    @property
-    def state(self) -> State:
-        return self.run.state
-
-    @property
-    def events(self) -> list[Event]:
-        return self.run.events
 
     def update(self) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is

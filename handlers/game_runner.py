@@ -351,3 +351,22 @@ class GameRunner:
         for chats in (self.game.unreachable, self.game.unreachable_noted):
             if uid in chats:
                 chats.remove(uid)
+
+
+class RunnerBound:
+    """A writer of one game's messages (the presenter, its group board, "your turn is next"):
+    the runner's transaction and record, and the engine's state and new events as they stand
+    now (the runner replaces both as it plays, so they are read through it, never copied)."""
+
+    def __init__(self, run: GameRunner) -> None:
+        self.run = run
+        self.txn = run.txn
+        self.game = run.game
+
+    @property
+    def state(self) -> State:
+        return self.run.state
+
+    @property
+    def events(self) -> list[Event]:
+        return self.run.events

@@ -10,10 +10,10 @@ import math
 from typing import Any
 
 import engine
-from engine import Event, EventKind, State
+from engine import EventKind
 from engine.view_types import PublicView
 from handlers import fmt, story
-from handlers.game_runner import GameRunner
+from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
 from handlers.story.table import table_lines
 
@@ -29,25 +29,15 @@ STATUS_EVERY_SECONDS = 15.0
 STORY_EVERY_SECONDS = 12.0
 
 
-class GroupBoard:
+class GroupBoard(RunnerBound):
     """Queues the group's story, status and turn mentions in the transaction's outbox."""
 
     def __init__(self, run: GameRunner) -> None:
-        self.run = run
-        self.txn = run.txn
-        self.game = run.game
+        super().__init__(run)
         self.settings = run.settings
         self.scale = run.scale
         self.chat_of = run.chat_of
         self.deadline_at = run.deadline_at
-
-    @property
-    def state(self) -> State:
-        return self.run.state
-
-    @property
-    def events(self) -> list[Event]:
-        return self.run.events
 
     def mention_turn(self, seat: int, seconds: int) -> None:
         """One short group message that notifies the player (a mention; edits never notify)."""

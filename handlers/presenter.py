@@ -23,12 +23,12 @@ import html
 from typing import Any
 
 import engine
-from engine import Event, EventKind, State
+from engine import EventKind, State
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from handlers import callback_data, fmt, prompts, story
 from handlers.ahead_message import AheadMessage
 from handlers.card_labels import occupation_label
-from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
+from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, RunnerBound
 from handlers.group_board import (
     STATUS_EVERY_SECONDS,
     STORY_EVERY_SECONDS,
@@ -51,14 +51,12 @@ __all__ = [
 ]
 
 
-class Presenter:
+class Presenter(RunnerBound):
     """Queues a command's messages in its transaction's outbox."""
 
     def __init__(self, run: GameRunner, bot_username: str) -> None:
-        self.run = run
+        super().__init__(run)
         self.bot_username = bot_username
-        self.txn = run.txn
-        self.game = run.game
         self.settings = run.settings
         self.scale = run.scale
         self.lang_of = run.lang_of
@@ -68,14 +66,6 @@ class Presenter:
         self.deadline_at = run.deadline_at
         self.group = GroupBoard(run)
         self.ahead = AheadMessage(run, self.prompt, self.rows, self.closed_text)
-
-    @property
-    def state(self) -> State:
-        return self.run.state
-
-    @property
-    def events(self) -> list[Event]:
-        return self.run.events
 
     @property
     def ran_out(self) -> set[int]:
