@@ -86,7 +86,7 @@ def hold_game(doc: dict[str, Any], holds: dict[int, float], now: float) -> float
     for chat, until in holds.items():
         chats[str(chat)] = max(chats.get(str(chat), 0.0), until)
     hold["chats"] = chats
-    end = max([float(u) for u in chats.values()], default=now)
+    end = max(holds.values(), default=now)  # the chats held before are counted in ``before``
     after = max(before, min(end, now + MAX_HOLD_SECONDS))
     hold["until"] = after
     extended = max(0.0, after - before)

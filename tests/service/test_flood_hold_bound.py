@@ -56,3 +56,15 @@ def test_a_week_long_flood_hold_on_one_chat_stalls_the_game_at_most_the_bound() 
     assert bot.state().over
     # an unheld game by timeouts takes minutes; the hold adds at most the bound, not a week
     assert bot.clock.now() - started < HOUR + 24 * 3600
+
+
+def test_a_short_hold_after_the_bound_adds_only_its_own_time() -> None:
+    """A chat held for a week, waited for an hour; a later short hold of another chat moves the
+    game on by its own length, not by another hour of the week-long one."""
+    from handlers.holds import hold_game
+
+    now = 1000.0
+    doc: dict[str, Any] = {"phase": "playing", "dec": {"id": 1, "opened": now}, "due": None}
+    assert hold_game(doc, {1: now + WEEK}, now) == HOUR
+    later = now + 2 * HOUR
+    assert hold_game(doc, {2: later + 60}, later) == 60
