@@ -399,6 +399,21 @@ def test_an_update_that_fails_inside_the_webhook_raises_an_alarm(aws_env: None) 
     )
 
 
+def test_cloudwatch_can_publish_to_the_alarm_topic(aws_env: None) -> None:
+    """CloudWatch alarms cannot publish to an SNS topic encrypted with SNS's AWS managed key
+    (alias/aws/sns): that key's policy cannot let cloudwatch.amazonaws.com use it, and every
+    notice is dropped. The topic is unencrypted or under a key of ours that grants CloudWatch."""
+    resources = expand_sam(load_template())["Resources"]
+    topic = resources["AlarmTopic"].get("Properties", {})
+    key = topic.get("KmsMasterKeyId")
+    if key is None:
+        return
+    assert "alias/aws/sns" not in json.dumps(key), "CloudWatch cannot use SNS's managed key"
+    assert isinstance(key, dict) and "Ref" in key
+    policy = json.dumps(resources[key["Ref"]]["Properties"]["KeyPolicy"])
+    assert "cloudwatch.amazonaws.com" in policy and "kms:GenerateDataKey" in policy
+
+
 def test_expanded_table_keeps_point_in_time_recovery(aws_env: None) -> None:
     table = expand_sam(load_template())["Resources"]["GameTable"]
     assert table["Properties"]["PointInTimeRecoverySpecification"] == {
