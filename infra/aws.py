@@ -122,12 +122,15 @@ def handler_service(event: str) -> str | None:
     return None if name == "*" else name
 
 
-def lean_session(services: frozenset[str] = frozenset(LEAN_SERVICES.values())) -> Any:
-    """A botocore session whose clients of ``services`` (by their events' names) behave as the
-    full session's: it registers botocore's built-in handlers, in botocore's order and as
-    botocore registers them (``Session._register_builtin_handlers``), but those for other
-    services, which no client of ``services`` can fire (tests/integration/test_aws_clients.py
-    compares what every operation's events reach)."""
+def lean_session(
+    services: frozenset[str] = frozenset({*LEAN_SERVICES, *LEAN_SERVICES.values()}),
+) -> Any:
+    """A botocore session whose clients of ``services`` (by their events' names, or their
+    models' names, which botocore aliases to those) behave as the full session's: it registers
+    botocore's built-in handlers, in botocore's order and as botocore registers them
+    (``Session._register_builtin_handlers``), but those for other services, which no client of
+    ``services`` can fire (tests/integration/test_aws_clients.py compares what every
+    operation's events reach)."""
     import botocore.session
     from botocore import handlers
 
