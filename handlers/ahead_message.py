@@ -8,12 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any
 
 import engine
 from engine import EventKind, premove
 from engine.actions import action_of
 from handlers import action_payloads, fmt, prompts
+from handlers.game_record import Ahead
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
 from handlers.prompts.answer import ahead_line
@@ -28,7 +28,7 @@ class AheadMessage(RunnerBound):
         run: GameRunner,
         prompt: Callable[[int], prompts.Prompt],
         rows: Callable[[int, list[list[tuple[str, str]]]], Rows],
-        closed_text: Callable[[int, dict[str, Any], str | None], str],
+        closed_text: Callable[[int, Ahead, str | None], str],
     ) -> None:
         """``prompt``, ``rows`` and ``closed_text`` are the presenter's: the seat's prompt, its
         buttons, and the text of a prompt closed (with why, or a default reason for None)."""
@@ -79,16 +79,17 @@ class AheadMessage(RunnerBound):
                     "title": pr.text.split("\n", 1)[0],
                 }
             return
-        if pr is None or rec.get("v") == version or rec.get("msg") is None:
+        msg = rec["msg"]
+        if pr is None or rec.get("v") == version or msg is None:
             # paused, unchanged, or still being sent (the next command edits it); while paused
             # it is left as shown, and a press on it is told why it waits (handlers.game_room)
             return
         rows = self.rows(st.pending.id, pr.rows)
-        self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
+        self.txn.edit(self.chat_of(owner), msg, pr.text, rows, tag="prompt")
         rec["dec"] = st.pending.id
         rec["v"] = version
 
-    def end(self, rec: dict[str, Any]) -> None:
+    def end(self, rec: Ahead) -> None:
         """The seat's turn started (or the game ended, or the seat is away): close its message."""
         seat, msg = int(rec["seat"]), rec.get("msg")
         if msg is None:

@@ -32,7 +32,7 @@ def finish_game(work: UnitOfWork, table: GameRunner) -> None:
     result = table.state.result or {}
     chat = work.chat(game.chat)
     if chat.is_new:
-        chat.settings = game.settings
+        chat.settings = game.settings_doc()
     if chat.game == game.gid:
         chat.game = None
     for seat, pts in enumerate(result.get("scores") or []):

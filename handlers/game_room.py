@@ -12,7 +12,7 @@ from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import after_play
-from handlers.game_record import LOBBY, PLAYING, GameRecord
+from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt
 from handlers.game_runner import GameRunner
 from handlers.i18n import negotiate, t
 from handlers.presenter import Presenter
@@ -150,6 +150,7 @@ def _on_own_prompt(
     ahead in a message of its own (engine.premove)."""
     if press.chat_id != press.user.id:
         return False
+    prompt: OpenPrompt | Ahead | None
     if ahead:
         prompt = game.ahead if game.ahead is not None and game.ahead["seat"] == seat else None
     else:

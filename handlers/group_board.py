@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any
 
 import engine
 from engine import EventKind
 from engine.view_types import PublicView
 from handlers import fmt, story
+from handlers.game_record import Status, Story
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
 from handlers.story.table import table_lines
@@ -92,18 +92,19 @@ class GroupBoard(RunnerBound):
 
     def story(self, body: str) -> None:
         """Append to the newest story message while it is recent and short, else send anew."""
-        s = self.game.story or {}
+        s: Story = self.game.story or {}
         chat = self.game.chat
+        shown = s.get("msg")
         merge = (
-            s.get("msg")
+            shown
             and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS * self.scale
             and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
         )
-        if merge:
+        if merge and shown:
             s["body"] = f"{s['body']}\n{body}"
             # the end (the reveal) goes at once, and takes any held-back lines with it
             after = None if self.state.over else self._throttle(s, STORY_EVERY_SECONDS)
-            self.txn.edit(chat, s["msg"], s["body"], tag="story", after=after)
+            self.txn.edit(chat, shown, s["body"], tag="story", after=after)
             return
         if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
             body = fmt.lines(s.get("body", ""), body)
@@ -123,21 +124,22 @@ class GroupBoard(RunnerBound):
     def update_status(self) -> None:
         """Send the status once, then edit it only when its text changes (public changes). With
         its first edit it is pinned, quietly, where the bot may pin; unpinned at the end."""
-        status = self.game.status or {}
+        status = self.game.status
         text = self.status_text()
         chat = self.game.chat
-        lost = status.get("uncertain") and not status.get("msg") and status.get("text") != text
+        msg = status.get("msg") if status else None
+        lost = status and status.get("uncertain") and not msg and status.get("text") != text
         if not status or lost:  # a status whose send was uncertain is sent anew when it changes
             self.txn.send(chat, text, tag="status")
             self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
-        elif status.get("msg") and status.get("text") != text:
+        elif msg and status.get("text") != text:
             over = self.state.over
             after = None if over else self._throttle(status, STATUS_EVERY_SECONDS)
-            self.txn.edit(chat, status["msg"], text, tag="status", after=after)
+            self.txn.edit(chat, msg, text, tag="status", after=after)
             status["text"] = text
             self.pin_status(not over)
 
-    def _throttle(self, shown: dict[str, Any], every: float) -> float | None:
+    def _throttle(self, shown: Status | Story, every: float) -> float | None:
         """When the next edit of a group message may go (None: now): at most one in ``every``
         seconds; one still held back takes the newer text. Only public events edit these
         messages, so their timing tells nothing hidden either (R-D1)."""
@@ -151,10 +153,11 @@ class GroupBoard(RunnerBound):
 
     def pin_status(self, pinned: bool) -> None:
         """Once each way; a refusal (no right to pin) is not retried."""
-        status = self.game.status or {}
-        if not status.get("msg") or status.get("pinned", False) == pinned:
+        status = self.game.status
+        msg = status.get("msg") if status else None
+        if not status or not msg or status.get("pinned", False) == pinned:
             return
         if status.get("pin_refused"):
             return
-        self.txn.pin(self.game.chat, status["msg"], pinned, tag="status_pin")
+        self.txn.pin(self.game.chat, msg, pinned, tag="status_pin")
         status["pinned"] = pinned

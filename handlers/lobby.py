@@ -62,14 +62,18 @@ def cmd_newgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
             chat.settings = settings.model_dump()
         chat.game = gid
         game = work.game
-        game.settings = settings.model_dump()
+        game.settings = settings
         _lobby_due(work, settings)
         work.txn.send(
             cmd.chat_id, lobby_text(game), lobby_rows(rooms.bot_username, game), tag="lobby"
         )
 
     new = GameRecord(
-        gid=gid, chat=cmd.chat_id, creator=cmd.user.id, settings={}, touched=rooms.clock.now()
+        gid=gid,
+        chat=cmd.chat_id,
+        creator=cmd.user.id,
+        settings=GroupSettings(),
+        touched=rooms.clock.now(),
     )
     create = {**new.to_doc(), "seq": 0, "outbox": []}
     unit_of_work.run(rooms.pipeline, game_key(gid), change, cmd.update_id, create=create)
@@ -105,7 +109,7 @@ def cmd_start_private(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         game = work.game
         game.players.append(Player(cmd.user.id, cmd.user.name, lang))
         work.user(cmd.user.id).game = gid
-        _lobby_due(work, game.group_settings)
+        _lobby_due(work, game.settings)
         txn.send(cmd.chat_id, t(lang, "lobby.joined"))
         refresh_lobby(rooms.bot_username, txn, game)
 
@@ -210,7 +214,7 @@ def _check_start(
         raise Stale
     if not may_manage(rooms, game, game.chat, uid):
         raise NotManager
-    if max(len(game.players), game.group_settings.ai_fill) < MIN_PLAYERS or not game.players:
+    if max(len(game.players), game.settings.ai_fill) < MIN_PLAYERS or not game.players:
         raise TooFew
 
 
@@ -225,7 +229,7 @@ def new_deal_seed() -> int:
 
 def start_game(rooms: Rooms, work: UnitOfWork) -> None:
     game, txn = work.game, work.txn
-    settings = game.group_settings
+    settings = game.settings
     seed = rooms.deal_seeds()
     add_ai_passengers(game, settings, seed)
     names = [p.name for p in game.players]
@@ -279,7 +283,7 @@ def add_ai_passengers(game: GameRecord, settings: GroupSettings, seed: int) -> N
 # -- ending without a result -----------------------------------------------------------------
 def expire_if_due(work: UnitOfWork) -> None:
     game = work.game
-    settings = game.group_settings
+    settings = game.settings
     if work.txn.now < game.touched + settings.lobby_minutes * 60:
         return
     _cancel(work, "lobby.expired")
@@ -287,7 +291,7 @@ def expire_if_due(work: UnitOfWork) -> None:
 
 def _cancel(work: UnitOfWork, key: str) -> None:
     game, txn = work.game, work.txn
-    lang = game.group_settings.language
+    lang = game.settings.language
     game.phase = CANCELLED
     game.due = None
     chat = work.chat(game.chat)

@@ -20,7 +20,6 @@ turn is next" message is ``handlers.ahead_message``.
 from __future__ import annotations
 
 import html
-from typing import Any
 
 import engine
 from engine import EventKind, State
@@ -28,6 +27,7 @@ from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from handlers import callback_data, fmt, prompts, story
 from handlers.ahead_message import AheadMessage
 from handlers.card_labels import occupation_label
+from handlers.game_record import Ahead, OpenPrompt
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, RunnerBound
 from handlers.group_board import (
     STATUS_EVERY_SECONDS,
@@ -183,9 +183,10 @@ class Presenter(RunnerBound):
                 continue
             if still or (same and prompt.get("closed")):
                 continue
-            if prompt.get("msg") and not prompt.get("closed"):
+            shown = prompt["msg"]
+            if shown and not prompt.get("closed"):
                 closed = self._closing_text(seat) or self.closed_text(seat, prompt)
-                self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
+                self.txn.edit(self.chat_of(seat), shown, closed, None, tag="closed")
             del open_prompts[seat_s]
 
     def _closing_text(self, seat: int) -> str | None:
@@ -201,7 +202,7 @@ class Presenter(RunnerBound):
         asked, _, chosen = text.rpartition("\n")
         return fmt.lines(asked, t(lang, seen.why), chosen)
 
-    def closed_text(self, seat: int, prompt: dict[str, Any], why: str | None = None) -> str:
+    def closed_text(self, seat: int, prompt: OpenPrompt | Ahead, why: str | None = None) -> str:
         """A prompt someone else's move closed: its title and why (public events only; the
         text is the seat's own, so it tells the group nothing, R-D1)."""
         lang = self.lang_of(seat)
@@ -250,26 +251,28 @@ class Presenter(RunnerBound):
         self.close_all_prompts("prompt.closed.cancelled")
         self.group.end_mention(final=True)
         self.close_away_notices()
-        status = self.game.status or {}
-        if status.get("msg"):  # no deadline stays on show
+        status = self.game.status
+        msg = status.get("msg") if status else None
+        if status and msg:  # no deadline stays on show
             lang = self.settings.language
             table = engine.public_view(self.state)
             text = fmt.lines(t(lang, "lobby.cancelled"), *table_lines(table, lang))
-            self.txn.edit(self.game.chat, status["msg"], text, tag="status")
+            self.txn.edit(self.game.chat, msg, text, tag="status")
             status["text"] = text
 
     def close_all_prompts(self, why: str) -> None:
         """Every open prompt closes, saying why."""
         for seat_s, prompt in self.game.prompts.items():
-            if prompt.get("msg") and not prompt.get("closed"):
+            msg = prompt.get("msg")
+            if msg and not prompt.get("closed"):
                 seat = int(seat_s)
                 text = self.closed_text(seat, prompt, why)
-                self.txn.edit(self.chat_of(seat), prompt["msg"], text, None, tag="closed")
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.prompts = {}
         rec = self.game.ahead
-        if rec is not None and rec.get("msg"):
-            text = self.closed_text(int(rec["seat"]), rec, why)
-            self.txn.edit(self.chat_of(int(rec["seat"])), rec["msg"], text, None, tag="closed")
+        if rec is not None and rec["msg"]:
+            text = self.closed_text(rec["seat"], rec, why)
+            self.txn.edit(self.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
         self.game.ahead = None
 
     def _open_prompts(self) -> None:
@@ -291,7 +294,7 @@ class Presenter(RunnerBound):
             title = pr.text.split("\n", 1)[0]
             if current is not None and same and current["msg"]:
                 self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
-                current.update(v=version, closed=False, title=title)
+                current["v"], current["closed"], current["title"] = version, False, title
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it

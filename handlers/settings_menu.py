@@ -156,7 +156,7 @@ def _show_in_lobby(rooms: Rooms, gid: str, new: GroupSettings) -> None:
     def change(work: UnitOfWork) -> None:
         game = work.game
         if game.phase == LOBBY:
-            game.settings = new.model_dump()
+            game.settings = new
             refresh_lobby(rooms.bot_username, work.txn, game)
 
     unit_of_work.run(rooms.pipeline, game_key(gid), change, None)
