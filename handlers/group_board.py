@@ -10,6 +10,7 @@ import math
 
 import engine
 from engine import EventKind
+from engine.events import data_of
 from engine.view_types import PublicView
 from handlers import fmt, story
 from handlers.game_record import Status, Story
@@ -79,14 +80,15 @@ class GroupBoard(RunnerBound):
         told = [
             e
             for e in engine.public_events(self.events)
-            if e.kind != "turn"
-            and not (e.kind == EventKind.DEADLINE and e.data.get("window"))
+            if e.kind != EventKind.TURN
+            and not ((d := data_of(e, EventKind.DEADLINE)) and d["window"])
             and not (e.kind == EventKind.AWAY and self.settings.ai_takeover)
         ]
         lines = [story.public_text(told, table, lang)]
         for e in self.events:
-            if e.kind == EventKind.AWAY and e.to is None and self.settings.ai_takeover:
-                name = fmt.name(table, e.data["seat"])
+            away = data_of(e, EventKind.AWAY)
+            if away is not None and e.to is None and self.settings.ai_takeover:
+                name = fmt.name(table, away["seat"])
                 lines.append(t(lang, "bot.ai_stands_in", name=name))
         return fmt.lines(*lines) or None
 
