@@ -22,11 +22,10 @@ from __future__ import annotations
 import html
 
 import engine
-from engine import EventKind, State
-from engine.cards import DOCTOR, POISON_MIXER, PRIEST
+from engine import EventKind, State, premove
+from engine.events import data_of
 from handlers import callback_data, fmt, prompts, story
 from handlers.ahead_message import AheadMessage
-from handlers.card_labels import occupation_label
 from handlers.game_record import Ahead, OpenPrompt
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, RunnerBound
 from handlers.group_board import (
@@ -38,7 +37,7 @@ from handlers.group_board import (
 )
 from handlers.i18n import t
 from handlers.message_tags import Tag
-from handlers.prompts.fight import fight_header
+from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
 from infra.ports import Rows
 
@@ -65,7 +64,7 @@ class Presenter(RunnerBound):
         self.asks = run.asks
         self.deadline_at = run.deadline_at
         self.group = GroupBoard(run)
-        self.ahead = AheadMessage(run, self.prompt, self.rows, self.closed_text)
+        self.ahead = AheadMessage(run)
 
     @property
     def ran_out(self) -> set[int]:
@@ -88,11 +87,8 @@ class Presenter(RunnerBound):
         # The partner who accepted a trade reads what they received in their answered prompt
         # ("You accept X and give Y back"): no news message says it again (issue 27).
         answering = set(answered) | {s for s, seen in self.run.closing.items() if seen.action}
-        accepted = {
-            int(e.data["target"])
-            for e in self.events
-            if e.kind == EventKind.TRADE_DONE and not e.data.get("forced")
-        }
+        done = [data_of(e, EventKind.TRADE_DONE) for e in self.events]
+        accepted = {d["target"] for d in done if d is not None and not d["forced"]}
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
             shown = seat in answering and seat in accepted
@@ -100,21 +96,23 @@ class Presenter(RunnerBound):
                 e
                 for e in engine.events_for(self.events, seat)
                 if not (e.kind == EventKind.OFFERED and self.asks(seat))
-                and not (shown and e.kind == EventKind.RECEIVED and e.data.get("how") == "trade")
+                and not (
+                    shown and (got := data_of(e, EventKind.RECEIVED)) and got["how"] == "trade"
+                )
             ]
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
-            refused = [e for e in self.events if e.kind == EventKind.TRADE_REFUSED and e.to is None]
-            for e in refused:
-                if e.data["seat"] == seat:
+            refused = [data_of(e, EventKind.TRADE_REFUSED) for e in self.events if e.to is None]
+            for r in refused:
+                if r is not None and r["seat"] == seat:
                     told = t(
                         self.lang_of(seat),
                         "bot.offer_refused",
-                        name=fmt.name(table, e.data["target"]),
+                        name=fmt.name(table, r["target"]),
                     )
                     text = fmt.lines(text, told)
             if text and not self.no_chat(seat):
                 self.txn.send(self.chat_of(seat), text)
-        self.ahead.update()
+        self.ahead.update(self._ahead_prompt())
         self._open_prompts()
         self.run.events = []
 
@@ -203,46 +201,10 @@ class Presenter(RunnerBound):
         return fmt.lines(asked, t(lang, seen.why), chosen)
 
     def closed_text(self, seat: int, prompt: OpenPrompt | Ahead, why: str | None = None) -> str:
-        """A prompt someone else's move closed: its title and why (public events only; the
-        text is the seat's own, so it tells the group nothing, R-D1)."""
-        lang = self.lang_of(seat)
+        """A prompt someone else's move closed (``handlers.prompts.closed``)."""
         table = engine.public_view(self.state)
-        reason = t(lang, why) if why else None
-        for e in engine.public_events(self.events):
-            if reason is not None:
-                break
-            d = e.data
-            if e.kind == EventKind.PLAYED and d["card"] == POISON_MIXER:
-                reason = t(
-                    lang,
-                    "prompt.closed.mixer",
-                    name=fmt.name(table, d["seat"]),
-                    label=occupation_label(lang, POISON_MIXER),
-                )
-            elif e.kind == EventKind.PRIEST_STOPPED:
-                reason = t(lang, "prompt.closed.priest", label=occupation_label(lang, PRIEST))
-            elif e.kind == EventKind.DOCTOR_CANCELLED:
-                reason = t(lang, "prompt.closed.doctor", label=occupation_label(lang, DOCTOR))
-            elif e.kind == EventKind.GAME_OVER:
-                reason = t(lang, "prompt.closed.game_over")
-            elif e.kind == EventKind.SUPPORT and d["seat"] == seat:
-                # declared ahead of its turn, told now that every earlier one was (R-A3)
-                fight = table["fight"]
-                about = (
-                    None
-                    if fight is None
-                    else fight["attacker"]
-                    if d["side"] == "attacker"
-                    else fight["defender"]
-                )
-                what = t(
-                    lang,
-                    f"game.answer.support.{d['side']}",
-                    name=fmt.name(table, about) if about is not None else "",
-                )
-                told = t(lang, "prompt.closed.support_told", what=what)
-                reason = fmt.lines(fight_header(table, lang), told) if fight else told
-        return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
+        title = prompt.get("title", "")
+        return closed_text(title, seat, self.lang_of(seat), table, self.events, why)
 
     def cancel(self) -> None:
         """The game ends outside the engine (/cancel): every open prompt says so, the status
@@ -307,6 +269,19 @@ class Presenter(RunnerBound):
                 "closed": False,
             }
 
+    def _ahead_prompt(self) -> tuple[int, prompts.Prompt, Rows] | None:
+        """The seat offered to choose its next turn ahead (engine.premove), its prompt and
+        buttons, rendered here like every prompt (``handlers.ahead_message`` shows it)."""
+        st = self.state
+        owner = premove.owner(st)
+        if owner is None or st.pending is None or not self.asks(owner):
+            return None
+        nt = engine.view(st, owner)["next_turn"]
+        if nt is None or not nt["open"]:
+            return None  # paused: its message stays as shown
+        pr = self.prompt(owner)
+        return owner, pr, self.rows(st.pending.id, pr.rows)
+
     def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
         """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
         with the decision's deadline as a clock time."""
@@ -330,9 +305,10 @@ class Presenter(RunnerBound):
     def _away_notices(self) -> None:
         """R-D2: a player just marked away hears it privately, with a way back."""
         for e in self.events:
-            if e.kind != "away" or self.no_chat(e.data["seat"]):
+            away = data_of(e, EventKind.AWAY)
+            if away is None or self.no_chat(away["seat"]):
                 continue
-            seat = e.data["seat"]
+            seat = away["seat"]
             lang = self.lang_of(seat)
             rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.game.gid)]]]
             self.txn.send(self.chat_of(seat), self._away_text(seat), rows, tag=Tag.away(seat))
