@@ -27,7 +27,7 @@ from engine.events import data_of
 from handlers import callback_data, fmt, prompts, story
 from handlers.ahead_message import AheadMessage
 from handlers.game_record import Ahead, OpenPrompt
-from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, RunnerBound
+from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, RunnerBound, Seen
 from handlers.group_board import (
     STATUS_EVERY_SECONDS,
     STORY_EVERY_SECONDS,
@@ -70,9 +70,9 @@ class Presenter(RunnerBound):
     def ran_out(self) -> set[int]:
         return self.run.ran_out
 
-    def render(self, answered: dict[int, tuple[int, str]] | None = None) -> None:
-        """Queue this command's messages. ``answered`` maps a seat to (prompt message id, the
-        text showing their choice) for the button press that caused the command."""
+    def render(self, answered: dict[int, tuple[int, Seen]] | None = None) -> None:
+        """Queue this command's messages. ``answered`` maps a seat to (prompt message id, what
+        it was asked and chose) for the button press that caused the command."""
         st = self.state
         answered = answered or {}
         self.group.end_mention()
@@ -161,7 +161,7 @@ class Presenter(RunnerBound):
         """The living status (``handlers.group_board``)."""
         return self.group.status_text()
 
-    def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
+    def _close_prompts(self, answered: dict[int, tuple[int, Seen]]) -> None:
         p = self.state.pending
         open_prompts = self.game.prompts
         asked = engine.asked(self.state)
@@ -170,7 +170,8 @@ class Presenter(RunnerBound):
             same = p is not None and p.id == prompt["dec"]
             still = same and seat in asked
             if seat in answered:
-                msg, text = answered[seat]
+                msg, chose = answered[seat]
+                text = self._answered_text(seat, chose)
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
                 if msg == prompt.get("msg"):
                     # A boost window may ask again after a card is played: the same message
@@ -193,10 +194,19 @@ class Presenter(RunnerBound):
         seen = self.run.closing.get(seat)
         if seen is None:
             return None
-        lang = self.lang_of(seat)
         if seen.action is None:
+            lang = self.lang_of(seat)
             return prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
+        return self._answered_text(seat, seen)
+
+    def _answered_text(self, seat: int, seen: Seen) -> str:
+        """A prompt answered: what it asked and what was chosen (``seen.action``), with why
+        when it was chosen for the seat."""
+        lang = self.lang_of(seat)
+        assert seen.action is not None
         text = prompts.render_answered(seen.view, seen.legal, seen.action, lang)
+        if not seen.why:
+            return text
         asked, _, chosen = text.rpartition("\n")
         return fmt.lines(asked, t(lang, seen.why), chosen)
 
