@@ -73,6 +73,14 @@ class GroupBoard(RunnerBound):
         self.txn.edit(self.game.chat, rec["msg"], t(lang, "bot.turn_reminder_over", name=name))
         self.game.extra["mention"] = None
 
+    def update(self, table: PublicView, notes: str = "") -> None:
+        """The group's side of a command: its new story lines, with ``notes`` (the presenter's
+        lines for the group), then its living status."""
+        public = fmt.lines(self.story_text(table), notes)
+        if public:
+            self.story(public)
+        self.update_status()
+
     def story_text(self, table: PublicView) -> str | None:
         """New story lines only: whose turn it is lives in the status, windows always end by
         their time (so "time is up" would say nothing), and an AI standing in is said so."""

@@ -79,10 +79,7 @@ class Presenter(RunnerBound):
         self.send_reminders()
         self._close_prompts(answered)
         table = engine.public_view(st)
-        public = fmt.lines(self.group.story_text(table), self._unreachable_notes())
-        if public:
-            self.group.story(public)
-        self.group.update_status()
+        self.group.update(table, self._unreachable_notes())
         self._away_notices()
         # The partner who accepted a trade reads what they received in their answered prompt
         # ("You accept X and give Y back"): no news message says it again (issue 27).
