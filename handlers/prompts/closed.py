@@ -3,9 +3,10 @@ and the text is the seat's own, so it tells the group nothing (R-D1)."""
 
 from __future__ import annotations
 
-from engine import Event, EventKind, public_events
+from engine.actions import Event
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from engine.events import data_of
+from engine.kinds import EventKind
 from engine.view_types import PublicView
 from handlers import fmt
 from handlers.card_labels import occupation_label
@@ -19,9 +20,11 @@ def closed_text(
     """``seat``'s prompt titled ``title`` closed: with ``why`` (a catalog key), or the public
     event of this step that closed it, or a default reason."""
     reason = t(lang, why) if why else None
-    for e in public_events(events):
+    for e in events:
         if reason is not None:
             break
+        if e.to is not None:
+            continue  # told to some seats only
         played, support = data_of(e, EventKind.PLAYED), data_of(e, EventKind.SUPPORT)
         if played is not None and played["card"] == POISON_MIXER:
             reason = t(
