@@ -3,9 +3,11 @@ and the presentation's bookkeeping (which message shows what).
 
 A pydantic model, validated when a stored document is loaded: a stored value of the wrong shape
 is refused with ``StoredGameInvalid`` naming the game and the field (not a ``KeyError`` three
-modules later); the group's settings are validated too (``GroupSettings``). The bookkeeping's
-shapes are TypedDicts (``Due``, ``Dec``, ``OpenPrompt``, ``Ahead``, ``Status``, ``Story``) that keep
-a key this code does not know, so a document written by a newer version loses nothing.
+modules later). The settings are a ``GroupSettings`` (every field validated, ``ai_level``
+included) and are written back as stored while unchanged. The bookkeeping fields are typed by
+TypedDicts (``Due``, ``Dec``, ``OpenPrompt``, ``Ahead``, ``Status``, ``Story``), read and written
+by typed key everywhere and checked on load; they keep a key this code does not know, so a
+document written by a newer version loses nothing.
 
 The stored document also holds its outbox (``seq``, ``outbox``), the armed timer and the muted
 notice's mark; the pipeline keeps those for every document it sends from, so the record leaves
@@ -192,9 +194,9 @@ _OPTIONAL = (
 
 
 class GameRecord(BaseModel):
-    """One game, from its lobby to its end; see the module's docstring and the TypedDicts for
-    the shapes of ``due``, ``dec``, ``prompts`` (per seat, as a string), ``ahead``, ``status``
-    and ``story``."""
+    """One game, from its lobby to its end; see the module's docstring. ``prompts``: the open
+    prompt per seat (as a string); ``engine``: the engine's state as it stores it
+    (``engine.State.to_dict``; only the engine reads inside it, ``engine.State.from_dict``)."""
 
     model_config = ConfigDict(defer_build=True, revalidate_instances="never")
 
