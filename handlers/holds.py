@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import logging
 import math
-from typing import Any
+from typing import Any, cast
 
+from handlers.game_record import Dec, Due
 from handlers.i18n import t
 from handlers.transaction import Txn
 
@@ -30,11 +31,17 @@ MAX_HOLD_SECONDS = 3600.0
 STRETCH_AFTER_SECONDS = 1.0
 
 
+def _dec(doc: dict[str, Any]) -> Dec | None:
+    """The game's pending decision's timing, in the shape the game record writes it
+    (``handlers.game_record.Dec``)."""
+    return cast(Dec | None, doc.get("dec"))
+
+
 def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
     """The pending decision's deadline moves on by ``waited``, the seconds its prompt waited for
     delivery (less what it was already moved for that); the seconds added. A window's deadline is
     left alone: who it asks is secret, and its length must not tell (R-D1)."""
-    dec = doc.get("dec")
+    dec = _dec(doc)
     if not dec or dec.get("window") or doc.get("phase") != "playing":
         return 0.0
     extra = waited - float(dec.get("stretched", 0.0))
@@ -54,18 +61,20 @@ def holding_chats(doc: dict[str, Any], now: float) -> dict[int, float]:
 def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None = None) -> None:
     """The pending decision's clock (and the timer's) moves on by ``seconds``; ``until``: the end
     of the flood hold that moved it, when one did."""
-    dec = doc.get("dec")
+    dec = _dec(doc)
     if dec:
         dec["opened"] = float(dec["opened"]) + seconds
-        if dec.get("played") is not None:
-            dec["played"] = float(dec["played"]) + seconds
+        played = dec.get("played")
+        if played is not None:
+            dec["played"] = float(played) + seconds
         if until is not None:
             dec["held"] = until
-    due = doc.get("due")
+    due = cast(Due | None, doc.get("due"))
     if due:
         due["at"] = float(due["at"]) + seconds
-        if due.get("deadline") is not None:
-            due["deadline"] = float(due["deadline"]) + seconds
+        deadline = due.get("deadline")
+        if deadline is not None:
+            due["deadline"] = float(deadline) + seconds
 
 
 def game_waits_until(doc: dict[str, Any], now: float) -> float:
@@ -98,7 +107,7 @@ def hold_game(doc: dict[str, Any], holds: dict[int, float], now: float) -> float
 
 def hold_new_decision(doc: dict[str, Any], now: float) -> bool:
     """A decision that opened while its game is held starts its clock when the hold ends."""
-    dec = doc.get("dec")
+    dec = _dec(doc)
     end = game_waits_until(doc, now)
     if not dec or end <= now or doc.get("phase") != "playing":
         return False
@@ -115,8 +124,8 @@ def hold_new_decision(doc: dict[str, Any], now: float) -> bool:
 def stretch(txn: Txn, late: dict[int, float]) -> None:
     """Decision prompts that reached their chats late: the decision's deadline moves on by
     the longest delay (once per decision, by the longest delay seen)."""
-    dec = txn.doc.get("dec") or {}
-    waited = late.get(int(dec.get("id", -1)), 0.0)
+    dec = _dec(txn.doc)
+    waited = late.get(dec["id"], 0.0) if dec else 0.0
     extended = stretch_deadline(txn.doc, waited)
     if extended:
         txn.changed = True
