@@ -112,19 +112,25 @@ class Delivery:
         left alone for this invocation so its messages keep their order (and a stuck chat
         never holds up another's).
 
-        Private chats go first: the decision prompts are there, the group's story and status
-        can wait (each chat keeps its order). When the shared budget is booked more than
-        ``BEHIND_SECONDS`` ahead, the group's story and status are left to the flush timer; a
-        newer edit of the same message replaces them meanwhile (``Txn._supersede``)."""
+        The group's messages go first (each chat keeps its order): the private prompts sent with
+        them are as many as the players asked, which may be secret (who can use a window), and
+        the group's message would otherwise come later by one call per prompt (R-D1: the table
+        never learns a secret from timing). Under pressure (the shared budget booked more than
+        ``BEHIND_SECONDS`` ahead) the decision prompts go first and the group's story and
+        status are left to the flush timer; a newer edit of the same message replaces them
+        meanwhile (``Txn._supersede``); players then wait on the queue, which hides the count."""
         group = txn.doc.get("chat") if key.startswith("GAME#") else None
-        entries = sorted(
-            txn.new_entries + txn.stale_entries,
-            key=lambda e: (e["chat"] == group, int(e["seq"])),
-        )
+        pending = txn.new_entries + txn.stale_entries
         delivered = Delivered()
-        if not entries:
+        if not pending:
             return delivered
-        behind: bool | None = None  # whether the shared budget is behind, once asked
+        # whether the shared budget is behind, asked once and only when the group has messages
+        behind: bool | None = None
+        if group is not None and any(e["chat"] == group for e in pending):
+            behind = self._behind()
+        entries = sorted(
+            pending, key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"]))
+        )
         late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
         acks = _AckWriter(self.store, key, txn)
         booked = _Booked()

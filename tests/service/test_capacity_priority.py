@@ -72,17 +72,35 @@ def test_two_edits_of_one_message_in_one_command_cost_one_call() -> None:
     assert [x for x in messenger.log if x[0] == "edit"] == [("edit", GROUP, "status B")]
 
 
-def test_decision_prompts_go_before_the_groups_story_and_status() -> None:
+@pytest.mark.parametrize("asked", [0, 1, 2])
+def test_R_D1_the_group_hears_first_however_many_players_are_asked_in_private(asked: int) -> None:
+    """The attack: a window opens and the group's message came after one call per secretly
+    asked player (a Doctor holder's prompt), so its delay told the table who holds what."""
     table, messenger, status = started()
-    uid = table.uids[1]
 
     def change(txn: Txn) -> None:
+        for seat in range(1, asked + 1):
+            txn.send(table.uids[seat], "your window", tag=f"prompt:{seat}:99")
         txn.edit(GROUP, status, "status A", tag="status")
         txn.send(GROUP, "story line", tag="story")
+
+    run(table, change)
+    assert [x[2] for x in messenger.log[:2]] == ["status A", "story line"]
+    assert [x[2] for x in messenger.log[2:]] == ["your window"] * asked
+
+
+def test_under_pressure_decision_prompts_go_before_the_groups_messages() -> None:
+    table, messenger, _status = started()
+    uid = table.uids[1]
+    # the shared budget is behind: the prompt goes first, the lobby message after it
+    table.service.pipeline.limiter = BusyLimiter(BEHIND_SECONDS + 3)
+
+    def change(txn: Txn) -> None:
+        txn.send(GROUP, "a new game message", tag="lobby")
         txn.send(uid, "your prompt", tag="prompt:1:99")
 
     run(table, change)
-    assert [x[2] for x in messenger.log] == ["your prompt", "status A", "story line"]
+    assert [x[2] for x in messenger.log][:1] == ["your prompt"]
 
 
 def test_while_the_budget_is_behind_the_group_waits_and_shows_only_the_newest_status() -> None:
