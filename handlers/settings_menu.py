@@ -10,7 +10,7 @@ from typing import Any
 from handlers import refusals, unit_of_work
 from handlers.callback_data import SettingsButton
 from handlers.context import Rooms
-from handlers.game_record import LOBBY, GameRecord
+from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import LANGUAGES, t
 from handlers.lobby import may_manage
@@ -172,8 +172,12 @@ class LobbySettings:
 
 
 def lobby_settings(cmd: LobbySettings, work: UnitOfWork) -> None:
-    """An open lobby takes the group's new settings and shows them."""
+    """An open lobby takes the group's new settings and shows them. A game being played keeps
+    the rules and deadlines it started with, but speaks the group's new language from its next
+    message (issue 25: a switch mid-game changed nothing and said nothing)."""
     game = work.game
     if game.phase == LOBBY:
         game.settings = cmd.new
         refresh_lobby(cmd.bot_username, work.txn, game)
+    elif game.phase == PLAYING and game.settings.language != cmd.new.language:
+        game.settings = game.settings.model_copy(update={"language": cmd.new.language})

@@ -131,3 +131,38 @@ def test_issue_25_a_lobby_over_no_longer_invites_to_join() -> None:
     assert join in cancelled.text
     g.say(2, "en", "/cancel")
     assert join not in cancelled.text and t("en", "lobby.cancelled") in cancelled.text
+
+
+def test_issue_25_the_groups_language_switched_mid_game_follows_into_the_running_game() -> None:
+    """The newcomer's game: /settings → Deutsch while playing turned only the settings message
+    German; the story, the status and the game's end stayed English, with no word."""
+    from tests.service.service_game import GROUP as TABLE
+    from tests.service.service_game import ServiceGame
+
+    table = ServiceGame(n=3)
+    table.start()
+    creator = table.uids[0]
+    table.message(creator, TABLE, "/language")
+    menu = table.messenger.in_chat(TABLE)[-1]
+    press = {
+        "update_id": 990,
+        "callback_query": {
+            "id": "q-group",
+            "from": {"id": creator, "is_bot": False, "first_name": "P0", "language_code": "en"},
+            "chat_instance": "g",
+            "data": f"G:{TABLE}:de",
+            "message": {
+                "message_id": menu.message_id,
+                "date": 0,
+                "chat": {"id": TABLE, "type": "supergroup"},
+            },
+        },
+    }
+    table.service.handle_update(table.messenger.pressed(press))
+    chat = table.store.get(f"CHAT#{TABLE}")
+    assert chat is not None and chat.doc["settings"]["language"] == "de"  # the press counted
+    assert table.doc()["settings"]["language"] == "de"
+    table.attack()  # the game goes on: what the group is shown next speaks German
+    table.flush_group()
+    shown = "\n".join(table.group_texts())
+    assert "<b>Runde " in shown and "⚔️" in shown, shown
