@@ -23,8 +23,9 @@ import html
 from typing import Any
 
 import engine
-from engine import EventKind, State
+from engine import EventKind
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
+from engine.view_types import SeatView
 from handlers import callback_data, fmt, prompts, story
 from handlers.ahead_message import AheadMessage
 from handlers.card_labels import occupation_label
@@ -145,7 +146,7 @@ class Presenter(RunnerBound):
             self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=Tag.prompt(seat, p.id)
         )
         prompt["uncertain"] = False
-        prompt["v"] = _prompt_version(self.state, seat)
+        prompt["v"] = self._prompt_version(seat)
         return True
 
     def close_away_notices(self) -> None:
@@ -280,7 +281,7 @@ class Presenter(RunnerBound):
         for seat in p.actors:
             if not self.asks(seat):
                 continue
-            version = _prompt_version(self.state, seat)
+            version = self._prompt_version(seat)
             current = open_prompts.get(str(seat))
             same = current is not None and current["dec"] == p.id
             shown = same and current is not None and not current.get("closed")
@@ -315,14 +316,39 @@ class Presenter(RunnerBound):
         # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove);
         # none for a decision of one's own asked inside a window (its deadline is not the
         # window's: shown once the window closes, issue 25)
-        ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
-        own = view["decision"]
-        ahead = ahead or bool(own is not None and own["data"].get("early"))
-        due = self.deadline_at() if deadline and not ahead else None
+        due = self.deadline_at() if deadline and self._timed(seat, aw, view) else None
         if due is None:
             return pr
         until = t(lang, "game.status.until", time=fmt.clock(due))
         return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
+
+    def _timed(self, seat: int, aw: engine.Awaiting | None, view: SeatView) -> bool:
+        """Whether the seat's prompt shows the decision's deadline. R-A3: none before one's
+        turn; none for a turn chosen ahead (engine.premove); none for a decision of one's own
+        asked inside a window (its deadline is not the window's: shown once the window closes,
+        issue 25)."""
+        ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
+        own = view["decision"]
+        return not (ahead or bool(own is not None and own["data"].get("early")))
+
+    def _prompt_version(self, seat: int) -> str:
+        """What the seat's open prompt shows, beyond its decision: re-rendered when it changes.
+        Prompts of the boost window change as cards are played, support prompts as declarations
+        are told (R-A3) or declared ahead of their turn, and a decision asked during a window
+        goes on under its own deadline once the window closes. A decision asked during a window
+        is the seat's own kind all along (what it asks and offers), so the window's close alone
+        edits only a prompt that gets its deadline then; the others keep their message until
+        their facts change (issue 27: about 36 edits per 5-player game)."""
+        st = self.state
+        fight = engine.current_fight(st)
+        played = len(fight.get("played", [])) if fight else 0
+        supports = len(fight.get("supports", {})) if fight else 0
+        view = engine.view(st, seat)
+        own = view["decision"]
+        kind = own["kind"] if own is not None else ""
+        declared = own["data"].get("declared") if own is not None and fight else None
+        timed = self._timed(seat, engine.awaiting(st), view) and self.deadline_at() is not None
+        return f"{kind}:{played}:{supports}:{declared}:{timed}"
 
     def _away_notices(self) -> None:
         """R-D2: a player just marked away hears it privately, with a way back."""
@@ -361,16 +387,3 @@ class Presenter(RunnerBound):
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
-
-
-def _prompt_version(st: State, seat: int) -> str:
-    """Prompts of the boost window change as cards are played, support prompts as declarations
-    are told (R-A3) or declared ahead of their turn, and a decision asked during a window goes on
-    under its own deadline once the window closes: re-render them then."""
-    fight = engine.current_fight(st)
-    played = len(fight.get("played", [])) if fight else 0
-    supports = len(fight.get("supports", {})) if fight else 0
-    kind = st.pending.kind if st.pending is not None else ""
-    own = engine.view(st, seat)["decision"] if fight else None
-    declared = own["data"].get("declared") if own is not None else None  # kept ahead (R-A3)
-    return f"{kind}:{played}:{supports}:{declared}"

@@ -175,3 +175,25 @@ def test_issue_27_the_partner_who_accepts_a_trade_is_not_told_again_what_they_re
     answered = [m.text for m in table.messenger.in_chat(table.uids[partner])]
     assert any("✔️ You accept" in x for x in answered)
     assert any(received in m.text for m in news[trader])
+
+
+def test_issue_27_the_priest_window_closing_edits_only_the_supporter_whose_turn_comes() -> None:
+    """A supporter asked during the Priest window keeps their prompt as it is when the window
+    closes, unless their own deadline starts then (the first in the order): what it asks and
+    offers is the same (one edit per supporter and fight saved). Its buttons still count."""
+    from tests.service.test_riding_decisions import _attack, _defender, _prompt_text, _supporters
+
+    table = ServiceGame(n=5)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))  # no supporter holds it
+    first, second, third = _supporters(table, attacker)
+    assert table.state().pending.kind == "priest"  # type: ignore[union-attr]
+    shown = {s: table.prompt(s)[0] for s in (first, second, third)}
+    before = {s: _prompt_text(table, s, shown[s]) for s in (first, third)}
+    table.wait_until_due()  # the window closes: supports asked in order
+    assert table.state().pending.kind == "support"  # type: ignore[union-attr]
+    assert "⏳" in _prompt_text(table, first, shown[first]), "its own deadline is shown"
+    assert _prompt_text(table, third, shown[third]) == before[third], "not edited"
+    table.press_payload(third, "su.ha", prefix=True)  # declared ahead, on the prompt as shown
+    kept = t("en", "game.support.held.attacker", name="").split(":")[0]
+    assert kept in _prompt_text(table, third, shown[third])
