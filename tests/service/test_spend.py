@@ -197,3 +197,19 @@ def test_issue_27_the_priest_window_closing_edits_only_the_supporter_whose_turn_
     table.press_payload(third, "su.ha", prefix=True)  # declared ahead, on the prompt as shown
     kept = t("en", "game.support.held.attacker", name="").split(":")[0]
     assert kept in _prompt_text(table, third, shown[third])
+
+
+def test_issue_27_the_group_status_and_story_go_at_most_twice_a_minute_each() -> None:
+    """The status and each story message are edited at most twice in any 60 s (they were four
+    and five times: 193 of a 5-player game's 963 calls), the reveal at the end apart."""
+    p = played()
+    doc = p.table.doc()
+    status = doc["status"]["msg"]
+    end = max(at for at, msg, _ in p.messenger.edits if msg == status)
+    by_message: dict[int, list[float]] = {}
+    for at, msg, _ in p.messenger.edits:
+        if at < end and msg != doc.get("lobby_msg"):
+            by_message.setdefault(msg, []).append(at)
+    assert len(by_message.get(status, [])) > 10
+    for times in by_message.values():
+        assert pace_figures.busiest(times, 60.0) <= 2, times
