@@ -25,7 +25,7 @@ from typing import Any
 import engine
 from engine import EventKind
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
-from engine.view_types import SeatView
+from engine.view_types import PublicView, SeatView
 from handlers import callback_data, fmt, prompts, story
 from handlers.ahead_message import AheadMessage
 from handlers.card_labels import occupation_label
@@ -79,13 +79,33 @@ class Presenter(RunnerBound):
         answered = answered or {}
         self.group.end_mention()
         self.send_reminders()
-        self._close_prompts(answered)
         table = engine.public_view(st)
+        news = self._news(table, answered)
+        # The player who just pressed is looking at the prompt they pressed: what the press
+        # told them privately (a look, what they drew...) joins its answer, one edit instead of
+        # an edit and a message (issue 27). It never asks anything: a decision that becomes
+        # theirs still comes as a new message below.
+        answered = dict(answered)
+        for seat, (msg, text) in list(answered.items()):
+            told = news.get(seat)
+            if told and fmt.size(fmt.lines(text, told)) <= fmt.MAX_TEXT:
+                answered[seat] = (msg, fmt.lines(text, told))
+                del news[seat]
+        self._close_prompts(answered)
         public = fmt.lines(self.group.story_text(table), self._unreachable_notes())
         if public:
             self.group.story(public)
         self.group.update_status()
         self._away_notices()
+        for seat, text in news.items():
+            self.txn.send(self.chat_of(seat), text)
+        self.ahead.update()
+        self._open_prompts()
+        self.run.events = []
+
+    def _news(self, table: PublicView, answered: dict[int, tuple[int, str]]) -> dict[int, str]:
+        """Each seat's private news of this command (seat -> text), for seats with a chat."""
+        st = self.state
         # The partner who accepted a trade reads what they received in their answered prompt
         # ("You accept X and give Y back"): no news message says it again (issue 27).
         answering = set(answered) | {s for s, seen in self.run.closing.items() if seen.action}
@@ -94,6 +114,7 @@ class Presenter(RunnerBound):
             for e in self.events
             if e.kind == EventKind.TRADE_DONE and not e.data.get("forced")
         }
+        news: dict[int, str] = {}
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
             shown = seat in answering and seat in accepted
@@ -114,10 +135,8 @@ class Presenter(RunnerBound):
                     )
                     text = fmt.lines(text, told)
             if text and not self.no_chat(seat):
-                self.txn.send(self.chat_of(seat), text)
-        self.ahead.update()
-        self._open_prompts()
-        self.run.events = []
+                news[seat] = text
+        return news
 
     def send_reminders(self) -> None:
         """Shortly before a long deadline: whoever is still asked, in person."""

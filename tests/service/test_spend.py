@@ -213,3 +213,38 @@ def test_issue_27_the_group_status_and_story_go_at_most_twice_a_minute_each() ->
     assert len(by_message.get(status, [])) > 10
     for times in by_message.values():
         assert pace_figures.busiest(times, 60.0) <= 2, times
+
+
+def test_issue_27_what_a_press_tells_you_joins_its_answer_instead_of_a_new_message() -> None:
+    """The winner who chooses to look reads the association and occupation in the prompt they
+    just pressed (they are looking at it): one edit, no news message. The group learns nothing
+    new (R-D1): only that they looked."""
+    from tests.service.test_riding_decisions import _attack
+
+    table = ServiceGame(n=4)
+    table.start()
+    attacker = table.state().turn
+    table.arrange(lambda st: table.give(st, attacker, "dagger"))
+    _attack(table)
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
+        supporters = [
+            s
+            for s in aw.seats
+            if (engine.view(table.state(), s)["decision"] or {}).get("kind") == "support"
+        ]
+        if supporters:  # everyone supports the attacker, who wins
+            table.press_payload(supporters[0], "su.ha", prefix=True)
+        else:
+            table.wait_until_due()
+    winner = table.state().pending.actors[0]  # type: ignore[union-attr]
+    assert winner == attacker
+    chat = table.uids[winner]
+    prompt_id, _ = table.prompt(winner)
+    before = len(table.messenger.in_chat(chat))
+    look = next(a for a in engine.legal_actions(table.state(), winner) if a.kind == "look")
+    table.press_payload(winner, action_payloads.encode_action(look))
+    answered = table.messenger.messages[(chat, prompt_id)].text
+    assert "🔍" in answered and "✔️" in answered, answered
+    after = table.messenger.in_chat(chat)[before:]
+    assert not any("🔍" in m.text for m in after), [m.text for m in after]
+    assert not any("🔍" in x for x in table.group_texts())
