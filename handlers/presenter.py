@@ -24,6 +24,7 @@ from typing import Any
 
 import engine
 from engine import EventKind
+from engine.actions import Event
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
 from engine.view_types import PublicView, SeatView
 from handlers import callback_data, fmt, prompts, story
@@ -114,6 +115,10 @@ class Presenter(RunnerBound):
             for e in self.events
             if e.kind == EventKind.TRADE_DONE and not e.data.get("forced")
         }
+        # A loser left with nothing is given an item back (R-A9): "took your X" waits for the
+        # winner's choice and goes with "gave you Y back", one message (issue 25).
+        p = st.pending
+        giving_back = int(p.data["loser"]) if p is not None and p.kind == "giveback" else None
         news: dict[int, str] = {}
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
@@ -123,7 +128,9 @@ class Presenter(RunnerBound):
                 for e in engine.events_for(self.events, seat)
                 if not (e.kind == EventKind.OFFERED and self.asks(seat))
                 and not (shown and e.kind == EventKind.RECEIVED and e.data.get("how") == "trade")
+                and not (seat == giving_back and e.kind == EventKind.ITEM_LOST)
             ]
+            mine = self._with_what_was_taken(seat, mine)
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
             refused = [e for e in self.events if e.kind == EventKind.TRADE_REFUSED and e.to is None]
             for e in refused:
@@ -137,6 +144,33 @@ class Presenter(RunnerBound):
             if text and not self.no_chat(seat):
                 news[seat] = text
         return news
+
+    def _with_what_was_taken(self, seat: int, mine: list[Event]) -> list[Event]:
+        """An item given back to ``seat`` (R-A9) comes with what the winner took, held back
+        until then (from the seat's own notebook: it is their news)."""
+        back = next(
+            (e for e in mine if e.kind == EventKind.RECEIVED and e.data.get("how") == "giveback"),
+            None,
+        )
+        if back is None or any(e.kind == EventKind.ITEM_LOST for e in mine):
+            return mine
+        winner = back.data["source"]
+        taken = next(
+            (
+                n
+                for n in reversed(self.state.players[seat].notes)
+                if n.get("k") == "gave_item"
+                and n.get("about") == winner
+                and n.get("how") == "fight"
+            ),
+            None,
+        )
+        if taken is None:
+            return mine
+        lost = Event(
+            EventKind.ITEM_LOST, (seat,), {"seat": seat, "to": winner, "card": taken["card"]}
+        )
+        return [lost, *mine]
 
     def send_reminders(self) -> None:
         """Shortly before a long deadline: whoever is still asked, in person."""

@@ -248,3 +248,56 @@ def test_issue_27_what_a_press_tells_you_joins_its_answer_instead_of_a_new_messa
     after = table.messenger.in_chat(chat)[before:]
     assert not any("🔍" in m.text for m in after), [m.text for m in after]
     assert not any("🔍" in x for x in table.group_texts())
+
+
+def _win_a_fight(table: ServiceGame) -> tuple[int, int]:
+    """The attacker (with a Dagger, every supporter on their side) wins: (winner, loser)."""
+    from tests.service.test_riding_decisions import _attack
+
+    attacker = table.state().turn
+    table.arrange(lambda st: table.give(st, attacker, "dagger"))
+    _, defender, _ = _attack(table)
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
+        supporters = [
+            s
+            for s in aw.seats
+            if (engine.view(table.state(), s)["decision"] or {}).get("kind") == "support"
+        ]
+        if supporters:
+            table.press_payload(supporters[0], "su.ha", prefix=True)
+        else:
+            table.wait_until_due()
+    assert table.state().pending.actors == [attacker]  # type: ignore[union-attr]
+    return attacker, defender
+
+
+def test_issue_25_took_and_gave_back_are_one_message() -> None:
+    """R-A9: a loser left with nothing gets an item back. "📤 took your X" waits for the
+    winner's choice and comes with "📥 gave you Y back" in one message (were two)."""
+    table = ServiceGame(n=4)
+    table.start()
+    defender = (table.state().turn + 1) % table.n
+
+    def one_item(st: engine.State) -> None:
+        me = st.players[defender]
+        st.pile.extend(me.items[1:])
+        del me.items[1:]
+
+    table.arrange(one_item)
+    winner, loser = _win_a_fight(table)
+    assert loser == defender
+    chat = table.uids[loser]
+    before = len(table.messenger.in_chat(chat))
+    take = next(a for a in engine.legal_actions(table.state(), winner) if a.kind == "take")
+    table.press_payload(winner, action_payloads.encode_action(take))
+    if table.state().pending.kind == "reward_take":  # type: ignore[union-attr]
+        card = next(a for a in engine.legal_actions(table.state(), winner))
+        table.press_payload(winner, action_payloads.encode_action(card))
+    assert table.state().pending.kind == "giveback"  # type: ignore[union-attr]
+    assert table.messenger.in_chat(chat)[before:] == [], "told with what comes back"
+    give = next(a for a in engine.legal_actions(table.state(), winner))
+    table.press_payload(winner, action_payloads.encode_action(give))
+    news = [m.text for m in table.messenger.in_chat(chat)[before:] if not m.rows]
+    took = t("en", "game.private.item_lost", name="", card="").split("{")[0][:2]
+    back = t("en", "game.private.received.giveback", name="", card="")[:2]
+    assert len(news) == 1 and took in news[0] and back in news[0], news
