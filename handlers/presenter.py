@@ -44,6 +44,24 @@ from handlers.prompts.fight import fight_header
 from handlers.story.table import table_lines
 from infra.ports import Rows
 
+# Decisions that follow the asked player's own press at once (issue 27: asked in the prompt they
+# pressed, which they are looking at). A turn, a fight's decision or a trade's answer is never
+# one: those come as a new message, which notifies (issue 25).
+FOLLOW_UPS = frozenset(
+    {
+        "reward_take",
+        "giveback",
+        "sextant_dir",
+        "sextant_pass",
+        "gift",
+        "diplomat_give",
+        "tome",
+        "coat",
+        "clairvoyant",
+        "look_pos",
+    }
+)
+
 __all__ = [
     "STATUS_EVERY_SECONDS",
     "STORY_EVERY_SECONDS",
@@ -87,12 +105,19 @@ class Presenter(RunnerBound):
         # an edit and a message (issue 27). It never asks anything: a decision that becomes
         # theirs still comes as a new message below.
         answered = dict(answered)
+        # A follow-up of the press (the item to take after "take one", the item to give back,
+        # the Sextant's pass...) replaces the pressed prompt in place: one edit, not a closing
+        # edit and a new message (issue 27; they are looking at it).
+        follow = self._follow_ups(answered)
         for seat, (msg, text) in list(answered.items()):
             told = news.get(seat)
-            if told and fmt.size(fmt.lines(text, told)) <= fmt.MAX_TEXT:
+            if seat in follow:
+                del answered[seat]
+                follow[seat] = (msg, fmt.lines(text.rpartition("\n")[2], news.pop(seat, None)))
+            elif told and fmt.size(fmt.lines(text, told)) <= fmt.MAX_TEXT:
                 answered[seat] = (msg, fmt.lines(text, told))
                 del news[seat]
-        self._close_prompts(answered)
+        self._close_prompts(answered, follow)
         public = fmt.lines(self.group.story_text(table), self._unreachable_notes())
         if public:
             self.group.story(public)
@@ -101,8 +126,26 @@ class Presenter(RunnerBound):
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
         self.ahead.update()
-        self._open_prompts()
+        self._open_prompts(follow)
         self.run.events = []
+
+    def _follow_ups(self, answered: dict[int, tuple[int, str]]) -> dict[int, tuple[int, str]]:
+        """The pressers asked a follow-up of their own press (``FOLLOW_UPS``) on the prompt
+        they pressed: seat -> (that message, its answer)."""
+        p = self.state.pending
+        out: dict[int, tuple[int, str]] = {}
+        if p is None:
+            return out
+        for seat, (msg, text) in answered.items():
+            rec = self.game.prompts.get(str(seat))
+            if rec is None or rec.get("msg") != msg or rec["dec"] == p.id:
+                continue
+            if seat not in p.actors or not self.asks(seat):
+                continue
+            own = engine.view(self.state, seat)["decision"]
+            if own is not None and own["kind"] in FOLLOW_UPS:
+                out[seat] = (msg, text)
+        return out
 
     def _news(self, table: PublicView, answered: dict[int, tuple[int, str]]) -> dict[int, str]:
         """Each seat's private news of this command (seat -> text), for seats with a chat."""
@@ -217,12 +260,18 @@ class Presenter(RunnerBound):
         """The living status (``handlers.group_board``)."""
         return self.group.status_text()
 
-    def _close_prompts(self, answered: dict[int, tuple[int, str]]) -> None:
+    def _close_prompts(
+        self, answered: dict[int, tuple[int, str]], follow: dict[int, tuple[int, str]]
+    ) -> None:
+        """``follow``: prompts that the next one replaces in place (``_open_prompts``)."""
         p = self.state.pending
         open_prompts = self.game.prompts
         asked = engine.asked(self.state)
         for seat_s, prompt in list(open_prompts.items()):
             seat = int(seat_s)
+            if seat in follow:
+                del open_prompts[seat_s]
+                continue
             same = p is not None and p.id == prompt["dec"]
             still = same and seat in asked
             if seat in answered:
@@ -326,7 +375,10 @@ class Presenter(RunnerBound):
             self.txn.edit(self.chat_of(int(rec["seat"])), rec["msg"], text, None, tag="closed")
         self.game.ahead = None
 
-    def _open_prompts(self) -> None:
+    def _open_prompts(self, follow: dict[int, tuple[int, str]] | None = None) -> None:
+        """Send (or edit, when its facts changed) each asked seat's prompt; a follow-up of a
+        press (``follow``: seat -> the pressed message, its answer) replaces that message."""
+        follow = follow or {}
         p = self.state.pending
         if p is None:
             return
@@ -349,10 +401,16 @@ class Presenter(RunnerBound):
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
-            self.txn.send(self.chat_of(seat), pr.text, rows, tag=Tag.prompt(seat, p.id))
+            msg = None
+            if current is None and seat in follow:
+                msg, answer = follow[seat]
+                text = fmt.truncate(fmt.lines(answer, "", pr.text))
+                self.txn.edit(self.chat_of(seat), msg, text, rows, tag="prompt")
+            else:
+                self.txn.send(self.chat_of(seat), pr.text, rows, tag=Tag.prompt(seat, p.id))
             open_prompts[str(seat)] = {
                 "dec": p.id,
-                "msg": None,
+                "msg": msg,
                 "v": version,
                 "title": title,
                 "closed": False,

@@ -301,3 +301,33 @@ def test_issue_25_took_and_gave_back_are_one_message() -> None:
     took = t("en", "game.private.item_lost", name="", card="").split("{")[0][:2]
     back = t("en", "game.private.received.giveback", name="", card="")[:2]
     assert len(news) == 1 and took in news[0] and back in news[0], news
+
+
+def test_issue_27_a_follow_up_of_your_press_replaces_the_prompt_you_pressed() -> None:
+    """The winner who chooses "take one" is asked which item in the prompt they just pressed
+    (one edit, not a closing edit and a new message), which shows their answer above it; the
+    press on it takes the item."""
+    table = ServiceGame(n=4)
+    table.start()
+    defender = (table.state().turn + 1) % table.n
+
+    def two_items(st: engine.State) -> None:
+        me = st.players[defender]
+        while len(me.items) < 2:
+            me.items.append(st.pile.pop())
+
+    table.arrange(two_items)
+    winner, _ = _win_a_fight(table)
+    chat = table.uids[winner]
+    pressed, _ = table.prompt(winner)
+    before = len(table.messenger.in_chat(chat))
+    take = next(a for a in engine.legal_actions(table.state(), winner) if a.kind == "take")
+    table.press_payload(winner, action_payloads.encode_action(take))
+    assert table.state().pending.kind == "reward_take"  # type: ignore[union-attr]
+    assert table.messenger.in_chat(chat)[before:] == [], "no new message"
+    asked, buttons = table.prompt(winner)
+    assert asked == pressed and buttons
+    assert "✔️" in table.messenger.messages[(chat, asked)].text
+    card = next(a for a in engine.legal_actions(table.state(), winner))
+    table.press_payload(winner, action_payloads.encode_action(card))
+    assert card.card in table.state().players[winner].items
