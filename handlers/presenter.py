@@ -108,13 +108,19 @@ class Presenter(RunnerBound):
         # A follow-up of the press (the item to take after "take one", the item to give back,
         # the Sextant's pass...) replaces the pressed prompt in place: one edit, not a closing
         # edit and a new message (issue 27; they are looking at it).
+        # The news stay a message of their own then, and next to a prompt that may ask again
+        # (a boost window): an edit of that message would take them away.
         follow = self._follow_ups(answered)
         for seat, (msg, text) in list(answered.items()):
             told = news.get(seat)
             if seat in follow:
                 del answered[seat]
-                follow[seat] = (msg, fmt.lines(text.rpartition("\n")[2], news.pop(seat, None)))
-            elif told and fmt.size(fmt.lines(text, told)) <= fmt.MAX_TEXT:
+                follow[seat] = (msg, text.rpartition("\n")[2])
+            elif (
+                told
+                and not self._asked_again(seat)
+                and fmt.size(fmt.lines(text, told)) <= fmt.MAX_TEXT
+            ):
                 answered[seat] = (msg, fmt.lines(text, told))
                 del news[seat]
         self._close_prompts(answered, follow)
@@ -128,6 +134,13 @@ class Presenter(RunnerBound):
         self.ahead.update()
         self._open_prompts(follow)
         self.run.events = []
+
+    def _asked_again(self, seat: int) -> bool:
+        """Whether the seat's open prompt is for the decision still pending (a boost window
+        asks again after a card is played: its answered prompt gets the buttons back)."""
+        rec = self.game.prompts.get(str(seat))
+        p = self.state.pending
+        return rec is not None and p is not None and rec["dec"] == p.id
 
     def _follow_ups(self, answered: dict[int, tuple[int, str]]) -> dict[int, tuple[int, str]]:
         """The pressers asked a follow-up of their own press (``FOLLOW_UPS``) on the prompt

@@ -308,7 +308,7 @@ def test_issue_25_took_and_gave_back_are_one_message() -> None:
 def test_issue_27_a_follow_up_of_your_press_replaces_the_prompt_you_pressed() -> None:
     """The winner who chooses "take one" is asked which item in the prompt they just pressed
     (one edit, not a closing edit and a new message), which shows their answer above it; the
-    press on it takes the item."""
+    press on it takes the item. What the press told them stays a message of its own."""
     table = ServiceGame(n=4)
     table.start()
     defender = (table.state().turn + 1) % table.n
@@ -326,10 +326,13 @@ def test_issue_27_a_follow_up_of_your_press_replaces_the_prompt_you_pressed() ->
     take = next(a for a in engine.legal_actions(table.state(), winner) if a.kind == "take")
     table.press_payload(winner, action_payloads.encode_action(take))
     assert table.state().pending.kind == "reward_take"  # type: ignore[union-attr]
-    assert table.messenger.in_chat(chat)[before:] == [], "no new message"
+    assert not any(m.rows for m in table.messenger.in_chat(chat)[before:]), "no new prompt"
     asked, buttons = table.prompt(winner)
     assert asked == pressed and buttons
     assert "✔️" in table.messenger.messages[(chat, asked)].text
     card = next(a for a in engine.legal_actions(table.state(), winner))
     table.press_payload(winner, action_payloads.encode_action(card))
     assert card.card in table.state().players[winner].items
+    # what the press told them (the items seen) is a message of its own: the answer of the
+    # follow-up, which replaces the prompt's text, does not take it away
+    assert any("🔍" in m.text for m in table.messenger.in_chat(chat)[before:])
