@@ -15,7 +15,10 @@ model; it also keeps only those services' entries in botocore's endpoint data
 (``endpoints.json``: 1.25 MB of JSON that botocore parses whole when it makes its first client,
 about 50 ms of CPU), and drops the kept models' documentation (``documentation``
 strings, ~80% of a model's JSON; botocore reads them only to write docstrings), which its
-first clients otherwise parse (~10 ms of CPU). ``--compile`` writes every module's byte code for
+first clients otherwise parse (~10 ms of CPU), and, in the models of the services the code calls
+(``CALLED_SERVICES``), the operations no shipped module calls (``called_operations``: DynamoDB
+keeps 3 of its 62, SQS and Secrets Manager 1 each), which each client otherwise parses and makes
+methods for (~10 ms of a cold start's CPU). ``--compile`` writes every module's byte code for
 the runtime's Python (``RUNTIME``): Lambda's /var/task is read-only, so a module shipped without
 it is compiled from source on every cold start (the first update took 1.7 s of CPU instead of
 0.65 s here); unchecked hashes, so no import reads a source to check it. It fails unless every
@@ -31,6 +34,7 @@ import functools
 import gzip
 import json
 import py_compile
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -44,6 +48,9 @@ DATA = ("handlers/locales/*.json",)
 # Every service infra.aws.client(...) is asked for on the Lambda path, and those botocore's
 # credential providers may call (a role to assume, SSO): the models the package keeps.
 AWS_SERVICES = ("dynamodb", "sqs", "secretsmanager", "sts", "sso", "sso-oidc")
+# Those the code calls itself (the others are the credential providers'): their models keep only
+# the operations the shipped code calls (``called_operations``).
+CALLED_SERVICES = ("dynamodb", "sqs", "secretsmanager")
 # template.yaml's runtime (python3.12): the only Python whose byte code Lambda will load, and the
 # first bytes of that byte code (importlib.util.MAGIC_NUMBER, fixed within a minor version).
 RUNTIME = (3, 12)
@@ -141,9 +148,12 @@ def copy_package(target: Path) -> list[str]:
     return shipped
 
 
-def trim_botocore(target: Path, keep: tuple[str, ...] = AWS_SERVICES) -> int:
+def trim_botocore(
+    target: Path, keep: tuple[str, ...] = AWS_SERVICES, called: tuple[str, ...] = CALLED_SERVICES
+) -> int:
     """Remove the shipped botocore's service models but ``keep``'s, the other services'
-    endpoint data and the kept models' documentation; the bytes removed."""
+    endpoint data, the kept models' documentation and, in ``called``'s service models, the
+    operations the code does not call; the bytes removed."""
     data = target / "botocore" / "data"
     removed = 0
     for service in data.iterdir():
@@ -151,7 +161,56 @@ def trim_botocore(target: Path, keep: tuple[str, ...] = AWS_SERVICES) -> int:
             removed += sum(f.stat().st_size for f in service.rglob("*") if f.is_file())
             shutil.rmtree(service)
     removed += trim_endpoints(data, endpoint_prefixes(data, keep))
-    return removed + sum(strip_documentation(model) for model in sorted(data.glob("*/*/*.json*")))
+    operations = called_operations()
+    return removed + sum(
+        strip_documentation(
+            model,
+            operations
+            if model.parts[-3] in called and model.name.startswith("service-2.")
+            else None,
+        )
+        for model in sorted(data.glob("*/*/*.json*"))
+    )
+
+
+def called_operations() -> frozenset[str]:
+    """The names of every method the shipped sources call (``client.get_item(``), lower-cased
+    and without underscores: a model's operation ``GetItem`` is called if ``getitem`` is one.
+    A name that is no operation, or another object's method, only keeps more."""
+    names = set()
+    for path in shipped_sources():
+        names |= {
+            n.replace("_", "") for n in re.findall(r"\.([a-z][a-z0-9_]*)\(", path.read_text())
+        }
+    return frozenset(names)
+
+
+def only_operations(model: dict[str, Any], operations: frozenset[str]) -> dict[str, Any]:
+    """``model`` with the operations named in ``operations`` (as ``called_operations`` names
+    them) and the shapes they reach (their input, output and errors, and those shapes'
+    members, at any depth); the rest of the model as it was."""
+    kept = {k: v for k, v in model.get("operations", {}).items() if k.lower() in operations}
+    shapes = model.get("shapes", {})
+    todo = [
+        ref["shape"]
+        for operation in kept.values()
+        for ref in [operation.get("input"), operation.get("output"), *operation.get("errors", [])]
+        if ref
+    ]
+    reached: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        shape = shapes[name]
+        todo += [member["shape"] for member in shape.get("members", {}).values()]
+        todo += [shape[k]["shape"] for k in ("member", "key", "value") if k in shape]
+    return {
+        **model,
+        "operations": kept,
+        "shapes": {k: v for k, v in shapes.items() if k in reached},
+    }
 
 
 def without_documentation(value: Any) -> Any:
@@ -168,15 +227,18 @@ def without_documentation(value: Any) -> Any:
     return value
 
 
-def strip_documentation(path: Path) -> int:
+def strip_documentation(path: Path, operations: frozenset[str] | None = None) -> int:
     """Rewrite a model file (``.json`` or ``.json.gz``) without its documentation strings and
-    without indentation, compressed as it was; the bytes removed."""
+    without indentation, compressed as it was, and, given ``operations``, with only those
+    (``only_operations``); the bytes removed."""
     opener: Any = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as fp:
-        model = json.load(fp)
+        model = without_documentation(json.load(fp))
+    if operations is not None and "operations" in model:
+        model = only_operations(model, operations)
     before = path.stat().st_size
     with opener(path, "wt", encoding="utf-8") as fp:
-        json.dump(without_documentation(model), fp, separators=(",", ":"))
+        json.dump(model, fp, separators=(",", ":"))
     return before - path.stat().st_size
 
 

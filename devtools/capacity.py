@@ -119,9 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=float, default=180.0, help="seconds measured")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    logging.getLogger("coachride").setLevel(logging.ERROR)
     sizes = list(QUICK_SIZES) if args.quick else args.games
-    report = run(sizes, args.seed, args.ramp, args.window)
+    bot_log = logging.getLogger("coachride")
+    level = bot_log.level
+    bot_log.setLevel(logging.ERROR)  # for this run only: a test process keeps its logging
+    try:
+        report = run(sizes, args.seed, args.ramp, args.window)
+    finally:
+        bot_log.setLevel(level)
     print(json.dumps(report) if args.json else render(report))
     return 0
 

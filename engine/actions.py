@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.kinds import ActionKind
+from engine.kinds import ActionKind, EventKind
 from engine.view_types import ActionDict
 
 # The seat None acts only through TIMEOUT: a deadline passed, or a window nobody can still use
@@ -65,16 +65,17 @@ def action_of(d: ActionDict | Mapping[str, Any]) -> Action:
 class Event:
     """Something that happened. ``to`` is None for the whole table, else the seats told."""
 
-    kind: str
+    kind: EventKind
     to: tuple[int, ...] | None
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)  # typed per kind: ``engine.events``
 
     @property
     def public(self) -> bool:
         return self.to is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "to": None if self.to is None else list(self.to), **self.data}
+        to = None if self.to is None else list(self.to)
+        return {"kind": str(self.kind), "to": to, **self.data}
 
 
 class Rejected(Exception):

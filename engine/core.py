@@ -51,19 +51,19 @@ class Ctx:
 
     # -- events and notes ------------------------------------------------------------------
     def public(self, kind: EventKind | str, **data: Any) -> None:
-        kind = EventKind(kind).value  # checked; stored and told as the plain string
+        kind = EventKind(kind)  # checked
         self.events.append(Event(kind, None, data))
         fields = HISTORY_FIELDS.get(kind)
         if fields is not None:
             st = self.state
-            record: Json = {"k": kind, "turn": st.turn_no}
+            record: Json = {"k": kind.value, "turn": st.turn_no}
             record.update((f, data[f]) for f in fields)
             st.history.append(record)
 
     def private(
         self, seats: tuple[int, ...] | list[int], kind: EventKind | str, **data: Any
     ) -> None:
-        self.events.append(Event(EventKind(kind).value, tuple(seats), data))
+        self.events.append(Event(EventKind(kind), tuple(seats), data))
 
     def note(self, seat: int, kind: str, **data: Any) -> None:
         """Record in ``seat``'s notebook what they just learned, with when they learned it: the

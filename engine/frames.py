@@ -9,8 +9,6 @@ Games stored before the frames were typed used short keys (``a``, ``d``, ``sup``
 ``migrate`` renames them, and ``State.from_dict`` applies it to every frame it loads.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal, NotRequired, TypedDict
 
 

@@ -16,6 +16,7 @@ from engine.cards import (
     STARTER_ITEMS,
     association_split,
 )
+from engine.kinds import EventKind
 from engine.rng import KEYED, KeyedRng, deal_key
 from engine.state import Json, Player, State
 
@@ -131,7 +132,7 @@ def new_game(
     )
     events = [
         Event(
-            "game_started",
+            EventKind.GAME_STARTED,
             None,
             {
                 "seats": list(range(n)),
@@ -157,7 +158,7 @@ def new_game(
         )
         events.append(
             Event(
-                "dealt",
+                EventKind.DEALT,
                 (seat,),
                 {
                     "seat": seat,

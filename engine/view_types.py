@@ -10,8 +10,6 @@ Keys a shape has only sometimes (a decision's data, by kind; a note's, by what w
 ``NotRequired`` / ``total=False``.
 """
 
-from __future__ import annotations
-
 from typing import Literal, NotRequired, TypedDict
 
 from engine.kinds import DecisionKind
@@ -42,9 +40,9 @@ class DecisionData(TypedDict, total=False):
     how: str
     occupation: bool  # look_pos: the occupation is seen too
     acted: bool  # turn: the seat already acted (only "end" is left)
-    kept: ActionDict  # turn: chosen ahead, the free use kept (one tap)
+    kept: "ActionDict"  # turn: chosen ahead, the free use kept (one tap)
     ahead: int  # turn chosen ahead: whose turn it is now
-    held: ActionDict | None  # turn chosen ahead: what is kept
+    held: "ActionDict | None"  # turn chosen ahead: what is kept
     keep_use: bool  # turn chosen ahead: ask to keep a face-down free use first
     early: bool  # asked its own decision while a window is open (engine.fight)
     turn: int  # support: whose turn it is in the order (R-A3)

@@ -7,47 +7,40 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from typing import Any
 
 import engine
 from engine import EventKind, premove
 from engine.actions import action_of
+from engine.events import data_of
 from handlers import action_payloads, fmt, prompts
+from handlers.game_record import Ahead
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
 from handlers.prompts.answer import ahead_line
+from handlers.prompts.closed import closed_text
 from infra.ports import Rows
 
 
 class AheadMessage(RunnerBound):
     """Queues the seat's "your turn is next" message in the transaction's outbox."""
 
-    def __init__(
-        self,
-        run: GameRunner,
-        prompt: Callable[[int], prompts.Prompt],
-        rows: Callable[[int, list[list[tuple[str, str]]]], Rows],
-        closed_text: Callable[[int, dict[str, Any], str | None], str],
-    ) -> None:
-        """``prompt``, ``rows`` and ``closed_text`` are the presenter's: the seat's prompt, its
-        buttons, and the text of a prompt closed (with why, or a default reason for None)."""
+    def __init__(self, run: GameRunner) -> None:
         super().__init__(run)
         self.lang_of = run.lang_of
         self.chat_of = run.chat_of
         self.asks = run.asks
-        self.prompt = prompt
-        self.rows = rows
-        self.closed_text = closed_text
 
-    def update(self) -> None:
+    def update(self, offered: tuple[int, prompts.Prompt, Rows] | None) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
         first offered, edited only when what it shows changes (never for the decision id its
         buttons carry: a press on it counts for the decision pending then, issue 25 item 7; nor
         for a pause: a press on it then is answered why it waits), and closed when the seat's turn
         starts: saying what was played, or kept for one tap, or dropped and why, or with nothing
         chosen that the turn has come. The turn's own prompt is always a new message: Telegram
-        notifies new messages, never edits (issue 25)."""
+        notifies new messages, never edits (issue 25).
+
+        ``offered``: the presenter's rendering of the prompt offered ahead (the seat, its text
+        and buttons), None while nobody is offered one or the offer is paused."""
         st = self.state
         rec = self.game.ahead
         owner = premove.owner(st)
@@ -59,16 +52,15 @@ class AheadMessage(RunnerBound):
         view = engine.view(st, owner)
         nt = view["next_turn"]
         assert nt is not None  # the owner chooses its next turn ahead
-        offered, kept = nt["open"], nt["held"]
+        kept = nt["held"]
         held = action_payloads.encode_action(action_of(kept)) if kept else ""
         items = ",".join(view["me"]["items"])
-        pr = self.prompt(owner) if offered else None
+        pr, rows = (offered[1], offered[2]) if offered and offered[0] == owner else (None, None)
         # what the player sees, never the decision id inside its buttons (issue 25 item 7): a
         # press on it as shown counts for the decision pending then (handlers.game_room)
         version = f"{_shown(pr) if pr is not None else ''}:{held}:{items}"
         if rec is None:
             if pr is not None:
-                rows = self.rows(st.pending.id, pr.rows)
                 self.txn.send(self.chat_of(owner), pr.text, rows, tag="ahead")
                 self.game.ahead = {
                     "seat": owner,
@@ -79,16 +71,16 @@ class AheadMessage(RunnerBound):
                     "title": pr.text.split("\n", 1)[0],
                 }
             return
-        if pr is None or rec.get("v") == version or rec.get("msg") is None:
+        msg = rec["msg"]
+        if pr is None or rec.get("v") == version or msg is None:
             # paused, unchanged, or still being sent (the next command edits it); while paused
             # it is left as shown, and a press on it is told why it waits (handlers.game_room)
             return
-        rows = self.rows(st.pending.id, pr.rows)
-        self.txn.edit(self.chat_of(owner), rec["msg"], pr.text, rows, tag="prompt")
+        self.txn.edit(self.chat_of(owner), msg, pr.text, rows, tag="prompt")
         rec["dec"] = st.pending.id
         rec["v"] = version
 
-    def end(self, rec: dict[str, Any]) -> None:
+    def end(self, rec: Ahead) -> None:
         """The seat's turn started (or the game ended, or the seat is away): close its message."""
         seat, msg = int(rec["seat"]), rec.get("msg")
         if msg is None:
@@ -96,19 +88,22 @@ class AheadMessage(RunnerBound):
         lang = self.lang_of(seat)
         table = engine.public_view(self.state)
         for e in engine.events_for(self.events, seat):
-            if e.kind not in (
-                EventKind.PREMOVE_PLAYED,
-                EventKind.PREMOVE_KEPT,
-                EventKind.PREMOVE_DROPPED,
-            ):
+            dropped_data = data_of(e, EventKind.PREMOVE_DROPPED)
+            chosen_data = (
+                data_of(e, EventKind.PREMOVE_PLAYED)
+                or data_of(e, EventKind.PREMOVE_KEPT)
+                or dropped_data
+            )
+            if chosen_data is None:
                 continue
-            chosen = ahead_line({"seat": seat, "table": table}, e.data["action"], lang)
+            chosen = ahead_line({"seat": seat, "table": table}, chosen_data["action"], lang)
             if e.kind == EventKind.PREMOVE_PLAYED:
                 text = fmt.lines(chosen, t(lang, "prompt.closed.premove_played"))
             elif e.kind == EventKind.PREMOVE_KEPT:
                 text = fmt.lines(chosen, t(lang, "prompt.closed.premove_kept"))
             else:
-                why = t(lang, f"prompt.closed.premove_why.{e.data['why']}")
+                assert dropped_data is not None
+                why = t(lang, f"prompt.closed.premove_why.{dropped_data['why']}")
                 dropped = t(lang, "prompt.closed.premove_dropped", why=why)
                 text = fmt.lines(rec.get("title", ""), "", chosen, dropped)
             self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
@@ -117,17 +112,11 @@ class AheadMessage(RunnerBound):
         if p is not None and p.kind == "turn" and p.actors == [seat]:
             # the turn itself comes as a new message, which notifies (an edit would not)
             why = "prompt.closed.turn_came"
-            self.txn.edit(
-                self.chat_of(seat),
-                msg,
-                self.closed_text(seat, rec, why),
-                None,
-                tag="closed",
-            )
+            closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, why)
+            self.txn.edit(self.chat_of(seat), msg, closed, None, tag="closed")
             return
-        self.txn.edit(
-            self.chat_of(seat), msg, self.closed_text(seat, rec, None), None, tag="closed"
-        )
+        closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, None)
+        self.txn.edit(self.chat_of(seat), msg, closed, None, tag="closed")
 
 
 def _shown(pr: prompts.Prompt) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import engine
 from handlers import story
 from handlers.game_record import OVER
-from handlers.game_runner import GameRunner
+from handlers.game_runner import GameRunner, Seen
 from handlers.presenter import Presenter
 from handlers.unit_of_work import UnitOfWork
 
@@ -15,9 +15,9 @@ def after_play(
     work: UnitOfWork,
     bot_username: str,
     table: GameRunner,
-    answered: dict[int, tuple[int, str]] | None = None,
+    answered: dict[int, tuple[int, Seen]] | None = None,
 ) -> None:
-    """``answered``: the pressing seat's prompt message and the text showing its choice."""
+    """``answered``: the pressing seat's prompt message, what it was asked and chose."""
     presenter = Presenter(table, bot_username)
     presenter.render(answered)
     if table.state.over:
@@ -32,7 +32,7 @@ def finish_game(work: UnitOfWork, table: GameRunner) -> None:
     result = table.state.result or {}
     chat = work.chat(game.chat)
     if chat.is_new:
-        chat.settings = game.settings
+        chat.settings = game.settings_doc()
     if chat.game == game.gid:
         chat.game = None
     for seat, pts in enumerate(result.get("scores") or []):

@@ -3,9 +3,11 @@ and the presentation's bookkeeping (which message shows what).
 
 A pydantic model, validated when a stored document is loaded: a stored value of the wrong shape
 is refused with ``StoredGameInvalid`` naming the game and the field (not a ``KeyError`` three
-modules later); the group's settings are validated too (``GroupSettings``). The bookkeeping's
-shapes are TypedDicts (``Due``, ``Dec``, ``Prompt``, ``Ahead``, ``Status``, ``Story``) that keep
-a key this code does not know, so a document written by a newer version loses nothing.
+modules later). The settings are a ``GroupSettings`` (every field validated, ``ai_level``
+included) and are written back as stored while unchanged. The bookkeeping fields are typed by
+TypedDicts (``Due``, ``Dec``, ``OpenPrompt``, ``Ahead``, ``Status``, ``Story``), read and written
+by typed key everywhere and checked on load; they keep a key this code does not know, so a
+document written by a newer version loses nothing.
 
 The stored document also holds its outbox (``seq``, ``outbox``), the armed timer and the muted
 notice's mark; the pipeline keeps those for every document it sends from, so the record leaves
@@ -57,14 +59,14 @@ class Dec(TypedDict):
     part: NotRequired[int]  # the supporter asked, in a support decision (R-A3)
     window: NotRequired[bool]  # a window: who is asked is secret, its deadline never moves
     played: NotRequired[float | None]  # a boost card played, at
-    reminded: NotRequired[Any]
-    told: NotRequired[Any]  # the seats told of it
+    reminded: NotRequired[bool]  # its reminder was sent
+    told: NotRequired[list[int]]  # the seats told of it
     stretched: NotRequired[float]  # seconds its prompt waited for delivery, already added
     held: NotRequired[float]  # the end of the flood hold that moved its clock
 
 
 @with_config(_KEEP)
-class Prompt(TypedDict):
+class OpenPrompt(TypedDict):
     """A seat's open prompt: its decision, message, version shown, title, closed or not."""
 
     dec: int
@@ -97,6 +99,7 @@ class Status(TypedDict):
     pinned: NotRequired[bool]
     pin_refused: NotRequired[bool]
     uncertain: NotRequired[bool]
+    edit_at: NotRequired[float]  # its next edit may go then (``GroupBoard._throttle``)
 
 
 @with_config(_KEEP)
@@ -108,6 +111,7 @@ class Story(TypedDict, total=False):
     body: str
     at: float
     uncertain: bool
+    edit_at: float  # its next edit may go then (``GroupBoard._throttle``)
 
 
 @with_config(_KEEP)
@@ -131,7 +135,7 @@ class Bookkeeping(TypedDict, total=False):
     touched: float
     due: Due | None
     dec: Dec | None
-    prompts: dict[str, Prompt] | None
+    prompts: dict[str, OpenPrompt] | None
     ahead: Ahead | None
     status: Status | None
     story: Story | None
@@ -190,33 +194,34 @@ _OPTIONAL = (
 
 
 class GameRecord(BaseModel):
-    """One game, from its lobby to its end; see the module's docstring and the TypedDicts for
-    the shapes of ``due``, ``dec``, ``prompts`` (per seat, as a string), ``ahead``, ``status``
-    and ``story``."""
+    """One game, from its lobby to its end; see the module's docstring. ``prompts``: the open
+    prompt per seat (as a string); ``engine``: the engine's state as it stores it
+    (``engine.State.to_dict``; only the engine reads inside it, ``engine.State.from_dict``)."""
 
     model_config = ConfigDict(defer_build=True, revalidate_instances="never")
 
     gid: str
     chat: int
     creator: int
-    settings: dict[str, Any]
+    settings: GroupSettings
     phase: Phase = Phase.LOBBY
     players: list[Player] = Field(default_factory=list)
     touched: float = 0.0
     engine: dict[str, Any] | None = None
-    # their shapes: ``Due``, ``Dec``, ``Prompt``, ``Ahead``, ``Status``, ``Story``
-    due: dict[str, Any] | None = None
-    dec: dict[str, Any] | None = None
-    prompts: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    ahead: dict[str, Any] | None = None
-    status: dict[str, Any] | None = None
-    story: dict[str, Any] | None = None
+    due: Due | None = None
+    dec: Dec | None = None
+    prompts: dict[str, OpenPrompt] = Field(default_factory=dict)
+    ahead: Ahead | None = None
+    status: Status | None = None
+    story: Story | None = None
     lobby_msg: int | None = None
     unreachable: list[int] = Field(default_factory=list)  # chats the bot cannot write to
     unreachable_noted: list[int] = Field(default_factory=list)  # ... the table was told of
     extra: dict[str, Any] = Field(default_factory=dict)  # keys this code does not know
     # the optional keys the loaded document had, written back even when empty
     stored_keys: frozenset[str] = Field(default=frozenset(), repr=False)
+    # the settings as loaded and their stored form, written back as stored while unchanged
+    stored_settings: tuple[GroupSettings, dict[str, Any]] | None = Field(default=None, repr=False)
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> GameRecord:
@@ -224,9 +229,10 @@ class GameRecord(BaseModel):
         and the field when it is not a game's shape). The engine's state is shared with the
         document (a store returns a fresh document per read, and copying it costs more than
         the rest of a command)."""
-        known = set(cls.model_fields) - {"extra", "stored_keys"}
+        known = set(cls.model_fields) - {"extra", "stored_keys", "stored_settings"}
+        stored_settings = doc.get("settings") or {}
         try:
-            GroupSettings.model_validate(doc.get("settings") or {})
+            settings = GroupSettings.model_validate(stored_settings)
             _check_bookkeeping(doc)
         except ValidationError as error:
             gid = doc.get("gid")
@@ -236,7 +242,7 @@ class GameRecord(BaseModel):
             gid=str(doc["gid"]),
             chat=int(doc["chat"]),
             creator=int(doc["creator"]),
-            settings=doc.get("settings") or {},
+            settings=settings,
             phase=Phase(doc["phase"]),
             players=[Player.from_doc(p) for p in doc.get("players") or []],
             touched=doc.get("touched", 0.0),
@@ -252,6 +258,7 @@ class GameRecord(BaseModel):
             unreachable_noted=doc.get("unreachable_noted") or [],
             extra={k: v for k, v in doc.items() if k not in known and k not in PIPELINE_KEYS},
             stored_keys=frozenset(k for k in _OPTIONAL if k in doc),
+            stored_settings=(settings, stored_settings),
         )
 
     def to_doc(self) -> dict[str, Any]:
@@ -264,7 +271,7 @@ class GameRecord(BaseModel):
             "phase": str(self.phase),
             "creator": self.creator,
             "players": [p.to_doc() for p in self.players],
-            "settings": self.settings,
+            "settings": self.settings_doc(),
             "touched": self.touched,
             "engine": self.engine,
         }
@@ -278,7 +285,7 @@ class GameRecord(BaseModel):
         """The same game in the same state (which optional keys its document had aside)."""
         if not isinstance(other, GameRecord):
             return NotImplemented
-        fields = [k for k in type(self).model_fields if k != "stored_keys"]
+        fields = [k for k in type(self).model_fields if k not in ("stored_keys", "stored_settings")]
         return all(getattr(self, k) == getattr(other, k) for k in fields)
 
     __hash__ = None  # type: ignore[assignment]
@@ -289,9 +296,12 @@ class GameRecord(BaseModel):
         """A lobby or a game being played."""
         return self.phase in ACTIVE
 
-    @property
-    def group_settings(self) -> GroupSettings:
-        return GroupSettings.model_validate(self.settings)
+    def settings_doc(self) -> dict[str, Any]:
+        """The settings' stored form: as loaded while they were not replaced (a key this code
+        does not know, or a default the document lacks, stays as it was)."""
+        if self.stored_settings is not None and self.stored_settings[0] is self.settings:
+            return self.stored_settings[1]
+        return self.settings.model_dump()
 
     def seat_of(self, uid: int) -> int | None:
         return next((seat for seat, p in enumerate(self.players) if p.uid == uid), None)

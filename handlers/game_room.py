@@ -12,8 +12,8 @@ from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import after_play
-from handlers.game_record import LOBBY, PLAYING, GameRecord
-from handlers.game_runner import GameRunner
+from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt
+from handlers.game_runner import GameRunner, Seen
 from handlers.i18n import negotiate, t
 from handlers.presenter import Presenter
 from handlers.refusals import AheadPaused, Illegal, NotInGame, Refusal, Stale
@@ -91,9 +91,9 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     table.settle()
     # a turn chosen ahead is kept: its prompt stays open, showing the choice; so is a
     # support declared ahead of its turn, which may still change (one edit, issue 25)
-    answered = {}
+    answered: dict[int, tuple[int, Seen]] = {}
     if not ahead and not _kept_open(table, seat, acting, before[0]):
-        answered[seat] = (press.message_id, prompts.render_answered(*before, action, plang))
+        answered[seat] = (press.message_id, Seen(*before, action))
     after_play(work, rooms.bot_username, table, answered)
     return Outcome(action.kind)
 
@@ -150,6 +150,7 @@ def _on_own_prompt(
     ahead in a message of its own (engine.premove)."""
     if press.chat_id != press.user.id:
         return False
+    prompt: OpenPrompt | Ahead | None
     if ahead:
         prompt = game.ahead if game.ahead is not None and game.ahead["seat"] == seat else None
     else:

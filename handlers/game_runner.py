@@ -11,14 +11,14 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import engine
 from engine import TIMEOUT, Action, DecisionKind, Event, EventKind, State
 from engine.kinds import ActionKind
 from engine.rng import PASSENGERS, stream
 from engine.view_types import SeatView
-from handlers.game_record import Player
+from handlers.game_record import Dec, Player
 from handlers.group_settings import AiLevel
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class GameRunner:
         self.txn = work.txn
         self.game = work.game
         self.scale = time_scale
-        self.settings = self.game.group_settings
+        self.settings = self.game.settings
         self.events: list[Event] = []
         self.ran_out: set[int] = set()  # seats whose public decision ran out in this command
         self.closing: dict[int, Seen] = {}  # seat -> what its closed prompt will say happened
@@ -175,7 +175,7 @@ class GameRunner:
         return remind if remind is not None else self.deadline_at()
 
     @property
-    def _dec(self) -> dict[str, Any]:
+    def _dec(self) -> Dec:
         """The pending decision's timing (kept by ``_track_decision``)."""
         assert self.game.dec is not None
         return self.game.dec

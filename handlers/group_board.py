@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any
 
 import engine
 from engine import EventKind
+from engine.events import data_of
 from engine.view_types import PublicView
 from handlers import fmt, story
+from handlers.game_record import Status, Story
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
 from handlers.story.table import table_lines
@@ -74,6 +75,14 @@ class GroupBoard(RunnerBound):
         self.txn.edit(self.game.chat, rec["msg"], t(lang, "bot.turn_reminder_over", name=name))
         self.game.extra["mention"] = None
 
+    def update(self, table: PublicView, notes: str = "") -> None:
+        """The group's side of a command: its new story lines, with ``notes`` (the presenter's
+        lines for the group), then its living status."""
+        public = fmt.lines(self.story_text(table), notes)
+        if public:
+            self.story(public)
+        self.update_status()
+
     def story_text(self, table: PublicView) -> str | None:
         """New story lines only: whose turn it is lives in the status, windows always end by
         their time (so "time is up" would say nothing), and an AI standing in is said so."""
@@ -81,31 +90,33 @@ class GroupBoard(RunnerBound):
         told = [
             e
             for e in engine.public_events(self.events)
-            if e.kind != "turn"
-            and not (e.kind == EventKind.DEADLINE and e.data.get("window"))
+            if e.kind != EventKind.TURN
+            and not ((d := data_of(e, EventKind.DEADLINE)) and d["window"])
             and not (e.kind == EventKind.AWAY and self.settings.ai_takeover)
         ]
         lines = [story.public_text(told, table, lang)]
         for e in self.events:
-            if e.kind == EventKind.AWAY and e.to is None and self.settings.ai_takeover:
-                name = fmt.name(table, e.data["seat"])
+            away = data_of(e, EventKind.AWAY)
+            if away is not None and e.to is None and self.settings.ai_takeover:
+                name = fmt.name(table, away["seat"])
                 lines.append(t(lang, "bot.ai_stands_in", name=name))
         return fmt.lines(*lines) or None
 
     def story(self, body: str) -> None:
         """Append to the newest story message while it is recent and short, else send anew."""
-        s = self.game.story or {}
+        s: Story = self.game.story or {}
         chat = self.game.chat
+        shown = s.get("msg")
         merge = (
-            s.get("msg")
+            shown
             and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS * self.scale
             and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
         )
-        if merge:
+        if merge and shown:
             s["body"] = f"{s['body']}\n{body}"
             # the end (the reveal) goes at once, and takes any held-back lines with it
             after = None if self.state.over else self._throttle(s, STORY_EVERY_SECONDS)
-            self.txn.edit(chat, s["msg"], s["body"], tag="story", after=after)
+            self.txn.edit(chat, shown, s["body"], tag="story", after=after)
             return
         if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
             body = fmt.lines(s.get("body", ""), body)
@@ -125,21 +136,22 @@ class GroupBoard(RunnerBound):
     def update_status(self) -> None:
         """Send the status once, then edit it only when its text changes (public changes). With
         its first edit it is pinned, quietly, where the bot may pin; unpinned at the end."""
-        status = self.game.status or {}
+        status = self.game.status
         text = self.status_text()
         chat = self.game.chat
-        lost = status.get("uncertain") and not status.get("msg") and status.get("text") != text
+        msg = status.get("msg") if status else None
+        lost = status and status.get("uncertain") and not msg and status.get("text") != text
         if not status or lost:  # a status whose send was uncertain is sent anew when it changes
             self.txn.send(chat, text, tag="status")
             self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
-        elif status.get("msg") and status.get("text") != text:
+        elif msg and status.get("text") != text:
             over = self.state.over
             after = None if over else self._throttle(status, STATUS_EVERY_SECONDS)
-            self.txn.edit(chat, status["msg"], text, tag="status", after=after)
+            self.txn.edit(chat, msg, text, tag="status", after=after)
             status["text"] = text
             self.pin_status(not over)
 
-    def _throttle(self, shown: dict[str, Any], every: float) -> float | None:
+    def _throttle(self, shown: Status | Story, every: float) -> float | None:
         """When the next edit of a group message may go (None: now): at most one in ``every``
         seconds; one still held back takes the newer text. Only public events edit these
         messages, so their timing tells nothing hidden either (R-D1)."""
@@ -153,10 +165,11 @@ class GroupBoard(RunnerBound):
 
     def pin_status(self, pinned: bool) -> None:
         """Once each way; a refusal (no right to pin) is not retried."""
-        status = self.game.status or {}
-        if not status.get("msg") or status.get("pinned", False) == pinned:
+        status = self.game.status
+        msg = status.get("msg") if status else None
+        if not status or not msg or status.get("pinned", False) == pinned:
             return
         if status.get("pin_refused"):
             return
-        self.txn.pin(self.game.chat, status["msg"], pinned, tag="status_pin")
+        self.txn.pin(self.game.chat, msg, pinned, tag="status_pin")
         status["pinned"] = pinned

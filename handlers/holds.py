@@ -13,24 +13,35 @@ from __future__ import annotations
 import json
 import logging
 import math
-from typing import Any
+from typing import Any, cast
 
+from handlers.game_record import Dec, Due
 from handlers.i18n import t
 from handlers.transaction import Txn
 
 log = logging.getLogger("coachride")
 
 LONG_HOLD_SECONDS = 60.0  # a flood-control hold this long is told to the group, once
+# The game waits for chats flood control holds at most this long (Telegram may hold one for
+# days): past it the deadlines run again, and the held chats' messages wait for Telegram alone
+# (their players' decisions take their defaults, as an unreachable player's do).
+MAX_HOLD_SECONDS = 3600.0
 # A decision prompt shown this much later than its decision was committed (the shared budget's
 # queue, a flush) stretches the decision's deadline by its delay: nobody loses time to the bot.
 STRETCH_AFTER_SECONDS = 1.0
+
+
+def _dec(doc: dict[str, Any]) -> Dec | None:
+    """The game's pending decision's timing, in the shape the game record writes it
+    (``handlers.game_record.Dec``)."""
+    return cast(Dec | None, doc.get("dec"))
 
 
 def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
     """The pending decision's deadline moves on by ``waited``, the seconds its prompt waited for
     delivery (less what it was already moved for that); the seconds added. A window's deadline is
     left alone: who it asks is secret, and its length must not tell (R-D1)."""
-    dec = doc.get("dec")
+    dec = _dec(doc)
     if not dec or dec.get("window") or doc.get("phase") != "playing":
         return 0.0
     extra = waited - float(dec.get("stretched", 0.0))
@@ -50,30 +61,43 @@ def holding_chats(doc: dict[str, Any], now: float) -> dict[int, float]:
 def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None = None) -> None:
     """The pending decision's clock (and the timer's) moves on by ``seconds``; ``until``: the end
     of the flood hold that moved it, when one did."""
-    dec = doc.get("dec")
+    dec = _dec(doc)
     if dec:
         dec["opened"] = float(dec["opened"]) + seconds
-        if dec.get("played") is not None:
-            dec["played"] = float(dec["played"]) + seconds
+        played = dec.get("played")
+        if played is not None:
+            dec["played"] = float(played) + seconds
         if until is not None:
             dec["held"] = until
-    due = doc.get("due")
+    due = cast(Due | None, doc.get("due"))
     if due:
         due["at"] = float(due["at"]) + seconds
-        if due.get("deadline") is not None:
-            due["deadline"] = float(due["deadline"]) + seconds
+        deadline = due.get("deadline")
+        if deadline is not None:
+            due["deadline"] = float(deadline) + seconds
+
+
+def game_waits_until(doc: dict[str, Any], now: float) -> float:
+    """Until when the game itself waits for its held chats (``now``: it does not): the end of
+    the holds, at most ``MAX_HOLD_SECONDS`` from when each began to count."""
+    end = max(holding_chats(doc, now).values(), default=now)
+    until = (doc.get("hold") or {}).get("until")
+    return max(now, min(end, float(until))) if until is not None else end
 
 
 def hold_game(doc: dict[str, Any], holds: dict[int, float], now: float) -> float:
     """Record that flood control holds ``holds`` (chat -> until); the game's deadlines move on
-    by the time the game is held beyond what was already recorded. The seconds added."""
-    before = max(holding_chats(doc, now).values(), default=now)
+    by the time the game is held beyond what was already recorded, up to ``MAX_HOLD_SECONDS``
+    from now. The seconds added."""
+    before = game_waits_until(doc, now)
     hold = doc.setdefault("hold", {})
     chats = {str(c): u for c, u in holding_chats(doc, now).items()}
     for chat, until in holds.items():
         chats[str(chat)] = max(chats.get(str(chat), 0.0), until)
     hold["chats"] = chats
-    after = max([float(u) for u in chats.values()], default=now)
+    end = max(holds.values(), default=now)  # the chats held before are counted in ``before``
+    after = max(before, min(end, now + MAX_HOLD_SECONDS))
+    hold["until"] = after
     extended = max(0.0, after - before)
     if extended and doc.get("phase") == "playing":
         _shift_deadlines(doc, extended, after)
@@ -83,11 +107,10 @@ def hold_game(doc: dict[str, Any], holds: dict[int, float], now: float) -> float
 
 def hold_new_decision(doc: dict[str, Any], now: float) -> bool:
     """A decision that opened while its game is held starts its clock when the hold ends."""
-    dec = doc.get("dec")
-    holding = holding_chats(doc, now)
-    if not dec or not holding or doc.get("phase") != "playing":
+    dec = _dec(doc)
+    end = game_waits_until(doc, now)
+    if not dec or end <= now or doc.get("phase") != "playing":
         return False
-    end = max(holding.values())
     if dec.get("held") == end or float(dec["opened"]) >= end:
         return False
     seconds = end - float(dec["opened"])
@@ -101,8 +124,8 @@ def hold_new_decision(doc: dict[str, Any], now: float) -> bool:
 def stretch(txn: Txn, late: dict[int, float]) -> None:
     """Decision prompts that reached their chats late: the decision's deadline moves on by
     the longest delay (once per decision, by the longest delay seen)."""
-    dec = txn.doc.get("dec") or {}
-    waited = late.get(int(dec.get("id", -1)), 0.0)
+    dec = _dec(txn.doc)
+    waited = late.get(dec["id"], 0.0) if dec else 0.0
     extended = stretch_deadline(txn.doc, waited)
     if extended:
         txn.changed = True
@@ -131,7 +154,7 @@ def hold(txn: Txn, holds: dict[int, float]) -> None:
         txn.changed = True
         log.warning(json.dumps({"event": "deadlines_extended", "s": round(extended, 1)}))
     held = doc.get("hold") or {}
-    end = max(holding_chats(doc, txn.now).values(), default=txn.now)
+    end = game_waits_until(doc, txn.now)  # what the game waits: what the group is told
     if (
         doc.get("phase") == "playing"
         and not held.get("told")

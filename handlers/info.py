@@ -32,7 +32,7 @@ def cmd_status(bot: Teller, cmd: CommandMsg, lang: str) -> None:
     elif game.phase == LOBBY:
         bot.messenger.send(cmd.chat_id, lobby_text(game), lobby_rows(bot.bot_username, game))
     else:
-        shown = (game.status or {}).get("text")
+        shown = game.status.get("text") if game.status else None
         assert game.engine is not None  # a game being played has its state
         st = engine.State.from_dict(game.engine)
         bot.messenger.send(cmd.chat_id, shown or story.status_text(engine.public_view(st), lang))

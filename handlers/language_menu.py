@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from handlers import callback_data, unit_of_work
+from dataclasses import dataclass
+
+from handlers import callback_data
 from handlers.callback_data import LanguageButton
 from handlers.context import Rooms
-from handlers.group_settings import GroupSettings
 from handlers.i18n import LANGUAGES, t
-from handlers.refusals import NotAdmin
-from handlers.settings_menu import may_configure, save_settings
+from handlers.settings_menu import SettingsChange, save_settings
 from handlers.store_keys import game_key, user_key
-from handlers.unit_of_work import UnitOfWork
+from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, CommandMsg
 from infra.ports import Rows
 
@@ -46,20 +46,15 @@ def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
         if in_game is None:
             return "duplicate"
     elif button.chat_id == p.chat_id:
-        outcome = "language"
-
-        def decide(work: UnitOfWork) -> GroupSettings:
-            nonlocal outcome
-            if not may_configure(rooms, work.running_game(p.chat_id), p.chat_id, p.user.id):
-                outcome = "denied"
-                raise NotAdmin
-            return work.chat(p.chat_id).group_settings.changed(language=code)
-
-        chosen = save_settings(
-            rooms, p.chat_id, decide, p, lang, "language.set", chose_language=True
+        what = f"lang.{code}"
+        cmd = SettingsChange(
+            rooms, p.chat_id, p.user.id, lang, what, saved_key="language.set", chose_language=True
         )
-        if chosen is None:
-            return "duplicate" if outcome == "language" else outcome
+        saved = save_settings(rooms, cmd, p)
+        if saved is None:
+            return "duplicate"
+        if saved.new is None:
+            return saved.outcome
     else:
         rooms.messenger.answer(p.query_id)
         return "garbage"
@@ -70,35 +65,42 @@ def press(rooms: Rooms, p: ButtonPress, button: LanguageButton) -> str:
     return "language"
 
 
+@dataclass(frozen=True)
+class UserLanguage:
+    """A user chose their own language."""
+
+    uid: int
+    code: str
+
+
+def user_language(cmd: UserLanguage, work: UnitOfWork) -> None:
+    """The user record keeps the choice; the press is answered in it."""
+    work.user(cmd.uid).lang = cmd.code
+    work.txn.toast = (t(cmd.code, "language.set"), False)
+
+
+def seat_language(cmd: UserLanguage, work: UnitOfWork) -> bool:
+    """Prompts and news of the user's running game follow the new language from now on;
+    whether the user has a seat in it."""
+    seat = work.game.seat_of(cmd.uid)
+    if seat is None:
+        return False
+    work.game.players[seat].lang = cmd.code
+    return True
+
+
 def _set_user_language(rooms: Rooms, p: ButtonPress, code: str) -> bool | None:
-    """The user record keeps the choice; None for a redelivered press, else whether the user
-    plays in a running game (its prompts and news follow from the next message)."""
-
-    def change(work: UnitOfWork) -> None:
-        work.user(p.user.id).lang = code
-        work.txn.toast = (t(code, "language.set"), False)
-
-    done = unit_of_work.run(
-        rooms.pipeline,
-        user_key(p.user.id),
-        change,
-        p.update_id,
-        create={"game": None},
-        query=p.query_id,
-    )
-    if done is None:
+    """The user's own language; None for a redelivered press, else whether the user plays in
+    a running game (its prompts and news follow from the next message)."""
+    cmd = UserLanguage(p.user.id, code)
+    key, create = user_key(p.user.id), {"game": None}
+    with Work(rooms.pipeline, key, p.update_id, create=create, query=p.query_id) as work:
+        work.run(user_language, cmd)
+    if work.txn is None:
         return None
-    gid = done.doc.get("game")  # the user record as committed
-    seated = False
-    if gid:
-
-        def in_game(work: UnitOfWork) -> None:
-            """Prompts and news of a running game follow the new language from now on."""
-            nonlocal seated
-            seat = work.game.seat_of(p.user.id)
-            if seat is not None:
-                work.game.players[seat].lang = code
-                seated = True
-
-        unit_of_work.run(rooms.pipeline, game_key(gid), in_game, None)
-    return seated
+    gid = work.txn.doc.get("game")  # the user record as committed
+    if not gid:
+        return False
+    with Work(rooms.pipeline, game_key(gid), None) as seating:
+        seated = seating.run(seat_language, cmd)
+    return bool(seated)

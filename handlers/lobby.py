@@ -4,6 +4,7 @@ lobby that nobody touched for a while closing by itself."""
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
 import engine
 from engine.rng import SEATING, stream
@@ -32,7 +33,7 @@ from handlers.refusals import (
     TooFew,
 )
 from handlers.store_keys import game_key, new_game_id
-from handlers.unit_of_work import UnitOfWork
+from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, CommandMsg
 
 
@@ -42,39 +43,52 @@ def may_manage(rooms: Rooms, game: GameRecord | None, chat_id: int, uid: int) ->
 
 
 # -- /newgame ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Said:
+    """A lobby command, the game it is about and the language it is answered in."""
+
+    rooms: Rooms
+    cmd: CommandMsg
+    lang: str
+    gid: str = ""
+
+
 def cmd_newgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
     gid = new_game_id()
-    refused: list[Refusal] = []
-
-    def change(work: UnitOfWork) -> None:
-        refused.clear()
-        chat = work.chat(cmd.chat_id)
-        if work.running_game(cmd.chat_id) is not None:
-            refused.append(AlreadyRunning())
-            return
-        settings = chat.group_settings
-        if not chat.language_chosen:
-            # Until the group picks a language (/settings, /language), it speaks its creator's.
-            creator_lang = work.user_lang(cmd.user.id, cmd.user.language_code)
-            settings = settings.changed(language=creator_lang)
-            chat.settings = settings.model_dump()
-        elif chat.is_new:
-            chat.settings = settings.model_dump()
-        chat.game = gid
-        game = work.game
-        game.settings = settings.model_dump()
-        _lobby_due(work, settings)
-        work.txn.send(
-            cmd.chat_id, lobby_text(game), lobby_rows(rooms.bot_username, game), tag="lobby"
-        )
-
     new = GameRecord(
-        gid=gid, chat=cmd.chat_id, creator=cmd.user.id, settings={}, touched=rooms.clock.now()
+        gid=gid,
+        chat=cmd.chat_id,
+        creator=cmd.user.id,
+        settings=GroupSettings(),
+        touched=rooms.clock.now(),
     )
     create = {**new.to_doc(), "seq": 0, "outbox": []}
-    unit_of_work.run(rooms.pipeline, game_key(gid), change, cmd.update_id, create=create)
-    if refused:
-        rooms.messenger.send(cmd.chat_id, refusals.text(lang, refused[0]))
+    with Work(rooms.pipeline, game_key(gid), cmd.update_id, create=create) as work:
+        refused = work.run(open_lobby, Said(rooms, cmd, lang, gid))
+    if refused is not None:
+        rooms.messenger.send(cmd.chat_id, refusals.text(lang, refused))
+
+
+def open_lobby(said: Said, work: UnitOfWork) -> Refusal | None:
+    """/newgame: the group's lobby opens, unless a game runs there (then the refusal)."""
+    rooms, cmd = said.rooms, said.cmd
+    chat = work.chat(cmd.chat_id)
+    if work.running_game(cmd.chat_id) is not None:
+        return AlreadyRunning()
+    settings = chat.group_settings
+    if not chat.language_chosen:
+        # Until the group picks a language (/settings, /language), it speaks its creator's.
+        creator_lang = work.user_lang(cmd.user.id, cmd.user.language_code)
+        settings = settings.changed(language=creator_lang)
+        chat.settings = settings.model_dump()
+    elif chat.is_new:
+        chat.settings = settings.model_dump()
+    chat.game = said.gid
+    game = work.game
+    game.settings = settings
+    _lobby_due(work, settings)
+    work.txn.send(cmd.chat_id, lobby_text(game), lobby_rows(rooms.bot_username, game), tag="lobby")
+    return None
 
 
 def _lobby_due(work: UnitOfWork, settings: GroupSettings) -> None:
@@ -91,26 +105,30 @@ def cmd_start_private(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         rooms.messenger.send(cmd.chat_id, t(lang, "bot.welcome", bot=rooms.bot_username))
         return
 
-    def change(work: UnitOfWork) -> None:
-        txn = work.txn
-        try:
-            other = work.user(cmd.user.id).game
-            busy = work.other_game(other) if other != gid else None
-            if busy is not None and busy.active:
-                raise InOtherGame
-            _check_join(work.game, cmd.user.id)
-        except Refusal as refused:
-            txn.send(cmd.chat_id, refusals.text(lang, refused))
-            return
-        game = work.game
-        game.players.append(Player(cmd.user.id, cmd.user.name, lang))
-        work.user(cmd.user.id).game = gid
-        _lobby_due(work, game.group_settings)
-        txn.send(cmd.chat_id, t(lang, "lobby.joined"))
-        refresh_lobby(rooms.bot_username, txn, game)
-
-    if unit_of_work.run(rooms.pipeline, game_key(gid), change, cmd.update_id) is None:
+    with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
+        work.run(join, Said(rooms, cmd, lang, gid))
+    if work.txn is None:
         rooms.messenger.send(cmd.chat_id, refusals.text(lang, LobbyNotOpen()))
+
+
+def join(said: Said, work: UnitOfWork) -> None:
+    """The user takes a seat in the lobby, or is told why not."""
+    cmd, lang, txn = said.cmd, said.lang, work.txn
+    try:
+        other = work.user(cmd.user.id).game
+        busy = work.other_game(other) if other != said.gid else None
+        if busy is not None and busy.active:
+            raise InOtherGame
+        _check_join(work.game, cmd.user.id)
+    except Refusal as refused:
+        txn.send(cmd.chat_id, refusals.text(lang, refused))
+        return
+    game = work.game
+    game.players.append(Player(cmd.user.id, cmd.user.name, lang))
+    work.user(cmd.user.id).game = said.gid
+    _lobby_due(work, game.settings)
+    txn.send(cmd.chat_id, t(lang, "lobby.joined"))
+    refresh_lobby(said.rooms.bot_username, txn, game)
 
 
 def _check_join(game: GameRecord, uid: int) -> None:
@@ -139,19 +157,33 @@ def press(rooms: Rooms, p: ButtonPress, button: LobbyButton) -> str:
         _start(rooms, button.gid, p.chat_id, p.user.id, p.update_id, lang, p.query_id, button)
         return "lobby_start"
 
-    def change(work: UnitOfWork) -> None:
-        game = work.game
-        if game.phase != LOBBY or game.chat != p.chat_id:
-            return
-        if not _current(game, button):
-            work.txn.toast = refusals.toast(lang, Stale())
-            return
-        remove_player(rooms, work, p.user.id)
-
-    key = game_key(button.gid)
-    if unit_of_work.run(rooms.pipeline, key, change, p.update_id, query=p.query_id) is None:
+    leaving = Pressed(rooms, p, button, lang)
+    with Work(rooms.pipeline, game_key(button.gid), p.update_id, query=p.query_id) as work:
+        work.run(leave, leaving)
+    if work.txn is None:
         rooms.messenger.answer(p.query_id)
     return "lobby_leave"
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A lobby button pressed, and the language it is answered in."""
+
+    rooms: Rooms
+    press: ButtonPress
+    button: LobbyButton
+    lang: str
+
+
+def leave(pressed: Pressed, work: UnitOfWork) -> None:
+    """The Leave button: the player leaves the lobby as it is shown."""
+    game = work.game
+    if game.phase != LOBBY or game.chat != pressed.press.chat_id:
+        return
+    if not _current(game, pressed.button):
+        work.txn.toast = refusals.toast(pressed.lang, Stale())
+        return
+    remove_player(pressed.rooms, work, pressed.press.user.id)
 
 
 def _current(game: GameRecord, button: LobbyButton | None) -> bool:
@@ -180,24 +212,38 @@ def _start(
     button: LobbyButton | None = None,
 ) -> None:
     """Start the lobby's game: by command (refusals said in the group) or button (toasts)."""
-
-    def change(work: UnitOfWork) -> None:
-        txn = work.txn
-        try:
-            _check_start(rooms, work, chat_id, uid, button)
-        except LobbyNotOpen as refused:
-            txn.toast = refusals.toast(lang, refused)
-            return
-        except Refusal as refused:
-            txn.toast = refusals.toast(lang, refused)
-            if query is None:
-                txn.send(chat_id, refusals.text(lang, refused))
-            return
-        start_game(rooms, work)
-
-    done = unit_of_work.run(rooms.pipeline, game_key(gid), change, update_id, query=query)
-    if done is None and query:
+    starting = Start(rooms, chat_id, uid, lang, query, button)
+    with Work(rooms.pipeline, game_key(gid), update_id, query=query) as work:
+        work.run(start, starting)
+    if work.txn is None and query:
         rooms.messenger.answer(query, refusals.text(lang, LobbyNotOpen()))
+
+
+@dataclass(frozen=True)
+class Start:
+    """/startgame or the Start button (``query``: its callback query)."""
+
+    rooms: Rooms
+    chat_id: int
+    uid: int
+    lang: str
+    query: str | None
+    button: LobbyButton | None
+
+
+def start(cmd: Start, work: UnitOfWork) -> None:
+    txn, lang = work.txn, cmd.lang
+    try:
+        _check_start(cmd.rooms, work, cmd.chat_id, cmd.uid, cmd.button)
+    except LobbyNotOpen as refused:
+        txn.toast = refusals.toast(lang, refused)
+        return
+    except Refusal as refused:
+        txn.toast = refusals.toast(lang, refused)
+        if cmd.query is None:
+            txn.send(cmd.chat_id, refusals.text(lang, refused))
+        return
+    start_game(cmd.rooms, work)
 
 
 def _check_start(
@@ -210,7 +256,7 @@ def _check_start(
         raise Stale
     if not may_manage(rooms, game, game.chat, uid):
         raise NotManager
-    if max(len(game.players), game.group_settings.ai_fill) < MIN_PLAYERS or not game.players:
+    if max(len(game.players), game.settings.ai_fill) < MIN_PLAYERS or not game.players:
         raise TooFew
 
 
@@ -225,7 +271,7 @@ def new_deal_seed() -> int:
 
 def start_game(rooms: Rooms, work: UnitOfWork) -> None:
     game, txn = work.game, work.txn
-    settings = game.group_settings
+    settings = game.settings
     seed = rooms.deal_seeds()
     add_ai_passengers(game, settings, seed)
     names = [p.name for p in game.players]
@@ -279,7 +325,7 @@ def add_ai_passengers(game: GameRecord, settings: GroupSettings, seed: int) -> N
 # -- ending without a result -----------------------------------------------------------------
 def expire_if_due(work: UnitOfWork) -> None:
     game = work.game
-    settings = game.group_settings
+    settings = game.settings
     if work.txn.now < game.touched + settings.lobby_minutes * 60:
         return
     _cancel(work, "lobby.expired")
@@ -287,7 +333,7 @@ def expire_if_due(work: UnitOfWork) -> None:
 
 def _cancel(work: UnitOfWork, key: str) -> None:
     game, txn = work.game, work.txn
-    lang = game.group_settings.language
+    lang = game.settings.language
     game.phase = CANCELLED
     game.due = None
     chat = work.chat(game.chat)
@@ -306,17 +352,21 @@ def cmd_cancel(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         rooms.messenger.send(cmd.chat_id, refusals.text(lang, NoGame()))
         return
 
-    def change(work: UnitOfWork) -> None:
-        game, txn = work.game, work.txn
-        if not game.active:
-            return
-        if not may_manage(rooms, game, cmd.chat_id, cmd.user.id):
-            txn.send(cmd.chat_id, refusals.text(lang, NotManager()))
-            return
-        if game.phase == PLAYING:
-            table = GameRunner(work, rooms.scale)
-            Presenter(table, rooms.bot_username).cancel()
-            txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
-        _cancel(work, "lobby.cancelled")
+    with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
+        work.run(cancel, Said(rooms, cmd, lang, gid))
 
-    unit_of_work.run(rooms.pipeline, game_key(gid), change, cmd.update_id)
+
+def cancel(said: Said, work: UnitOfWork) -> None:
+    """/cancel by the game's creator or an admin: the lobby or the game ends without a result."""
+    rooms, cmd, lang = said.rooms, said.cmd, said.lang
+    game, txn = work.game, work.txn
+    if not game.active:
+        return
+    if not may_manage(rooms, game, cmd.chat_id, cmd.user.id):
+        txn.send(cmd.chat_id, refusals.text(lang, NotManager()))
+        return
+    if game.phase == PLAYING:
+        table = GameRunner(work, rooms.scale)
+        Presenter(table, rooms.bot_username).cancel()
+        txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
+    _cancel(work, "lobby.cancelled")

@@ -18,7 +18,7 @@ def lobby_text(game: GameRecord, closed: str | None = None) -> str:
     take the seats left at Start (issue 25: "1/10" read as one player while five would ride).
     ``closed``: the lobby is over (started, cancelled): this line instead of how to join, which
     read as an invitation after the coach had left (issue 25, read in a whole game)."""
-    settings = game.group_settings
+    settings = game.settings
     lang = settings.language
     humans = [html.escape(p.name, quote=False) for p in game.players]
     ai = max(0, min(settings.ai_fill, MAX_PLAYERS) - len(humans))
@@ -40,11 +40,11 @@ def lobby_text(game: GameRecord, closed: str | None = None) -> str:
 
 def lobby_version(game: GameRecord) -> str:
     """The version the lobby's buttons carry: who has joined and the settings it shows."""
-    return callback_data.version_of([[p.uid for p in game.players], game.settings])
+    return callback_data.version_of([[p.uid for p in game.players], game.settings_doc()])
 
 
 def lobby_rows(bot_username: str, game: GameRecord) -> Rows:
-    lang = game.group_settings.language
+    lang = game.settings.language
     gid, version = game.gid, lobby_version(game)
     return [
         [[t(lang, "lobby.join"), "u", f"https://t.me/{bot_username}?start={gid}"]],

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
+import warnings
 from collections.abc import Callable
+from datetime import timedelta
 
 from telegram import Bot
-from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.warnings import PTBDeprecationWarning
 
 from handlers.app import CoachRideBot
 from handlers.i18n import t
@@ -29,6 +33,10 @@ from infra.timers import LocalTimers, SystemClock
 log = logging.getLogger("coachride")
 
 POLL_SECONDS = 1
+# After a failed poll (Telegram's 5xx, no network) the next waits 0.5 s, then twice as long each
+# time, up to this: never a hot loop of requests and warning lines against an outage.
+FIRST_RETRY_SECONDS = 0.5
+MAX_RETRY_SECONDS = 30.0
 ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]
 
 
@@ -59,6 +67,17 @@ def rearm_timers(store: SqliteStore, timers: Timers) -> int:
             timers.schedule(TimerRequest(key, FLUSH, 0.0))
             armed += 1
     return armed
+
+
+def _seconds(flood: RetryAfter) -> float:
+    """``retry_after`` in seconds, whether python-telegram-bot gives a number or (as it will) a
+    ``timedelta``; its deprecation notice about the change is no news here."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value: object = flood.retry_after
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    return float(value) if isinstance(value, int | float) else MAX_RETRY_SECONDS
 
 
 class Runner:
@@ -109,8 +128,11 @@ class Runner:
         except TelegramError as exc:
             raise refused(exc) from None
 
-    def poll_forever(self, poll_seconds: int = POLL_SECONDS) -> None:
+    def poll_forever(
+        self, poll_seconds: int = POLL_SECONDS, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
         offset = 0
+        failures = 0
         try:
             while True:
                 try:
@@ -120,10 +142,19 @@ class Runner:
                         )
                     )
                 except NetworkError:
-                    log.warning("polling failed; retrying")
+                    wait = min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2**failures)
+                    failures = min(failures + 1, 16)
+                    log.warning("polling failed; retrying in %.1f s", wait)
+                    sleep(wait)
+                    continue
+                except RetryAfter as flood:  # flood control: not a refusal, a wait
+                    wait = _seconds(flood)
+                    log.warning("polling: flood control, waiting %.1f s", wait)
+                    sleep(wait)
                     continue
                 except TelegramError as exc:  # e.g. 409: another process polls with the token
                     raise refused(exc) from None
+                failures = 0
                 for update in updates:
                     offset = update.update_id + 1
                     self.service.handle_update(update.to_dict())

@@ -20,16 +20,15 @@ turn is next" message is ``handlers.ahead_message``.
 from __future__ import annotations
 
 import html
-from typing import Any
 
 import engine
-from engine import EventKind
-from engine.cards import DOCTOR, POISON_MIXER, PRIEST
+from engine import EventKind, premove
+from engine.events import data_of
 from engine.view_types import SeatView
 from handlers import callback_data, fmt, prompts
 from handlers.ahead_message import AheadMessage
-from handlers.card_labels import occupation_label
-from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner
+from handlers.game_record import Ahead, OpenPrompt
+from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, Seen
 from handlers.group_board import (
     STATUS_EVERY_SECONDS,
     STORY_EVERY_SECONDS,
@@ -40,7 +39,7 @@ from handlers.group_board import (
 from handlers.i18n import t
 from handlers.message_tags import Tag
 from handlers.private_news import PrivateNews
-from handlers.prompts.fight import fight_header
+from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
 from infra.ports import Rows
 
@@ -67,49 +66,46 @@ class Presenter(PrivateNews):
         self.asks = run.asks
         self.deadline_at = run.deadline_at
         self.group = GroupBoard(run)
-        self.ahead = AheadMessage(run, self.prompt, self.rows, self.closed_text)
+        self.ahead = AheadMessage(run)
 
     @property
     def ran_out(self) -> set[int]:
         return self.run.ran_out
 
-    def render(self, answered: dict[int, tuple[int, str]] | None = None) -> None:
-        """Queue this command's messages. ``answered`` maps a seat to (prompt message id, the
-        text showing their choice) for the button press that caused the command."""
+    def render(self, answered: dict[int, tuple[int, Seen]] | None = None) -> None:
+        """Queue this command's messages. ``answered`` maps a seat to (prompt message id, what
+        it was asked and chose) for the button press that caused the command."""
         st = self.state
         answered = answered or {}
         self.group.end_mention()
         self.send_reminders()
         table = engine.public_view(st)
-        news = self._news(table, answered)
+        news = self._news(st, table, answered)
         # The presser is looking at the prompt they pressed (issue 27): what the press told them
         # privately joins its answer (one edit, not an edit and a message), and a follow-up of
         # the press (``FOLLOW_UPS``) replaces it in place. The news stay a message of their own
         # then, and next to a prompt that may ask again (a boost window): a later edit of it
         # would take them away. A turn or a fight's decision still comes as a new message.
-        answered = dict(answered)
-        follow = self._follow_ups(answered)
-        for seat, (msg, text) in list(answered.items()):
+        texts = {s: (msg, self._answered_text(s, chose)) for s, (msg, chose) in answered.items()}
+        follow = self._follow_ups(st, texts)
+        for seat, (msg, text) in list(texts.items()):
             told = news.get(seat)
             if seat in follow:
-                del answered[seat]
+                del texts[seat]
                 follow[seat] = (msg, text.rpartition("\n")[2])
             elif (
                 told
-                and not self._asked_again(seat)
+                and not self._asked_again(st, seat)
                 and fmt.size(fmt.lines(text, told)) <= fmt.MAX_TEXT
             ):
-                answered[seat] = (msg, fmt.lines(text, told))
+                texts[seat] = (msg, fmt.lines(text, told))
                 del news[seat]
-        self._close_prompts(answered, follow)
-        public = fmt.lines(self.group.story_text(table), self._unreachable_notes())
-        if public:
-            self.group.story(public)
-        self.group.update_status()
+        self._close_prompts(texts, follow)
+        self.group.update(table, self._unreachable_notes())
         self._away_notices()
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
-        self.ahead.update()
+        self.ahead.update(self._ahead_prompt())
         self._open_prompts(follow)
         self.run.events = []
 
@@ -161,7 +157,8 @@ class Presenter(PrivateNews):
     def _close_prompts(
         self, answered: dict[int, tuple[int, str]], follow: dict[int, tuple[int, str]]
     ) -> None:
-        """``follow``: prompts that the next one replaces in place (``_open_prompts``)."""
+        """``answered``: seat -> (the pressed prompt, its answer's text); ``follow``: prompts
+        that the next one replaces in place (``_open_prompts``)."""
         p = self.state.pending
         open_prompts = self.game.prompts
         asked = engine.asked(self.state)
@@ -184,9 +181,10 @@ class Presenter(PrivateNews):
                 continue
             if still or (same and prompt.get("closed")):
                 continue
-            if prompt.get("msg") and not prompt.get("closed"):
+            shown = prompt["msg"]
+            if shown and not prompt.get("closed"):
                 closed = self._closing_text(seat) or self.closed_text(seat, prompt)
-                self.txn.edit(self.chat_of(seat), prompt["msg"], closed, None, tag="closed")
+                self.txn.edit(self.chat_of(seat), shown, closed, None, tag="closed")
             del open_prompts[seat_s]
 
     def _closing_text(self, seat: int) -> str | None:
@@ -195,54 +193,27 @@ class Presenter(PrivateNews):
         seen = self.run.closing.get(seat)
         if seen is None:
             return None
-        lang = self.lang_of(seat)
         if seen.action is None:
+            lang = self.lang_of(seat)
             return prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
+        return self._answered_text(seat, seen)
+
+    def _answered_text(self, seat: int, seen: Seen) -> str:
+        """A prompt answered: what it asked and what was chosen (``seen.action``), with why
+        when it was chosen for the seat."""
+        lang = self.lang_of(seat)
+        assert seen.action is not None
         text = prompts.render_answered(seen.view, seen.legal, seen.action, lang)
+        if not seen.why:
+            return text
         asked, _, chosen = text.rpartition("\n")
         return fmt.lines(asked, t(lang, seen.why), chosen)
 
-    def closed_text(self, seat: int, prompt: dict[str, Any], why: str | None = None) -> str:
-        """A prompt someone else's move closed: its title and why (public events only; the
-        text is the seat's own, so it tells the group nothing, R-D1)."""
-        lang = self.lang_of(seat)
+    def closed_text(self, seat: int, prompt: OpenPrompt | Ahead, why: str | None = None) -> str:
+        """A prompt someone else's move closed (``handlers.prompts.closed``)."""
         table = engine.public_view(self.state)
-        reason = t(lang, why) if why else None
-        for e in engine.public_events(self.events):
-            if reason is not None:
-                break
-            d = e.data
-            if e.kind == EventKind.PLAYED and d["card"] == POISON_MIXER:
-                reason = t(
-                    lang,
-                    "prompt.closed.mixer",
-                    name=fmt.name(table, d["seat"]),
-                    label=occupation_label(lang, POISON_MIXER),
-                )
-            elif e.kind == EventKind.PRIEST_STOPPED:
-                reason = t(lang, "prompt.closed.priest", label=occupation_label(lang, PRIEST))
-            elif e.kind == EventKind.DOCTOR_CANCELLED:
-                reason = t(lang, "prompt.closed.doctor", label=occupation_label(lang, DOCTOR))
-            elif e.kind == EventKind.GAME_OVER:
-                reason = t(lang, "prompt.closed.game_over")
-            elif e.kind == EventKind.SUPPORT and d["seat"] == seat:
-                # declared ahead of its turn, told now that every earlier one was (R-A3)
-                fight = table["fight"]
-                about = (
-                    None
-                    if fight is None
-                    else fight["attacker"]
-                    if d["side"] == "attacker"
-                    else fight["defender"]
-                )
-                what = t(
-                    lang,
-                    f"game.answer.support.{d['side']}",
-                    name=fmt.name(table, about) if about is not None else "",
-                )
-                told = t(lang, "prompt.closed.support_told", what=what)
-                reason = fmt.lines(fight_header(table, lang), told) if fight else told
-        return fmt.lines(prompt.get("title", ""), "", reason or t(lang, "prompt.closed"))
+        title = prompt.get("title", "")
+        return closed_text(title, seat, self.lang_of(seat), table, self.events, why)
 
     def cancel(self) -> None:
         """The game ends outside the engine (/cancel): every open prompt says so, the status
@@ -251,26 +222,28 @@ class Presenter(PrivateNews):
         self.close_all_prompts("prompt.closed.cancelled")
         self.group.end_mention(final=True)
         self.close_away_notices()
-        status = self.game.status or {}
-        if status.get("msg"):  # no deadline stays on show
+        status = self.game.status
+        msg = status.get("msg") if status else None
+        if status and msg:  # no deadline stays on show
             lang = self.settings.language
             table = engine.public_view(self.state)
             text = fmt.lines(t(lang, "lobby.cancelled"), *table_lines(table, lang))
-            self.txn.edit(self.game.chat, status["msg"], text, tag="status")
+            self.txn.edit(self.game.chat, msg, text, tag="status")
             status["text"] = text
 
     def close_all_prompts(self, why: str) -> None:
         """Every open prompt closes, saying why."""
         for seat_s, prompt in self.game.prompts.items():
-            if prompt.get("msg") and not prompt.get("closed"):
+            msg = prompt.get("msg")
+            if msg and not prompt.get("closed"):
                 seat = int(seat_s)
                 text = self.closed_text(seat, prompt, why)
-                self.txn.edit(self.chat_of(seat), prompt["msg"], text, None, tag="closed")
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.prompts = {}
         rec = self.game.ahead
-        if rec is not None and rec.get("msg"):
-            text = self.closed_text(int(rec["seat"]), rec, why)
-            self.txn.edit(self.chat_of(int(rec["seat"])), rec["msg"], text, None, tag="closed")
+        if rec is not None and rec["msg"]:
+            text = self.closed_text(rec["seat"], rec, why)
+            self.txn.edit(self.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
         self.game.ahead = None
 
     def _open_prompts(self, follow: dict[int, tuple[int, str]] | None = None) -> None:
@@ -295,7 +268,7 @@ class Presenter(PrivateNews):
             title = pr.text.split("\n", 1)[0]
             if current is not None and same and current["msg"]:
                 self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
-                current.update(v=version, closed=False, title=title)
+                current["v"], current["closed"], current["title"] = version, False, title
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
@@ -313,6 +286,19 @@ class Presenter(PrivateNews):
                 "title": title,
                 "closed": False,
             }
+
+    def _ahead_prompt(self) -> tuple[int, prompts.Prompt, Rows] | None:
+        """The seat offered to choose its next turn ahead (engine.premove), its prompt and
+        buttons, rendered here like every prompt (``handlers.ahead_message`` shows it)."""
+        st = self.state
+        owner = premove.owner(st)
+        if owner is None or st.pending is None or not self.asks(owner):
+            return None
+        nt = engine.view(st, owner)["next_turn"]
+        if nt is None or not nt["open"]:
+            return None  # paused: its message stays as shown
+        pr = self.prompt(owner)
+        return owner, pr, self.rows(st.pending.id, pr.rows)
 
     def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
         """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
@@ -362,9 +348,10 @@ class Presenter(PrivateNews):
     def _away_notices(self) -> None:
         """R-D2: a player just marked away hears it privately, with a way back."""
         for e in self.events:
-            if e.kind != "away" or self.no_chat(e.data["seat"]):
+            away = data_of(e, EventKind.AWAY)
+            if away is None or self.no_chat(away["seat"]):
                 continue
-            seat = e.data["seat"]
+            seat = away["seat"]
             lang = self.lang_of(seat)
             rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.game.gid)]]]
             self.txn.send(self.chat_of(seat), self._away_text(seat), rows, tag=Tag.away(seat))

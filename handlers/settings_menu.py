@@ -4,7 +4,7 @@ than the group has now is stale (two menus, or a change made meanwhile)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from handlers import refusals, unit_of_work
@@ -18,7 +18,7 @@ from handlers.lobby_view import refresh_lobby
 from handlers.refusals import NotAdmin, Refusal, Stale
 from handlers.settings_view import TOGGLES, settings_menu_text, settings_rows, settings_version
 from handlers.store_keys import chat_key, game_key
-from handlers.unit_of_work import RecordReader, UnitOfWork
+from handlers.unit_of_work import RecordReader, UnitOfWork, Work
 from handlers.updates import ButtonPress, CommandMsg
 
 
@@ -72,31 +72,83 @@ def changed(settings: GroupSettings, what: str) -> GroupSettings | None:
     return GroupSettings.model_validate(data)
 
 
+@dataclass(frozen=True)
+class SettingsChange:
+    """A press that changes the group's settings: a settings button's ``what`` (the language
+    is ``lang.<code>``), answered with ``saved_key``; ``version``: the settings its menu showed
+    (None: any)."""
+
+    rooms: Rooms
+    chat_id: int
+    uid: int
+    lang: str
+    what: str
+    version: str | None = None
+    saved_key: str = "settings.saved"
+    chose_language: bool = False
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a settings change came to: its outcome, and the settings saved (None: refused or
+    nothing to change)."""
+
+    outcome: str
+    new: GroupSettings | None = None
+
+
+def save(cmd: SettingsChange, work: UnitOfWork) -> Saved:
+    """The chat record holds the changed settings; the press is answered (in the new
+    language) as soon as they are saved, or with why they are not."""
+    chat = work.chat(cmd.chat_id)
+    refused: Refusal | None = None
+    if not may_configure(cmd.rooms, work.running_game(cmd.chat_id), cmd.chat_id, cmd.uid):
+        refused, outcome = NotAdmin(), "denied"
+    elif cmd.version is not None and cmd.version != settings_version(chat.group_settings):
+        refused, outcome = Stale(), "stale"
+    if refused is not None:
+        work.txn.toast = refusals.toast(cmd.lang, refused)
+        return Saved(outcome)
+    new = changed(chat.group_settings, cmd.what)
+    if new is None:
+        return Saved("garbage")
+    chat.settings = new.model_dump()
+    chat.language_chosen = chat.language_chosen or cmd.chose_language
+    work.txn.toast = (t(new.language, cmd.saved_key), False)
+    return Saved("settings", new)
+
+
+def save_settings(rooms: Rooms, cmd: SettingsChange, p: ButtonPress) -> Saved | None:
+    """``save`` in the chat's unit of work; an open lobby shows (and later uses) the new
+    settings. None for a redelivered press (or one that met only conflicts)."""
+    create: dict[str, Any] = {"settings": {}, "scores": {}, "game": None}
+    key = chat_key(cmd.chat_id)
+    with Work(rooms.pipeline, key, p.update_id, create=create, query=p.query_id) as work:
+        saved = work.run(save, cmd)
+    if work.txn is None or saved is None:
+        return None
+    gid = work.txn.doc.get("game")  # the chat record as committed
+    if gid and saved.new is not None:
+        _show_in_lobby(rooms, gid, saved.new)
+    return saved
+
+
 def press(rooms: Rooms, p: ButtonPress, button: SettingsButton) -> str:
     lang = rooms.user_lang(p.user.id, p.user.language_code)
     if button.chat_id != p.chat_id:
         rooms.messenger.answer(p.query_id)
         return "garbage"
     chat_id = p.chat_id
-    outcome = "garbage"
-
-    def decide(work: UnitOfWork) -> GroupSettings | None:
-        nonlocal outcome
-        chat = work.chat(chat_id)
-        if not may_configure(rooms, work.running_game(chat_id), chat_id, p.user.id):
-            outcome = "denied"
-            raise NotAdmin
-        if button.version is not None and button.version != settings_version(chat.group_settings):
-            outcome = "stale"
-            raise Stale
-        new = changed(chat.group_settings, button.what)
-        outcome = "garbage" if new is None else "settings"
-        return new
-
     chose = button.what.startswith("lang.")
-    new = save_settings(rooms, chat_id, decide, p, lang, "settings.saved", chose_language=chose)
-    if new is None:
-        return outcome if outcome != "settings" else "duplicate"
+    cmd = SettingsChange(
+        rooms, chat_id, p.user.id, lang, button.what, button.version, chose_language=chose
+    )
+    saved = save_settings(rooms, cmd, p)
+    if saved is None:
+        return "duplicate"
+    if saved.new is None:
+        return saved.outcome
+    new = saved.new
     rooms.messenger.edit(
         chat_id,
         p.message_id,
@@ -106,57 +158,22 @@ def press(rooms: Rooms, p: ButtonPress, button: SettingsButton) -> str:
     return "settings"
 
 
-def save_settings(
-    rooms: Rooms,
-    chat_id: int,
-    decide: Callable[[UnitOfWork], GroupSettings | None],
-    p: ButtonPress,
-    lang: str,
-    saved_key: str,
-    *,
-    chose_language: bool = False,
-) -> GroupSettings | None:
-    """The chat record holds the settings ``decide`` finds (None: leave them; a ``Refusal``:
-    answered with its toast); an open lobby shows (and later uses) them. The press is answered
-    (``saved_key`` in the new language) as soon as they are saved. The new settings, or None
-    (refused, nothing to do, or a redelivered press)."""
-    saved: list[GroupSettings] = []
-
-    def change(work: UnitOfWork) -> None:
-        saved.clear()
-        try:
-            new = decide(work)
-        except Refusal as refused:
-            work.txn.toast = refusals.toast(lang, refused)
-            return
-        if new is None:
-            return
-        chat = work.chat(chat_id)
-        chat.settings = new.model_dump()
-        chat.language_chosen = chat.language_chosen or chose_language
-        work.txn.toast = (t(new.language, saved_key), False)
-        saved.append(new)
-
-    create: dict[str, Any] = {"settings": {}, "scores": {}, "game": None}
-    key = chat_key(chat_id)
-    done = unit_of_work.run(
-        rooms.pipeline, key, change, p.update_id, create=create, query=p.query_id
-    )
-    if done is None or not saved:
-        return None
-    gid = done.doc.get("game")  # the chat record as committed
-    if gid:
-        _show_in_lobby(rooms, gid, saved[0])
-    return saved[0]
-
-
 def _show_in_lobby(rooms: Rooms, gid: str, new: GroupSettings) -> None:
     """An open lobby shows (and its game will use) the group's new settings."""
 
-    def change(work: UnitOfWork) -> None:
-        game = work.game
-        if game.phase == LOBBY:
-            game.settings = new.model_dump()
-            refresh_lobby(rooms.bot_username, work.txn, game)
+    with Work(rooms.pipeline, game_key(gid), None) as work:
+        work.run(lobby_settings, LobbySettings(rooms.bot_username, new))
 
-    unit_of_work.run(rooms.pipeline, game_key(gid), change, None)
+
+@dataclass(frozen=True)
+class LobbySettings:
+    bot_username: str
+    new: GroupSettings
+
+
+def lobby_settings(cmd: LobbySettings, work: UnitOfWork) -> None:
+    """An open lobby takes the group's new settings and shows them."""
+    game = work.game
+    if game.phase == LOBBY:
+        game.settings = cmd.new
+        refresh_lobby(cmd.bot_username, work.txn, game)

@@ -323,23 +323,3 @@ def _on_txn(change: tuple[Callable[[Txn, C], None], C], work: UnitOfWork) -> Non
     """A change made on the transaction itself (its outbox, the raw document)."""
     apply, command = change
     apply(work.txn, command)
-
-
-def run(
-    service: Service,
-    key: str,
-    change: Callable[[UnitOfWork], None],
-    update_id: int | None,
-    *,
-    create: dict[str, Any] | None = None,
-    query: str | None = None,
-) -> Txn | None:
-    """``change`` in a unit of work on the document at ``key`` (see ``Work``); the attempt
-    that committed, None as ``Work.txn``."""
-    with Work(service, key, update_id, create=create, query=query) as work:
-        work.run(_call, change)
-    return work.txn
-
-
-def _call(change: Callable[[UnitOfWork], None], work: UnitOfWork) -> None:
-    change(work)

@@ -18,6 +18,13 @@ The retry policy (``POLICY``), for every call of every client made here:
 - TransactWriteItems' idempotency token (``ClientRequestToken``): botocore fills it once per
   call, so every retry of the call carries the same token and DynamoDB applies it at most once.
 
+The clients of the services the Lambda path calls (``LEAN_SERVICES``) come from a session that
+registers only those of botocore's built-in handlers that can fire for these services
+(``lean_session``): botocore's own session registers ~130, most for other services (S3, EC2,
+Glacier, …), and each client copies them; leaving them out saves a cold start ~40 ms of CPU
+(README, *Cold start and sizing*). Clients of any other service (the operator's tools) come from
+botocore's full session.
+
 The layers above (the store sends a transaction again that DynamoDB cancelled for another
 transaction or throttling; the pipeline reads again after a version conflict) go through these
 clients, so every request they make is held to the same deadline.
@@ -63,8 +70,21 @@ class RetryPolicy:
 
 POLICY = RetryPolicy()
 
+# The services the Lambda path calls and those botocore's credential providers may call (a role
+# to assume, SSO), as botocore names them in its events (the model's service id, hyphenized); the
+# same services as the models deploy/package.py ships (its AWS_SERVICES).
+LEAN_SERVICES = {
+    "dynamodb": "dynamodb",
+    "sqs": "sqs",
+    "secretsmanager": "secrets-manager",
+    "sts": "sts",
+    "sso": "sso",
+    "sso-oidc": "sso-oidc",
+}
+
 _lock = threading.Lock()
-_sessions: dict[str, Any] = {}  # by the environment's access key (one in Lambda; tests change it)
+# by the environment's access key (one in Lambda; tests change it) and whether it is lean
+_sessions: dict[tuple[str, bool], Any] = {}
 _clients: dict[tuple[str, ...], Any] = {}
 
 
@@ -79,13 +99,54 @@ def client(service: str, region: str | None = None, policy: RetryPolicy = POLICY
     with _lock:
         found = _clients.get(key)
         if found is None:
-            session = _sessions.get(access_key)
+            lean = service in LEAN_SERVICES
+            session = _sessions.get((access_key, lean))
             if session is None:
-                import botocore.session
-
-                session = _sessions[access_key] = botocore.session.get_session()
+                session = _sessions[access_key, lean] = lean_session() if lean else full_session()
             found = _clients[key] = new_client(session, service, region, policy)
         return found
+
+
+def full_session() -> Any:
+    import botocore.session
+
+    return botocore.session.get_session()
+
+
+def handler_service(event: str) -> str | None:
+    """The service a built-in handler's event is for (``before-call.s3.PutObject``: ``s3``;
+    ``docs.*.s3.*.complete-section``: ``s3``), or None when it is for every service."""
+    parts = event.split(".")
+    at = 2 if parts[0] == "docs" else 1
+    name = parts[at] if len(parts) > at else "*"
+    return None if name == "*" else name
+
+
+def lean_session(
+    services: frozenset[str] = frozenset({*LEAN_SERVICES, *LEAN_SERVICES.values()}),
+) -> Any:
+    """A botocore session whose clients of ``services`` (by their events' names, or their
+    models' names, which botocore aliases to those) behave as the full session's: it registers
+    botocore's built-in handlers, in botocore's order and as botocore registers them
+    (``Session._register_builtin_handlers``), but those for other services, which no client of
+    ``services`` can fire (tests/integration/test_aws_clients.py compares what every
+    operation's events reach)."""
+    import botocore.session
+    from botocore import handlers
+
+    session = botocore.session.Session(include_builtin_handlers=False)
+    emitter = session.get_component("event_emitter")
+    for event, handler, *order in handlers.BUILTIN_HANDLERS:
+        service = handler_service(event)
+        if service is not None and service not in services:
+            continue
+        if not order:
+            session.register(event, handler)
+        elif order[0] is handlers.REGISTER_FIRST:
+            emitter.register_first(event, handler)
+        elif order[0] is handlers.REGISTER_LAST:
+            emitter.register_last(event, handler)
+    return session
 
 
 def new_client(session: Any, service: str, region: str | None, policy: RetryPolicy) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from infra import logs
 from infra.settings import Settings
@@ -21,8 +21,11 @@ REFRESH_AT_MOST_EVERY_SECONDS = 60.0
 
 @dataclass(frozen=True)
 class BotSecrets:
-    token: str | None
-    webhook_secret: str | None
+    """The bot token and the webhook secret; never in its ``repr`` (a log line or a traceback
+    that shows the value shows no secret)."""
+
+    token: str | None = field(repr=False)
+    webhook_secret: str | None = field(repr=False)
 
 
 def secrets_manager_value(arn: str) -> str:

@@ -53,14 +53,17 @@ class TelegramMessenger:
         if isinstance(message_id, Sent):
             return message_id
         if message_id is None:
-            return Sent(False, None, unreachable=True)
+            # a group (negative id) that cannot be reached removed the bot: the bot may not
+            # write there, as when its right to write was taken away
+            return Sent(False, None, unreachable=True, muted=chat_id < 0)
         return Sent(True, message_id)
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
         ok = self._sorted(lambda: self.gateway.edit(chat_id, message_id, text, buttons(rows)))
         if isinstance(ok, Sent):
             return ok
-        return Sent(ok, message_id if ok else None)
+        removed = not ok and chat_id < 0 and chat_id in self.gateway.unreachable
+        return Sent(ok, message_id if ok else None, muted=removed)
 
     def pin(self, chat_id: int, message_id: int, pinned: bool = True) -> Sent:
         ok = self._sorted(lambda: self.gateway.pin(chat_id, message_id, pinned))

@@ -65,7 +65,8 @@ class _Injected:
 class BotApiEmulator(BotApiMethods):
     """A Bot API that validates, records and answers every call (see the module's docstring).
 
-    ``blocked_chats``: calls to them answer 403 "bot was blocked by the user";
+    ``blocked_chats``: calls to them answer 403 "bot was blocked by the user" (a group: "bot
+    was kicked from the supergroup chat");
     ``missing_chats``: 400 "chat not found"; ``migrated_chats`` (group id -> supergroup id):
     400 with ``migrate_to_chat_id``. ``clock`` gives the message dates and drives the rate
     limits (``limits``; None: none) and callback query deadlines.
@@ -311,6 +312,8 @@ class BotApiEmulator(BotApiMethods):
         if chat_id is None:
             return
         if chat_id in self.blocked_chats:
+            if isinstance(chat_id, int) and chat_id < 0:  # a group that removed the bot
+                raise Reply(403, "Forbidden: bot was kicked from the supergroup chat")
             raise Reply(403, "Forbidden: bot was blocked by the user")
         if chat_id in self.missing_chats:
             raise Reply(400, "Bad Request: chat not found")

@@ -146,4 +146,10 @@ def test_two_people_play_a_game_in_two_browsers(table: TableProcess, chromium: A
     final = f"{GAME_OVER} · "
     assert ann.text("group").count(final) == bob.text("group").count(final) == 1
     assert ann.text("private") != bob.text("private")
+    # the game reads back from the table's file as both played it (devtools.localtable.transcript)
+    from devtools.localtable.transcript import render
+
+    read = render(table.db)
+    assert read.count(GAME_OVER) >= 1 and "PRIVATE CHAT of Ann" in read and "of Bob" in read
+    assert read.split("PRIVATE CHAT of Bob")[1].count(shown("lobby.joined")) == 1
     assert not errors

@@ -372,10 +372,13 @@ def test_the_runtimes_python_compiles_every_shipped_module(tmp_path: Path) -> No
     assert missing_byte_code(tmp_path) == []
 
 
-def test_the_shipped_models_keep_everything_but_their_documentation(tmp_path: Path) -> None:
+def test_the_shipped_models_keep_what_the_code_calls_but_their_documentation(
+    tmp_path: Path,
+) -> None:
     """The kept service models lose their documentation strings (~80% of their JSON, parsed by
-    the first clients) and nothing else: a shape member named ``documentation`` stays, and
-    botocore makes the same clients from them."""
+    the first clients) and, for the services the code calls, the operations it does not call;
+    nothing else: a shape member named ``documentation`` stays, what is kept is botocore's model
+    unchanged, and botocore makes clients from them whose every kept operation resolves."""
     import gzip
     import json
     import shutil
@@ -383,7 +386,13 @@ def test_the_shipped_models_keep_everything_but_their_documentation(tmp_path: Pa
     import botocore
     import botocore.session
 
-    from deploy.package import AWS_SERVICES, trim_botocore
+    from deploy.package import (
+        AWS_SERVICES,
+        CALLED_SERVICES,
+        called_operations,
+        only_operations,
+        trim_botocore,
+    )
 
     shipped = Path(botocore.__file__).parent / "data"
     data = tmp_path / "botocore" / "data"
@@ -402,7 +411,13 @@ def test_the_shipped_models_keep_everything_but_their_documentation(tmp_path: Pa
     trim_botocore(tmp_path)
     for service in AWS_SERVICES:
         after = model(data, service)
-        assert after == without_documentation(before[service])
+        whole = without_documentation(before[service])
+        if service in CALLED_SERVICES:
+            assert after == only_operations(whole, called_operations())
+            assert all(whole["shapes"][k] == shape for k, shape in after["shapes"].items())
+            assert after["metadata"] == whole["metadata"]
+        else:
+            assert after == whole
         assert "documentation" not in json.dumps(after)
         assert len(json.dumps(after)) < 0.5 * len(json.dumps(before[service]))
     member = {"members": {"documentation": {"shape": "String"}}, "documentation": "<p>x</p>"}
@@ -413,14 +428,49 @@ def test_the_shipped_models_keep_everything_but_their_documentation(tmp_path: Pa
         if data_path:
             session.set_config_variable("data_path", data_path)
         found = {}
-        for service in ("dynamodb", "sqs", "secretsmanager"):
+        for service in CALLED_SERVICES:
             made = session.create_client(
                 service, "eu-central-1", aws_access_key_id="a", aws_secret_access_key="b"
             )
-            found[service] = sorted(made.meta.service_model.operation_names)
+            model = made.meta.service_model
+            for name in model.operation_names:  # every shape the operation reaches resolves
+                operation = model.operation_model(name)
+                walk([operation.input_shape, operation.output_shape, *operation.error_shapes])
+            found[service] = sorted(model.operation_names)
         return found
 
-    assert operations(str(data)) == operations(None)
+    trimmed = operations(str(data))
+    assert trimmed == {
+        "dynamodb": ["BatchGetItem", "GetItem", "TransactWriteItems"],
+        "sqs": ["SendMessage"],
+        "secretsmanager": ["GetSecretValue"],
+    }
+    whole_operations = operations(None)
+    assert all(set(trimmed[s]) < set(whole_operations[s]) for s in CALLED_SERVICES)
+
+
+def walk(shapes: list[Any], seen: set[str] | None = None) -> None:
+    """Resolve every shape reachable from ``shapes`` (botocore resolves them lazily, and a
+    missing one raises)."""
+    seen = set() if seen is None else seen
+    for shape in shapes:
+        if shape is None or shape.name in seen:
+            continue
+        seen.add(shape.name)
+        nested = list(getattr(shape, "members", {}).values())
+        nested += [getattr(shape, k) for k in ("member", "key", "value") if hasattr(shape, k)]
+        walk(nested, seen)
+
+
+def test_the_called_operations_are_found_in_the_shipped_sources() -> None:
+    """What keeps an operation in the package: its name called as a method in a shipped
+    module. A call the package makes must be among them, or its client would lack it."""
+    from deploy.package import called_operations
+
+    called = called_operations()
+    for operation in ("TransactWriteItems", "GetItem", "BatchGetItem", "SendMessage"):
+        assert operation.lower() in called
+    assert "getsecretvalue" in called and "putitem" not in called
 
 
 # Third-party packages a cold container's first update may import, and what must never be on

@@ -190,3 +190,34 @@ def test_deadlines_render_on_the_table_as_a_date_time_entity() -> None:
     ):
         with pytest.raises(HtmlError):
             render(bad)
+
+
+def test_a_game_played_at_the_table_reads_back_as_its_players_read_it(
+    served: tuple[TableServer, TelegramGateway], tmp_path: Path
+) -> None:
+    """`python -m devtools.localtable.transcript`: the chats the table kept, while it runs — the
+    group, then every seat's own private chat, each message as shown (deep link as /start, every
+    edit applied) with its edits and the buttons it still has. (`devtools.transcript` only plays
+    pace games of its own: a game played by hand could not be read back.)"""
+    from devtools.localtable import transcript
+
+    server, gateway = served
+    ann = page(server, "join", name="Ann", lang="en")
+    bob = page(server, "join", name="Bob", lang="en")
+    for seat in (ann, bob):
+        page(server, "send", id=seat["id"], secret=seat["secret"], chat="private", start="g1")
+    page(server, "send", id=ann["id"], secret=ann["secret"], chat="group", text="/newgame")
+    gateway.send(GROUP_ID, "<b>Round 1</b>")
+    gateway.send(ann["id"], "Your turn", [[Button("⏭️ Pass", data="p:1")]])
+    gateway.edit(ann["id"], 2, "Your turn\n✔️ You pass.")
+    gateway.send(bob["id"], "Support?", [[Button("⚔️ Attacker", data="s:a")]])
+
+    text = transcript.render(tmp_path / "t.sqlite3")
+    group, ann_chat, bob_chat = text.split("\n\n==== ")
+    assert group.startswith("==== GROUP (2 messages) ====")
+    assert "Ann says\n/newgame" in group and "\nRound 1" in group
+    assert ann_chat.startswith("PRIVATE CHAT of Ann (2 messages) ====")
+    assert "Ann says\n/start\n" in ann_chat and "g1" not in ann_chat
+    assert "edited 1×\nYour turn\n✔️ You pass." in ann_chat and "[⏭️ Pass]" not in ann_chat
+    assert bob_chat.startswith("PRIVATE CHAT of Bob (2 messages) ====")
+    assert "Support?\n   [⚔️ Attacker]" in bob_chat and "Your turn" not in bob_chat

@@ -366,6 +366,54 @@ def test_expanded_alarms_watch_what_an_operator_must_know(aws_env: None) -> None
     assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
 
 
+def test_an_update_that_fails_inside_the_webhook_raises_an_alarm(aws_env: None) -> None:
+    """The webhook answers 200 when handling an update raised (so AWS/Lambda Errors stays 0) and
+    the timer reports failed messages instead of raising: what reaches an operator is the
+    service's own Errors metric, which an alarm must watch (a deploy whose every update fails
+    was silent before)."""
+    from handlers import webhook
+    from infra import metrics
+
+    def broken() -> Any:
+        raise RuntimeError("every update fails")
+
+    event = {"headers": {webhook.SECRET_HEADER: "s"}, "body": "{}"}
+    assert webhook.handle(event, broken, "s")["statusCode"] == 200
+    assert metrics.outcome_metric("error") == metrics.outcome_metric("failed") == "Errors"
+    resources = expand_sam(load_template())["Resources"]
+    stack = {"Ref": "AWS::StackName"}
+    watching = [
+        r["Properties"]
+        for r in resources.values()
+        if r["Type"] == "AWS::CloudWatch::Alarm"
+        and r["Properties"].get("Namespace") == metrics.NAMESPACE
+        and r["Properties"].get("MetricName") == "Errors"
+    ]
+    assert watching, "no alarm on the service's own Errors metric"
+    alarm = watching[0]
+    assert alarm["Dimensions"] == [{"Name": "Service", "Value": stack}]
+    assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+    assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (
+        1,
+        "GreaterThanOrEqualToThreshold",
+    )
+
+
+def test_cloudwatch_can_publish_to_the_alarm_topic(aws_env: None) -> None:
+    """CloudWatch alarms cannot publish to an SNS topic encrypted with SNS's AWS managed key
+    (alias/aws/sns): that key's policy cannot let cloudwatch.amazonaws.com use it, and every
+    notice is dropped. The topic is unencrypted or under a key of ours that grants CloudWatch."""
+    resources = expand_sam(load_template())["Resources"]
+    topic = resources["AlarmTopic"].get("Properties", {})
+    key = topic.get("KmsMasterKeyId")
+    if key is None:
+        return
+    assert "alias/aws/sns" not in json.dumps(key), "CloudWatch cannot use SNS's managed key"
+    assert isinstance(key, dict) and "Ref" in key
+    policy = json.dumps(resources[key["Ref"]]["Properties"]["KeyPolicy"])
+    assert "cloudwatch.amazonaws.com" in policy and "kms:GenerateDataKey" in policy
+
+
 def test_expanded_table_keeps_point_in_time_recovery(aws_env: None) -> None:
     table = expand_sam(load_template())["Resources"]["GameTable"]
     assert table["Properties"]["PointInTimeRecoverySpecification"] == {

@@ -64,6 +64,18 @@ def test_the_command_prints_the_table_and_its_json(capsys: pytest.CaptureFixture
     assert "p99" in capacity.render(report)
 
 
+def test_the_command_leaves_the_bots_log_level_as_it_found_it() -> None:
+    """``main`` quiets the bot's logger while it runs; run in a test process it must not keep it
+    quiet afterwards: another test in the same worker (``tests/e2e/test_log_secrets.py``) reads
+    the bot's INFO lines, and failed whenever xdist happened to schedule it after this one."""
+    import logging
+
+    bot_log = logging.getLogger("coachride")
+    before = bot_log.level
+    assert capacity.main(["--games", "1", "--ramp", "1", "--window", "5", "--json"]) == 0
+    assert bot_log.level == before
+
+
 def test_the_simulation_waits_out_floods_as_the_gateway_does() -> None:
     """The simulated messenger sleeps out a short flood wait with the gateway's own bounds (it
     stands in for TelegramGateway, whose defaults production uses)."""

@@ -8,7 +8,7 @@ import pytest
 
 from devtools.memory_store import MemoryStore
 from infra import metrics, timed
-from infra.bot_secrets import REFRESH_AT_MOST_EVERY_SECONDS, SecretSource
+from infra.bot_secrets import REFRESH_AT_MOST_EVERY_SECONDS, BotSecrets, SecretSource
 from infra.ports import Put, VersionConflict
 from infra.settings import Settings
 
@@ -84,3 +84,11 @@ def test_secrets_are_read_once_then_again_only_when_old_or_asked() -> None:
     now[0] += 901
     source.get()
     assert source.reads == 3
+
+
+def test_the_secrets_repr_shows_neither_secret() -> None:
+    """Issue 26 faulted a credentials repr that showed the secret key: the bot's secrets'
+    repr (a log line's or a traceback's) shows neither the token nor the webhook secret."""
+    secrets = BotSecrets("123456:AAH-token-value", "webhook-secret-value")
+    assert "token-value" not in repr(secrets) and "webhook-secret-value" not in repr(secrets)
+    assert secrets == BotSecrets("123456:AAH-token-value", "webhook-secret-value")

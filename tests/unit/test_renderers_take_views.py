@@ -20,7 +20,14 @@ RENDERERS = sorted(
 )
 # Constants and plain value types (the views' shapes, the kinds' enums); everything else in the
 # engine takes a State.
-ALLOWED_ENGINE_MODULES = {"engine.actions", "engine.cards", "engine.kinds", "engine.view_types"}
+# (engine.events: the event data's TypedDicts and ``data_of``, typed access to it; no state)
+ALLOWED_ENGINE_MODULES = {
+    "engine.actions",
+    "engine.cards",
+    "engine.events",
+    "engine.kinds",
+    "engine.view_types",
+}
 # Fields of engine.state.State, Player and Pending that no view dict is read through.
 STATE_FIELDS = {
     "players",

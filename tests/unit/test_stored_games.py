@@ -101,3 +101,17 @@ def test_an_invalid_stored_value_is_refused_naming_the_game_and_field(
     with pytest.raises(StoredGameInvalid) as refused:
         GameRecord.from_doc(doc)
     assert doc["gid"] in str(refused.value) and named in str(refused.value)
+
+
+def test_settings_are_typed_and_written_back_as_stored_until_changed() -> None:
+    """Issue 28: the record's settings are a validated ``GroupSettings``; a stored key this
+    code does not know stays while they are unchanged, and a change is written as a whole."""
+    doc = stored("midgame")
+    doc["settings"] = {**doc["settings"], "retired_option": 1}
+    record = GameRecord.from_doc(copy.deepcopy(doc))
+    assert record.settings.language == doc["settings"].get("language", "en")
+    assert record.to_doc()["settings"] == doc["settings"]
+    record.settings = record.settings.changed(ai_level="expert")
+    written = record.to_doc()["settings"]
+    assert written["ai_level"] == "expert" and "retired_option" not in written
+    assert GameRecord.from_doc(record.to_doc()).settings.ai_level == "expert"

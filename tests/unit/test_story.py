@@ -44,11 +44,12 @@ def engine_event_kinds() -> set[str]:
     """Every event kind the engine can emit, read from its source."""
     pattern = re.compile(
         r'(?:ctx|self)\.public\(\s*"(\w+)"|(?:ctx|self)\.private\([^"]*?"(\w+)"|Event\(\s*"(\w+)"'
+        r"|Event\(\s*EventKind\.(\w+)"
     )
     kinds: set[str] = set()
     for path in (ROOT / "engine").glob("*.py"):
         for match in pattern.finditer(path.read_text(encoding="utf-8")):
-            kinds.add(next(g for g in match.groups() if g))
+            kinds.add(next(g for g in match.groups() if g).lower())
     return kinds
 
 

@@ -1,0 +1,81 @@
+"""The long-polling runner during a Telegram outage (502s, no network): it waits between tries,
+longer each time up to a bound, instead of asking again at once (an attack run measured ~25,000
+getUpdates calls and warning lines a second before, a hot loop against Telegram)."""
+
+from __future__ import annotations
+
+import queue
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from telegram.error import NetworkError, RetryAfter
+
+from handlers import polling
+from handlers.polling import Runner
+from infra.telegram_gateway import LoopRunner
+
+# RetryAfter's constructor reads its own deprecated attribute
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+class Stop(Exception):
+    pass
+
+
+class OutageBot:
+    """``getUpdates`` fails ``failures`` times, then answers once with nothing, then fails
+    ``again`` times, then the test stops."""
+
+    def __init__(self, failures: int, again: int) -> None:
+        self.script = ["fail"] * failures + ["ok"] + ["fail"] * again
+        self.calls = 0
+
+    async def get_updates(self, **_: Any) -> list[Any]:
+        self.calls += 1
+        if not self.script:
+            raise Stop
+        step = self.script.pop(0)
+        if step == "fail":
+            raise NetworkError("Bad Gateway")
+        if step == "flood":
+            raise RetryAfter(timedelta(seconds=7))
+        return []
+
+
+class NoTimers:
+    def close(self) -> None:
+        return None
+
+
+def runner(bot: OutageBot) -> Runner:
+    """A runner around ``bot`` without its startup calls (getMe, deleteWebhook)."""
+    r = Runner.__new__(Runner)
+    r.bot = bot  # type: ignore[assignment]
+    r.loop = LoopRunner()
+    r.due = queue.Queue()
+    r.timers = NoTimers()  # type: ignore[assignment]
+    return r
+
+
+def test_polling_backs_off_during_an_outage_and_resets_after_an_answer() -> None:
+    bot = OutageBot(failures=8, again=2)
+    waits: list[float] = []
+    with pytest.raises(Stop):
+        runner(bot).poll_forever(sleep=waits.append)
+    assert bot.calls == 8 + 1 + 2 + 1
+    assert len(waits) == 8 + 2  # one wait after each failure, none after an answer
+    outage, later = waits[:8], waits[8:]
+    assert all(0 < w <= polling.MAX_RETRY_SECONDS for w in waits)
+    assert outage == sorted(outage) and outage[-1] == polling.MAX_RETRY_SECONDS
+    assert later == outage[:2]  # an answer starts the count again
+
+
+def test_flood_control_on_get_updates_is_waited_out_not_a_reason_to_stop() -> None:
+    """A 429 answer to getUpdates is a wait of ``retry_after``, not the end of ``make run``."""
+    bot = OutageBot(failures=0, again=0)
+    bot.script = ["flood", "ok"]
+    waits: list[float] = []
+    with pytest.raises(Stop):
+        runner(bot).poll_forever(sleep=waits.append)
+    assert waits == [7.0] and bot.calls == 3
