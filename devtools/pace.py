@@ -16,7 +16,9 @@ uses after an action, looks) 3-12 s. Navigation taps happen within the think tim
 
 Printed per table size: median (and range of) game duration, new group messages, group edits,
 the share of taps that only dismiss something (the tapping player could do nothing else), private
-messages per player, Bot API calls per game, and the issue's goals next to them.
+messages per player, Bot API calls per game, the sends and edits per game by what they are (the
+group's status, story...; a private chat's prompts sent by decision kind, closed, re-shown, page
+turns, 🔜, news...), and the issue's goals next to them.
 
 Here the command, its goals and its printing; the game driver is ``devtools.pace_table``, the
 players ``devtools.pace_players``, what is counted ``devtools.pace_figures``.
@@ -129,6 +131,10 @@ def render(report: dict[str, Any]) -> str:
             f"  waiting, min/game    {round(sum(by_decision.values()), 1)} in all: "
             + ", ".join(f"{k} {v}" for k, v in by_decision.items() if v >= 0.05)
         )
+        kinds = f.get("calls_by_kind") or {}
+        if kinds:
+            lines.append("  sends and edits per game, by what they are:")
+            lines += [f"    {v:6.1f}  {k}" for k, v in kinds.items() if v >= 0.05]
         if f["choices_without_a_button"]:
             lines.append(f"  choices with no button to reach: {f['choices_without_a_button']}")
         if f["failed_updates"]:

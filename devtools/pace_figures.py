@@ -1,5 +1,6 @@
 """What the pace tables count: every Bot API call by method and by chat kind, when each send and
-edit went out, and a game's figures (``GameFigures``); ``summarize`` makes the figures of one table
+edit went out, what each send and edit was (``CallKinds``: by the tag the presenter gave its
+outbox entry), and a game's figures (``GameFigures``); ``summarize`` makes the figures of one table
 size out of its games."""
 
 from __future__ import annotations
@@ -10,10 +11,96 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import engine
 from devtools.botapi.messenger import EmulatedMessenger
+from handlers.message_tags import Kind, Tag
 from infra.ports import Rows, Sent
 
 GROUP = -1_000_777  # the group chat a table plays in, unless told another
+
+# what a group message is, by its outbox tag's kind
+_GROUP_KINDS = {
+    Kind.STATUS: "status",
+    Kind.STATUS_PIN: "status",
+    Kind.STORY: "story",
+    Kind.TURN_REMINDER: "turn mention",
+    Kind.LOBBY: "lobby",
+    Kind.LOBBY_EDIT: "lobby",
+}
+# what a private message is, by its outbox tag's kind (a prompt: by its decision's kind)
+_PRIVATE_KINDS = {
+    Kind.AHEAD: "🔜 ahead",
+    Kind.REMINDER: "reminder",
+    Kind.AWAY: "away notice",
+    Kind.REPLY: "reply",
+    Kind.NONE: "news",  # untagged: private news, results, the final dossier
+}
+# what an edit does, by its tag's kind
+_EDITS = {Kind.CLOSED: "closed", Kind.PROMPT: "re-shown", Kind.NONE: "edited"}
+WINDOW_KINDS = ("priest", "hypnotist", "doctor", "smuggle")
+
+
+@dataclass
+class CallKinds:
+    """What each send and edit was, by the outbox entry it delivered (its tag): ``outbox`` gives
+    the game's current outbox entries and its engine state (the delivery runs right after the
+    commit, so the entry is still there). A private send is labelled by what it is ("prompt
+    support", "🔜 ahead", "news"...); an edit by the message it edits and what it does to it
+    ("prompt support: re-shown", "prompt turn: closed"); an edit of no outbox entry is a page
+    turn (a navigation button edits its prompt at once)."""
+
+    outbox: Callable[[], tuple[list[dict[str, Any]], dict[str, Any] | None]] | None = None
+    counts: Counter[str] = field(default_factory=Counter)
+    labels: dict[tuple[int, int], str] = field(default_factory=dict)  # (chat, msg) -> what
+
+    def _entry(
+        self, op: str, chat: int, text: str, msg: int | None
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        if self.outbox is None:
+            return None, None
+        entries, state = self.outbox()
+        for e in entries:
+            if e["op"] == op and e["chat"] == chat and e["text"] == text and e.get("msg") == msg:
+                return e, state
+        return None, state
+
+    def sent(self, chat: int, group: bool, text: str, message_id: int | None) -> None:
+        e, state = self._entry("send", chat, text, None)
+        tag = Tag.parse(e.get("tag")) if e is not None else None
+        if group:
+            what = _GROUP_KINDS.get(tag.kind, "other") if tag is not None else "other"
+        elif tag is None:
+            what = "unknown"
+        elif tag.kind == Kind.PROMPT:
+            what = f"prompt {_decision_kind(state, tag.dec)}"
+        else:
+            what = _PRIVATE_KINDS.get(tag.kind, tag.kind.value)
+        where = "group" if group else "private"
+        self.counts[f"{where} send: {what}"] += 1
+        if message_id:
+            self.labels[(chat, message_id)] = what
+
+    def edited(self, chat: int, group: bool, message_id: int, text: str) -> None:
+        where = "group" if group else "private"
+        what = self.labels.get((chat, message_id), "earlier message")
+        e, _ = self._entry("edit", chat, text, message_id)
+        if e is None:
+            self.counts[f"{where} edit: {what}: page turn"] += 1
+            return
+        kind = Tag.parse(e.get("tag")).kind
+        does = "edited" if group else _EDITS.get(kind, kind.value)
+        self.counts[f"{where} edit: {what}: {does}"] += 1
+
+
+def _decision_kind(state: dict[str, Any] | None, decision: int | None) -> str:
+    """The kind of the decision a prompt asks (a window's: "window <kind>")."""
+    if state is None:
+        return "?"
+    p = engine.State.from_dict(state).pending
+    if p is None or p.id != decision:
+        return "?"
+    kind = str(p.kind)
+    return f"window {kind}" if kind in WINDOW_KINDS else kind
 
 
 @dataclass
@@ -26,6 +113,7 @@ class CountingMessenger(EmulatedMessenger):
     by_chat_kind: Counter[str] = field(default_factory=Counter)
     clock: Callable[[], float] | None = None
     log: list[tuple[float, int]] = field(default_factory=list)  # (when, chat) of each send/edit
+    kinds: CallKinds = field(default_factory=CallKinds)
 
     def _count(self, method: str) -> None:
         if not self.quiet:
@@ -39,10 +127,15 @@ class CountingMessenger(EmulatedMessenger):
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
         self._count_chat("send", chat_id)
-        return super().send(chat_id, text, rows)
+        sent = super().send(chat_id, text, rows)
+        if not self.quiet:
+            self.kinds.sent(chat_id, chat_id == self.group, text, sent.message_id)
+        return sent
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
         self._count_chat("edit", chat_id)
+        if not self.quiet:
+            self.kinds.edited(chat_id, chat_id == self.group, message_id, text)
         return super().edit(chat_id, message_id, text, rows)
 
 
@@ -66,6 +159,7 @@ class GameFigures:
     errors: int
     api_calls: dict[str, int]
     wait_minutes: dict[str, float] = field(default_factory=dict)
+    calls_by_kind: dict[str, int] = field(default_factory=dict)  # ``CallKinds.counts``
 
 
 def busiest(times: list[float], window: float) -> int:
@@ -114,6 +208,7 @@ def summarize(games: list[GameFigures]) -> dict[str, Any]:
         "bot_api_calls_per_game": round(sum(calls.values()) / len(games), 1),
         "bot_api_calls_by_method": per_game,
         "minutes_by_decision": _minutes_by_decision(games),
+        "calls_by_kind": _calls_by_kind(games),
         "choices_without_a_button": sum(g.unreachable_choices for g in games),
         "failed_updates": sum(g.errors for g in games),
     }
@@ -127,3 +222,11 @@ def _minutes_by_decision(games: list[GameFigures]) -> dict[str, float]:
             total[k] += v
     mean = {k: v / len(games) for k, v in total.items()}
     return {k: round(v, 2) for k, v in sorted(mean.items(), key=lambda kv: -kv[1])}
+
+
+def _calls_by_kind(games: list[GameFigures]) -> dict[str, float]:
+    """Mean sends and edits per game by what they were (``CallKinds``), most first."""
+    total: Counter[str] = Counter()
+    for g in games:
+        total.update(g.calls_by_kind)
+    return {k: round(v / len(games), 1) for k, v in total.most_common()}

@@ -67,6 +67,7 @@ class PaceTable(BriskPlayers):
             clock = FakeClock()
             store = MemoryStore(clock=clock)
             messenger = CountingMessenger(clock=clock.now)
+            messenger.kinds.outbox = self._outbox
             timers = FakeTimers()
             service = CoachRideBot(store, messenger, timers, clock, bot_username=BOT)
             shared = Shared(clock, store, timers, messenger, service)
@@ -168,6 +169,13 @@ class PaceTable(BriskPlayers):
             self.command(uid, uid, f"/start {self.gid}")
         self.command(creator, self.group, "/startgame")
 
+    def _outbox(self) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The game's outbox entries and engine state, for telling what a call was."""
+        got = self.store.get(f"GAME#{self.gid}") if self.gid else None
+        if got is None:
+            return [], None
+        return list(got.doc.get("outbox", [])), got.doc.get("engine")
+
     def state(self) -> engine.State:
         return engine.State.from_dict(self.doc()["engine"])
 
@@ -223,4 +231,11 @@ class PaceTable(BriskPlayers):
             errors=self.errors.count,
             api_calls=dict(self.messenger.calls),
             wait_minutes={k: v / 60 for k, v in self.waits.items()},
+            calls_by_kind=_call_kinds(self.messenger),
         )
+
+
+def _call_kinds(messenger: Any) -> dict[str, int]:
+    """What each send and edit was, when the messenger tells (``CountingMessenger``)."""
+    kinds = messenger.kinds if isinstance(messenger, CountingMessenger) else None
+    return dict(kinds.counts) if kinds is not None else {}

@@ -22,12 +22,13 @@ from __future__ import annotations
 import html
 
 import engine
-from engine import EventKind, State, premove
+from engine import EventKind, premove
 from engine.events import data_of
-from handlers import callback_data, fmt, prompts, story
+from engine.view_types import SeatView
+from handlers import callback_data, fmt, prompts
 from handlers.ahead_message import AheadMessage
 from handlers.game_record import Ahead, OpenPrompt
-from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, RunnerBound, Seen
+from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, Seen
 from handlers.group_board import (
     STATUS_EVERY_SECONDS,
     STORY_EVERY_SECONDS,
@@ -37,6 +38,7 @@ from handlers.group_board import (
 )
 from handlers.i18n import t
 from handlers.message_tags import Tag
+from handlers.private_news import PrivateNews
 from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
 from infra.ports import Rows
@@ -50,7 +52,7 @@ __all__ = [
 ]
 
 
-class Presenter(RunnerBound):
+class Presenter(PrivateNews):
     """Queues a command's messages in its transaction's outbox."""
 
     def __init__(self, run: GameRunner, bot_username: str) -> None:
@@ -77,40 +79,34 @@ class Presenter(RunnerBound):
         answered = answered or {}
         self.group.end_mention()
         self.send_reminders()
-        self._close_prompts(answered)
         table = engine.public_view(st)
+        news = self._news(st, table, answered)
+        # The presser is looking at the prompt they pressed (issue 27): what the press told them
+        # privately joins its answer (one edit, not an edit and a message), and a follow-up of
+        # the press (``FOLLOW_UPS``) replaces it in place. The news stay a message of their own
+        # then, and next to a prompt that may ask again (a boost window): a later edit of it
+        # would take them away. A turn or a fight's decision still comes as a new message.
+        texts = {s: (msg, self._answered_text(s, chose)) for s, (msg, chose) in answered.items()}
+        follow = self._follow_ups(st, texts)
+        for seat, (msg, text) in list(texts.items()):
+            told = news.get(seat)
+            if seat in follow:
+                del texts[seat]
+                follow[seat] = (msg, text.rpartition("\n")[2])
+            elif (
+                told
+                and not self._asked_again(st, seat)
+                and fmt.size(fmt.lines(text, told)) <= fmt.MAX_TEXT
+            ):
+                texts[seat] = (msg, fmt.lines(text, told))
+                del news[seat]
+        self._close_prompts(texts, follow)
         self.group.update(table, self._unreachable_notes())
         self._away_notices()
-        # The partner who accepted a trade reads what they received in their answered prompt
-        # ("You accept X and give Y back"): no news message says it again (issue 27).
-        answering = set(answered) | {s for s, seen in self.run.closing.items() if seen.action}
-        done = [data_of(e, EventKind.TRADE_DONE) for e in self.events]
-        accepted = {d["target"] for d in done if d is not None and not d["forced"]}
-        for seat in range(st.n):
-            # The offer is told once, by the answer prompt, to whoever gets that prompt.
-            shown = seat in answering and seat in accepted
-            mine = [
-                e
-                for e in engine.events_for(self.events, seat)
-                if not (e.kind == EventKind.OFFERED and self.asks(seat))
-                and not (
-                    shown and (got := data_of(e, EventKind.RECEIVED)) and got["how"] == "trade"
-                )
-            ]
-            text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
-            refused = [data_of(e, EventKind.TRADE_REFUSED) for e in self.events if e.to is None]
-            for r in refused:
-                if r is not None and r["seat"] == seat:
-                    told = t(
-                        self.lang_of(seat),
-                        "bot.offer_refused",
-                        name=fmt.name(table, r["target"]),
-                    )
-                    text = fmt.lines(text, told)
-            if text and not self.no_chat(seat):
-                self.txn.send(self.chat_of(seat), text)
+        for seat, text in news.items():
+            self.txn.send(self.chat_of(seat), text)
         self.ahead.update(self._ahead_prompt())
-        self._open_prompts()
+        self._open_prompts(follow)
         self.run.events = []
 
     def send_reminders(self) -> None:
@@ -140,7 +136,7 @@ class Presenter(RunnerBound):
             self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=Tag.prompt(seat, p.id)
         )
         prompt["uncertain"] = False
-        prompt["v"] = _prompt_version(self.state, seat)
+        prompt["v"] = self._prompt_version(seat)
         return True
 
     def close_away_notices(self) -> None:
@@ -158,17 +154,23 @@ class Presenter(RunnerBound):
         """The living status (``handlers.group_board``)."""
         return self.group.status_text()
 
-    def _close_prompts(self, answered: dict[int, tuple[int, Seen]]) -> None:
+    def _close_prompts(
+        self, answered: dict[int, tuple[int, str]], follow: dict[int, tuple[int, str]]
+    ) -> None:
+        """``answered``: seat -> (the pressed prompt, its answer's text); ``follow``: prompts
+        that the next one replaces in place (``_open_prompts``)."""
         p = self.state.pending
         open_prompts = self.game.prompts
         asked = engine.asked(self.state)
         for seat_s, prompt in list(open_prompts.items()):
             seat = int(seat_s)
+            if seat in follow:
+                del open_prompts[seat_s]
+                continue
             same = p is not None and p.id == prompt["dec"]
             still = same and seat in asked
             if seat in answered:
-                msg, chose = answered[seat]
-                text = self._answered_text(seat, chose)
+                msg, text = answered[seat]
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
                 if msg == prompt.get("msg"):
                     # A boost window may ask again after a card is played: the same message
@@ -244,7 +246,10 @@ class Presenter(RunnerBound):
             self.txn.edit(self.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
         self.game.ahead = None
 
-    def _open_prompts(self) -> None:
+    def _open_prompts(self, follow: dict[int, tuple[int, str]] | None = None) -> None:
+        """Send (or edit, when its facts changed) each asked seat's prompt; a follow-up of a
+        press (``follow``: seat -> the pressed message, its answer) replaces that message."""
+        follow = follow or {}
         p = self.state.pending
         if p is None:
             return
@@ -252,7 +257,7 @@ class Presenter(RunnerBound):
         for seat in p.actors:
             if not self.asks(seat):
                 continue
-            version = _prompt_version(self.state, seat)
+            version = self._prompt_version(seat)
             current = open_prompts.get(str(seat))
             same = current is not None and current["dec"] == p.id
             shown = same and current is not None and not current.get("closed")
@@ -267,10 +272,16 @@ class Presenter(RunnerBound):
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
-            self.txn.send(self.chat_of(seat), pr.text, rows, tag=Tag.prompt(seat, p.id))
+            msg = None
+            if current is None and seat in follow:
+                msg, answer = follow[seat]
+                text = fmt.truncate(fmt.lines(answer, "", pr.text))
+                self.txn.edit(self.chat_of(seat), msg, text, rows, tag="prompt")
+            else:
+                self.txn.send(self.chat_of(seat), pr.text, rows, tag=Tag.prompt(seat, p.id))
             open_prompts[str(seat)] = {
                 "dec": p.id,
-                "msg": None,
+                "msg": msg,
                 "v": version,
                 "title": title,
                 "closed": False,
@@ -300,14 +311,39 @@ class Presenter(RunnerBound):
         # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove);
         # none for a decision of one's own asked inside a window (its deadline is not the
         # window's: shown once the window closes, issue 25)
-        ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
-        own = view["decision"]
-        ahead = ahead or bool(own is not None and own["data"].get("early"))
-        due = self.deadline_at() if deadline and not ahead else None
+        due = self.deadline_at() if deadline and self._timed(seat, aw, view) else None
         if due is None:
             return pr
         until = t(lang, "game.status.until", time=fmt.clock(due))
         return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
+
+    def _timed(self, seat: int, aw: engine.Awaiting | None, view: SeatView) -> bool:
+        """Whether the seat's prompt shows the decision's deadline. R-A3: none before one's
+        turn; none for a turn chosen ahead (engine.premove); none for a decision of one's own
+        asked inside a window (its deadline is not the window's: shown once the window closes,
+        issue 25)."""
+        ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
+        own = view["decision"]
+        return not (ahead or bool(own is not None and own["data"].get("early")))
+
+    def _prompt_version(self, seat: int) -> str:
+        """What the seat's open prompt shows, beyond its decision: re-rendered when it changes.
+        Prompts of the boost window change as cards are played, support prompts as declarations
+        are told (R-A3) or declared ahead of their turn, and a decision asked during a window
+        goes on under its own deadline once the window closes. A decision asked during a window
+        is the seat's own kind all along (what it asks and offers), so the window's close alone
+        edits only a prompt that gets its deadline then; the others keep their message until
+        their facts change (issue 27: about 36 edits per 5-player game)."""
+        st = self.state
+        fight = engine.current_fight(st)
+        played = len(fight.get("played", [])) if fight else 0
+        supports = len(fight.get("supports", {})) if fight else 0
+        view = engine.view(st, seat)
+        own = view["decision"]
+        kind = own["kind"] if own is not None else ""
+        declared = own["data"].get("declared") if own is not None and fight else None
+        timed = self._timed(seat, engine.awaiting(st), view) and self.deadline_at() is not None
+        return f"{kind}:{played}:{supports}:{declared}:{timed}"
 
     def _away_notices(self) -> None:
         """R-D2: a player just marked away hears it privately, with a way back."""
@@ -347,16 +383,3 @@ class Presenter(RunnerBound):
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
-
-
-def _prompt_version(st: State, seat: int) -> str:
-    """Prompts of the boost window change as cards are played, support prompts as declarations
-    are told (R-A3) or declared ahead of their turn, and a decision asked during a window goes on
-    under its own deadline once the window closes: re-render them then."""
-    fight = engine.current_fight(st)
-    played = len(fight.get("played", [])) if fight else 0
-    supports = len(fight.get("supports", {})) if fight else 0
-    kind = st.pending.kind if st.pending is not None else ""
-    own = engine.view(st, seat)["decision"] if fight else None
-    declared = own["data"].get("declared") if own is not None else None  # kept ahead (R-A3)
-    return f"{kind}:{played}:{supports}:{declared}"

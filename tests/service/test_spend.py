@@ -106,12 +106,14 @@ def test_issue_27_nobody_gets_a_message_that_says_only_there_is_nothing_to_play(
 
 
 def test_issue_27_a_five_player_game_spends_fewer_calls() -> None:
-    """Before the cuts this game made 0.89 sends and edits per second (1,160 in all)."""
+    """Before the cuts this game made 0.89 sends and edits per second (1,160 in all); before
+    the second round (group edits at most twice a minute, follow-ups in place, news joining the
+    answer) 0.62, with 158 group edits; now 0.54 and 87."""
     f = played().figures
     calls = f.group_messages + f.group_edits + f.private_messages + f.private_edits
     assert f.errors == 0
-    assert f.calls_per_second <= 0.75, (f.calls_per_second, calls)
-    assert f.group_edits <= 260, f.group_edits
+    assert f.calls_per_second <= 0.58, (f.calls_per_second, calls)
+    assert f.group_edits <= 110, f.group_edits
 
 
 def test_issue_25_your_turn_is_next_is_not_edited_for_its_buttons_hidden_data() -> None:
@@ -175,3 +177,162 @@ def test_issue_27_the_partner_who_accepts_a_trade_is_not_told_again_what_they_re
     answered = [m.text for m in table.messenger.in_chat(table.uids[partner])]
     assert any("✔️ You accept" in x for x in answered)
     assert any(received in m.text for m in news[trader])
+
+
+def test_issue_27_the_priest_window_closing_edits_only_the_supporter_whose_turn_comes() -> None:
+    """A supporter asked during the Priest window keeps their prompt as it is when the window
+    closes, unless their own deadline starts then (the first in the order): what it asks and
+    offers is the same (one edit per supporter and fight saved). Its buttons still count."""
+    from tests.service.test_riding_decisions import _attack, _defender, _prompt_text, _supporters
+
+    table = ServiceGame(n=5)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))  # no supporter holds it
+    first, second, third = _supporters(table, attacker)
+    assert table.state().pending.kind == "priest"  # type: ignore[union-attr]
+    shown = {s: table.prompt(s)[0] for s in (first, second, third)}
+    before = {s: _prompt_text(table, s, shown[s]) for s in (first, third)}
+    table.wait_until_due()  # the window closes: supports asked in order
+    assert table.state().pending.kind == "support"  # type: ignore[union-attr]
+    assert "⏳" in _prompt_text(table, first, shown[first]), "its own deadline is shown"
+    assert _prompt_text(table, third, shown[third]) == before[third], "not edited"
+    table.press_payload(third, "su.ha", prefix=True)  # declared ahead, on the prompt as shown
+    kept = t("en", "game.support.held.attacker", name="").split(":")[0]
+    assert kept in _prompt_text(table, third, shown[third])
+
+
+def test_issue_27_the_group_status_and_story_go_at_most_twice_a_minute_each() -> None:
+    """The status and each story message are edited at most twice in any 60 s (they were four
+    and five times: 193 of a 5-player game's 963 calls), the reveal at the end apart."""
+    p = played()
+    doc = p.table.doc()
+    status = doc["status"]["msg"]
+    end = max(at for at, msg, _ in p.messenger.edits if msg == status)
+    by_message: dict[int, list[float]] = {}
+    for at, msg, _ in p.messenger.edits:
+        if at < end and msg != doc.get("lobby_msg"):
+            by_message.setdefault(msg, []).append(at)
+    assert len(by_message.get(status, [])) > 10
+    for times in by_message.values():
+        assert pace_figures.busiest(times, 60.0) <= 2, times
+
+
+def test_issue_27_what_a_press_tells_you_joins_its_answer_instead_of_a_new_message() -> None:
+    """The winner who chooses to look reads the association and occupation in the prompt they
+    just pressed (they are looking at it): one edit, no news message. The group learns nothing
+    new (R-D1): only that they looked."""
+    from tests.service.test_riding_decisions import _attack
+
+    table = ServiceGame(n=4)
+    table.start()
+    attacker = table.state().turn
+    table.arrange(lambda st: table.give(st, attacker, "dagger"))
+    _attack(table)
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
+        supporters = [
+            s
+            for s in aw.seats
+            if (engine.view(table.state(), s)["decision"] or {}).get("kind") == "support"
+        ]
+        if supporters:  # everyone supports the attacker, who wins
+            table.press_payload(supporters[0], "su.ha", prefix=True)
+        else:
+            table.wait_until_due()
+    winner = table.state().pending.actors[0]  # type: ignore[union-attr]
+    assert winner == attacker
+    chat = table.uids[winner]
+    prompt_id, _ = table.prompt(winner)
+    before = len(table.messenger.in_chat(chat))
+    look = next(a for a in engine.legal_actions(table.state(), winner) if a.kind == "look")
+    table.press_payload(winner, action_payloads.encode_action(look))
+    answered = table.messenger.messages[(chat, prompt_id)].text
+    assert "🔍" in answered and "✔️" in answered, answered
+    after = table.messenger.in_chat(chat)[before:]
+    assert not any("🔍" in m.text for m in after), [m.text for m in after]
+    assert not any("🔍" in x for x in table.group_texts())
+
+
+def _win_a_fight(table: ServiceGame) -> tuple[int, int]:
+    """The attacker (with a Dagger, every supporter on their side) wins: (winner, loser)."""
+    from tests.service.test_riding_decisions import _attack
+
+    attacker = table.state().turn
+    table.arrange(lambda st: table.give(st, attacker, "dagger"))
+    _, defender, _ = _attack(table)
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
+        supporters = [
+            s
+            for s in aw.seats
+            if (engine.view(table.state(), s)["decision"] or {}).get("kind") == "support"
+        ]
+        if supporters:
+            table.press_payload(supporters[0], "su.ha", prefix=True)
+        else:
+            table.wait_until_due()
+    assert table.state().pending.actors == [attacker]  # type: ignore[union-attr]
+    return attacker, defender
+
+
+def test_issue_25_took_and_gave_back_are_one_message() -> None:
+    """R-A9: a loser left with nothing gets an item back. "📤 took your X" waits for the
+    winner's choice and comes with "📥 gave you Y back" in one message (were two)."""
+    table = ServiceGame(n=4)
+    table.start()
+    defender = (table.state().turn + 1) % table.n
+
+    def one_item(st: engine.State) -> None:
+        me = st.players[defender]
+        st.pile.extend(me.items[1:])
+        del me.items[1:]
+
+    table.arrange(one_item)
+    winner, loser = _win_a_fight(table)
+    assert loser == defender
+    chat = table.uids[loser]
+    before = len(table.messenger.in_chat(chat))
+    take = next(a for a in engine.legal_actions(table.state(), winner) if a.kind == "take")
+    table.press_payload(winner, action_payloads.encode_action(take))
+    if table.state().pending.kind == "reward_take":  # type: ignore[union-attr]
+        card = next(a for a in engine.legal_actions(table.state(), winner))
+        table.press_payload(winner, action_payloads.encode_action(card))
+    assert table.state().pending.kind == "giveback"  # type: ignore[union-attr]
+    assert table.messenger.in_chat(chat)[before:] == [], "told with what comes back"
+    give = next(a for a in engine.legal_actions(table.state(), winner))
+    table.press_payload(winner, action_payloads.encode_action(give))
+    news = [m.text for m in table.messenger.in_chat(chat)[before:] if not m.rows]
+    took = t("en", "game.private.item_lost", name="", card="").split("{")[0][:2]
+    back = t("en", "game.private.received.giveback", name="", card="")[:2]
+    assert len(news) == 1 and took in news[0] and back in news[0], news
+
+
+def test_issue_27_a_follow_up_of_your_press_replaces_the_prompt_you_pressed() -> None:
+    """The winner who chooses "take one" is asked which item in the prompt they just pressed
+    (one edit, not a closing edit and a new message), which shows their answer above it; the
+    press on it takes the item. What the press told them stays a message of its own."""
+    table = ServiceGame(n=4)
+    table.start()
+    defender = (table.state().turn + 1) % table.n
+
+    def two_items(st: engine.State) -> None:
+        me = st.players[defender]
+        while len(me.items) < 2:
+            me.items.append(st.pile.pop())
+
+    table.arrange(two_items)
+    winner, _ = _win_a_fight(table)
+    chat = table.uids[winner]
+    pressed, _ = table.prompt(winner)
+    before = len(table.messenger.in_chat(chat))
+    take = next(a for a in engine.legal_actions(table.state(), winner) if a.kind == "take")
+    table.press_payload(winner, action_payloads.encode_action(take))
+    assert table.state().pending.kind == "reward_take"  # type: ignore[union-attr]
+    assert not any(m.rows for m in table.messenger.in_chat(chat)[before:]), "no new prompt"
+    asked, buttons = table.prompt(winner)
+    assert asked == pressed and buttons
+    assert "✔️" in table.messenger.messages[(chat, asked)].text
+    card = next(a for a in engine.legal_actions(table.state(), winner))
+    table.press_payload(winner, action_payloads.encode_action(card))
+    assert card.card in table.state().players[winner].items
+    # what the press told them (the items seen) is a message of its own: the answer of the
+    # follow-up, which replaces the prompt's text, does not take it away
+    assert any("🔍" in m.text for m in table.messenger.in_chat(chat)[before:])

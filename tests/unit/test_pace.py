@@ -104,3 +104,22 @@ def test_the_game_length_goal_is_issue_25s_for_players_who_use_the_next_turn_pro
     assert not using["5-player median minutes (players use 🔜)"]["met"]
     assert ignoring["5-player median minutes (players ignore 🔜)"]["met"]
     assert using["new group messages per 5-player game"]["goal"] == "<= 25"
+
+
+def test_pace_breaks_sends_and_edits_down_by_what_they_are(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 27: where the calls go. Every send and edit is counted once under what it is (by
+    its outbox tag): the group's status and story, a private chat's prompts by decision kind,
+    closed or re-shown, page turns, 🔜, news."""
+    assert pace.main(["--games", "1", "--players", "3", "--seed", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    f = report["tables"]["3"]
+    kinds = f["calls_by_kind"]
+    calls = f["bot_api_calls_by_method"]
+    assert sum(kinds.values()) == calls["sendMessage"] + calls["editMessageText"]
+    assert kinds["group edit: status: edited"] > 0 and kinds["group send: story"] > 0
+    assert kinds["private send: prompt turn"] > 0 and kinds["private edit: prompt turn: closed"]
+    assert any(k.endswith(": page turn") for k in kinds)
+    assert not any("unknown" in k or "earlier message" in k for k in kinds)
+    assert "by what they are" in pace.render(report)

@@ -1,0 +1,135 @@
+"""The presenter's private side of a press (``handlers.presenter``): each seat's news of a
+command, what a loser is told when an item comes back, and which pressers are asked a follow-up
+of their own press in the prompt they pressed (issue 27)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+import engine
+from engine import EventKind, State
+from engine.actions import Event
+from engine.events import data_of
+from engine.view_types import PublicView
+from handlers import fmt, story
+from handlers.game_runner import RunnerBound
+from handlers.i18n import t
+
+# Decisions that follow the asked player's own press at once (issue 27: asked in the prompt they
+# pressed, which they are looking at). A turn, a fight's decision or a trade's answer is never
+# one: those come as a new message, which notifies (issue 25).
+FOLLOW_UPS = frozenset(
+    {
+        "reward_take",
+        "giveback",
+        "sextant_dir",
+        "sextant_pass",
+        "gift",
+        "diplomat_give",
+        "tome",
+        "coat",
+        "clairvoyant",
+        "look_pos",
+    }
+)
+
+
+class PrivateNews(RunnerBound):
+    """What the presenter tells each seat privately, besides its prompts."""
+
+    lang_of: Callable[[int], str]
+    no_chat: Callable[[int], bool]
+    asks: Callable[[int], bool]
+
+    def _asked_again(self, st: State, seat: int) -> bool:
+        """Whether the seat's open prompt is for the decision still pending (a boost window
+        asks again after a card is played: its answered prompt gets the buttons back)."""
+        rec = self.game.prompts.get(str(seat))
+        p = st.pending
+        return rec is not None and p is not None and rec["dec"] == p.id
+
+    def _follow_ups(
+        self, st: State, answered: dict[int, tuple[int, str]]
+    ) -> dict[int, tuple[int, str]]:
+        """The pressers asked a follow-up of their own press (``FOLLOW_UPS``) on the prompt
+        they pressed: seat -> (that message, its answer). ``st``: the state the presenter read
+        (read here again, it would be one more trip into the runner)."""
+        p = st.pending
+        out: dict[int, tuple[int, str]] = {}
+        if p is None:
+            return out
+        for seat, (msg, text) in answered.items():
+            rec = self.game.prompts.get(str(seat))
+            if rec is None or rec.get("msg") != msg or rec["dec"] == p.id:
+                continue
+            if seat not in p.actors or not self.asks(seat):
+                continue
+            own = engine.view(st, seat)["decision"]
+            if own is not None and own["kind"] in FOLLOW_UPS:
+                out[seat] = (msg, text)
+        return out
+
+    def _news(self, st: State, table: PublicView, answered: Collection[int]) -> dict[int, str]:
+        """Each seat's private news of this command (seat -> text), for seats with a chat;
+        ``answered``: the seats whose pressed prompt shows their answer. ``st`` is the state the
+        presenter read (read here again, it would be one more trip into the runner)."""
+        # The partner who accepted a trade reads what they received in their answered prompt
+        # ("You accept X and give Y back"): no news message says it again (issue 27).
+        answering = set(answered) | {s for s, seen in self.run.closing.items() if seen.action}
+        done = [data_of(e, EventKind.TRADE_DONE) for e in self.events]
+        accepted = {d["target"] for d in done if d is not None and not d["forced"]}
+        # A loser left with nothing is given an item back (R-A9): "took your X" waits for the
+        # winner's choice and goes with "gave you Y back", one message (issue 25).
+        p = st.pending
+        giving_back = int(p.data["loser"]) if p is not None and p.kind == "giveback" else None
+        news: dict[int, str] = {}
+        for seat in range(st.n):
+            # The offer is told once, by the answer prompt, to whoever gets that prompt.
+            shown = seat in answering and seat in accepted
+            mine = [
+                e
+                for e in engine.events_for(self.events, seat)
+                if not (e.kind == EventKind.OFFERED and self.asks(seat))
+                and not (
+                    shown and (got := data_of(e, EventKind.RECEIVED)) and got["how"] == "trade"
+                )
+                and not (seat == giving_back and e.kind == EventKind.ITEM_LOST)
+            ]
+            mine = _with_what_was_taken(st, seat, mine)
+            text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
+            refused = [data_of(e, EventKind.TRADE_REFUSED) for e in self.events if e.to is None]
+            for r in refused:
+                if r is not None and r["seat"] == seat:
+                    told = t(
+                        self.lang_of(seat),
+                        "bot.offer_refused",
+                        name=fmt.name(table, r["target"]),
+                    )
+                    text = fmt.lines(text, told)
+            if text and not self.no_chat(seat):
+                news[seat] = text
+        return news
+
+
+def _with_what_was_taken(st: State, seat: int, mine: list[Event]) -> list[Event]:
+    """An item given back to ``seat`` (R-A9) comes with what the winner took, held back
+    until then (from the seat's own notebook: it is their news)."""
+    back = next(
+        (d for e in mine if (d := data_of(e, EventKind.RECEIVED)) and d["how"] == "giveback"),
+        None,
+    )
+    if back is None or any(e.kind == EventKind.ITEM_LOST for e in mine):
+        return mine
+    winner = back["source"]
+    taken = next(
+        (
+            n
+            for n in reversed(st.players[seat].notes)
+            if n.get("k") == "gave_item" and n.get("about") == winner and n.get("how") == "fight"
+        ),
+        None,
+    )
+    if taken is None:
+        return mine
+    lost = Event(EventKind.ITEM_LOST, (seat,), {"seat": seat, "to": winner, "card": taken["card"]})
+    return [lost, *mine]
