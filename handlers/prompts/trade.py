@@ -22,7 +22,12 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
         page.add(a.t("game.answer_trade.forced", card=label))
     else:
         page.add(a.t("game.answer_trade.choose"))
-    if offered in BAGS and not a.table["bags_are_goals"]:
+    # R-T3: the other Secret Bag cannot be given back for a Bag; said only to who holds one
+    if (
+        offered in BAGS
+        and not a.table["bags_are_goals"]
+        and any(card in BAGS for card in a.me["items"])
+    ):
         page.add(a.t("game.answer_trade.no_bag"))
     page.add(a.hand())
     page.info.append(action_payloads.info_item(item_kind(offered)))

@@ -260,3 +260,29 @@ def test_R_A9_the_giveback_prompt_names_the_only_item_taken(lang: str) -> None:
 
     took = t(lang, "game.giveback.took", card=fmt.cards(lang, ["key2"]), name="<b>p1</b>")
     assert took in pr.text.split("\n")  # the line naming the item taken, and from whom
+
+
+def test_R_T3_the_bag_for_bag_line_is_shown_only_to_who_holds_the_other_bag() -> None:
+    """Issue 25 item 7 (a newcomer's game): a trade offer told a player holding no Secret Bag
+    that a Bag cannot be traded for the other one: a line about nothing their buttons offer."""
+    from collections import Counter
+
+    from engine.cards import BAGS
+    from handlers.i18n import t
+
+    line = t("en", "game.answer_trade.no_bag")
+    seen: Counter[tuple[bool, bool]] = Counter()
+    for seed in range(40):
+        for step in playouts.game(seed, n=3 + seed % 8):
+            st = step.before
+            p = st.pending
+            if p is None or p.kind != "trade_answer" or p.data.get("card") not in BAGS:
+                continue
+            if engine.public_view(st)["bags_are_goals"]:
+                continue
+            for seat in engine.awaiting(st).seats:  # type: ignore[union-attr]
+                holds = any(c in BAGS for c in engine.view(st, seat)["me"]["items"])
+                shown = line in render(st, seat, "en").text
+                assert shown == holds
+                seen[holds, shown] += 1
+    assert seen[True, True] and seen[False, False], seen  # both cases were met
