@@ -157,6 +157,20 @@ class ServiceGame:
         self.press_payload(seat, "~at")
         self.press_payload(seat, "at", prefix=True)
 
+    def support_attacker_until(self, kind: str) -> None:
+        """Every supporter asked sides with the attacker (who then wins), and every other wait
+        runs to its deadline, until the game asks for a decision of ``kind``."""
+        while (aw := engine.awaiting(self.state())) is not None and aw.kind != kind:
+            supporters = [
+                s
+                for s in aw.seats
+                if (engine.view(self.state(), s)["decision"] or {}).get("kind") == "support"
+            ]
+            if supporters:
+                self.press_payload(supporters[0], "su.ha", prefix=True)
+            else:
+                self.wait_until_due()
+
     def fire_timers(self) -> None:
         for request in self.timers.pop_due(self.clock.now()):
             self.service.handle_timer(request)

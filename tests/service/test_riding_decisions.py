@@ -74,16 +74,7 @@ def test_R_A9_a_reward_not_chosen_in_the_doctor_window_goes_on_in_the_same_promp
     doctor = (attacker + 3) % 4
     table.arrange(lambda st: (table.give(st, doctor, "doctor"), table.give(st, attacker, "dagger")))
     _attack(table)
-    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "doctor":
-        supporters = [
-            s
-            for s in aw.seats
-            if (engine.view(table.state(), s)["decision"] or {}).get("kind") == "support"
-        ]
-        if supporters:  # everyone supports the attacker, who wins
-            table.press_payload(supporters[0], "su.ha", prefix=True)
-        else:
-            table.wait_until_due()
+    table.support_attacker_until("doctor")  # everyone supports the attacker, who wins
     winner = engine.public_view(table.state())["fight"]["winner"]
     assert winner == attacker
     prompt_id, _ = table.prompt(winner)

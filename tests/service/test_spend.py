@@ -228,16 +228,7 @@ def test_issue_27_what_a_press_tells_you_joins_its_answer_instead_of_a_new_messa
     attacker = table.state().turn
     table.arrange(lambda st: table.give(st, attacker, "dagger"))
     _attack(table)
-    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
-        supporters = [
-            s
-            for s in aw.seats
-            if (engine.view(table.state(), s)["decision"] or {}).get("kind") == "support"
-        ]
-        if supporters:  # everyone supports the attacker, who wins
-            table.press_payload(supporters[0], "su.ha", prefix=True)
-        else:
-            table.wait_until_due()
+    table.support_attacker_until("reward")  # everyone supports the attacker, who wins
     winner = table.state().pending.actors[0]  # type: ignore[union-attr]
     assert winner == attacker
     chat = table.uids[winner]
@@ -259,16 +250,7 @@ def _win_a_fight(table: ServiceGame) -> tuple[int, int]:
     attacker = table.state().turn
     table.arrange(lambda st: table.give(st, attacker, "dagger"))
     _, defender, _ = _attack(table)
-    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
-        supporters = [
-            s
-            for s in aw.seats
-            if (engine.view(table.state(), s)["decision"] or {}).get("kind") == "support"
-        ]
-        if supporters:
-            table.press_payload(supporters[0], "su.ha", prefix=True)
-        else:
-            table.wait_until_due()
+    table.support_attacker_until("reward")
     assert table.state().pending.actors == [attacker]  # type: ignore[union-attr]
     return attacker, defender
 
