@@ -10,6 +10,7 @@ import engine
 from engine import EventKind, State
 from engine.actions import Event
 from engine.events import data_of
+from engine.kinds import DecisionKind
 from engine.view_types import PublicView
 from handlers import fmt, story
 from handlers.game_runner import RunnerBound
@@ -18,18 +19,18 @@ from handlers.i18n import t
 # Decisions that follow the asked player's own press at once (issue 27: asked in the prompt they
 # pressed, which they are looking at). A turn, a fight's decision or a trade's answer is never
 # one: those come as a new message, which notifies (issue 25).
-FOLLOW_UPS = frozenset(
+FOLLOW_UPS: frozenset[DecisionKind] = frozenset(
     {
-        "reward_take",
-        "giveback",
-        "sextant_dir",
-        "sextant_pass",
-        "gift",
-        "diplomat_give",
-        "tome",
-        "coat",
-        "clairvoyant",
-        "look_pos",
+        DecisionKind.REWARD_TAKE,
+        DecisionKind.GIVEBACK,
+        DecisionKind.SEXTANT_DIR,
+        DecisionKind.SEXTANT_PASS,
+        DecisionKind.GIFT,
+        DecisionKind.DIPLOMAT_GIVE,
+        DecisionKind.TOME,
+        DecisionKind.COAT,
+        DecisionKind.CLAIRVOYANT,
+        DecisionKind.LOOK_POS,
     }
 )
 
