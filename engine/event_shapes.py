@@ -29,8 +29,6 @@ class PairData(TypedDict):
     target: int
 
 
-
-
 class TurnData(TypedDict):
     """``turn``: whose turn begins, in which round."""
 
