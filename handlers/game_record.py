@@ -4,10 +4,12 @@ and the presentation's bookkeeping (which message shows what).
 A pydantic model, validated when a stored document is loaded: a stored value of the wrong shape
 is refused with ``StoredGameInvalid`` naming the game and the field (not a ``KeyError`` three
 modules later). The settings are a ``GroupSettings`` (every field validated, ``ai_level``
-included) and are written back as stored while unchanged. The bookkeeping fields are typed by
-TypedDicts (``Due``, ``Dec``, ``OpenPrompt``, ``Ahead``, ``Status``, ``Story``), read and written
-by typed key everywhere and checked on load; they keep a key this code does not know, so a
-document written by a newer version loses nothing.
+included) and are written back as stored while unchanged. The engine's state is an
+``EngineDoc`` (its top level typed; only the engine reads inside its frames and notes), and the
+bookkeeping fields are typed by TypedDicts (``Due``, ``Dec``, ``OpenPrompt``, ``Ahead``,
+``Status``, ``Story``, ``Mention``), read and written by typed key everywhere and checked on
+load; they keep a key this code does not know, so a document written by a newer version loses
+nothing, and a top-level key this code does not know is kept as JSON (``extra``).
 
 The stored document also holds its outbox (``seq``, ``outbox``), the armed timer and the muted
 notice's mark; the pipeline keeps those for every document it sends from, so the record leaves
@@ -17,11 +19,20 @@ document did not have is not added while it is empty.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NotRequired, Required
+from typing import Any, NotRequired, Required, cast
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    TypeAdapter,
+    ValidationError,
+    with_config,
+)
 from typing_extensions import TypedDict
 
 from handlers.group_settings import GroupSettings
@@ -115,6 +126,83 @@ class Story(TypedDict, total=False):
 
 
 @with_config(_KEEP)
+class Mention(TypedDict):
+    """The group's "it is your turn" mention (``GroupBoard.mention_turn``): the outbox entry
+    that sends it, its message once known, the seat and decision it is about."""
+
+    seq: int
+    msg: int | None
+    seat: int
+    dec: int | None
+
+
+Json = dict[str, JsonValue]  # a JSON object this code does not read inside
+Inner = dict[str, object]  # a JSON object only the engine reads inside (not walked on load)
+
+
+@with_config(_KEEP)
+class EnginePlayer(TypedDict):
+    """A seat in the engine's stored state (``engine.state.Player.to_dict``)."""
+
+    name: str
+    assoc: list[str]
+    occupation: str
+    items: list[str]
+    drink: bool
+    occ_up: bool
+    occ_spent: bool
+    timeouts: int
+    away: bool
+    notes: list[Inner]
+
+
+@with_config(_KEEP)
+class EnginePending(TypedDict):
+    """The decision waited for, in the engine's stored state (``engine.Pending.to_dict``)."""
+
+    id: int
+    kind: str
+    actors: list[int]
+    deadline: str
+    window: bool
+    done: list[int]
+    data: Inner
+
+
+@with_config(_KEEP)
+class EngineDoc(TypedDict):
+    """The engine's state as it stores it (``engine.State.to_dict``; read back by
+    ``State.from_dict``, which alone reads inside frames, notes, history and the result).
+    ``rng_kind`` and ``history`` are missing from games stored before them."""
+
+    options: Inner
+    seed: int
+    rng: int
+    rng_kind: NotRequired[str]
+    players: list[EnginePlayer]
+    pile: list[str]
+    occ_deck: list[str]
+    boxed_assoc: list[str]
+    removed: list[str]
+    turn: int
+    first: int
+    turn_no: int
+    step: int
+    next_id: int
+    frames: list[Inner]
+    pending: EnginePending | None
+    result: Inner | None
+    history: NotRequired[list[Inner]]
+
+
+def engine_doc(state: Mapping[str, Any]) -> EngineDoc:
+    """The engine's stored state (``State.to_dict``, ``upgrade_stored_state``) as the record
+    types it; that it has this shape is tested on played games (tests/unit/test_game_record)
+    and checked on every load."""
+    return cast(EngineDoc, state)
+
+
+@with_config(_KEEP)
 class PlayerDoc(TypedDict):
     uid: int
     name: str
@@ -133,6 +221,7 @@ class Bookkeeping(TypedDict, total=False):
     phase: Required[Phase]
     players: list[PlayerDoc]
     touched: float
+    engine: EngineDoc | None
     due: Due | None
     dec: Dec | None
     prompts: dict[str, OpenPrompt] | None
@@ -142,6 +231,8 @@ class Bookkeeping(TypedDict, total=False):
     lobby_msg: int | None
     unreachable: list[int] | None
     unreachable_noted: list[int] | None
+    mention: Mention | None
+    away_notices: dict[str, int] | None
 
 
 _bookkeeping: TypeAdapter[Bookkeeping] | None = None  # built on the first load (cold start)
@@ -190,6 +281,8 @@ _OPTIONAL = (
     "lobby_msg",
     "unreachable",
     "unreachable_noted",
+    "mention",
+    "away_notices",
 )
 
 
@@ -207,7 +300,7 @@ class GameRecord(BaseModel):
     phase: Phase = Phase.LOBBY
     players: list[Player] = Field(default_factory=list)
     touched: float = 0.0
-    engine: dict[str, Any] | None = None
+    engine: EngineDoc | None = None
     due: Due | None = None
     dec: Dec | None = None
     prompts: dict[str, OpenPrompt] = Field(default_factory=dict)
@@ -217,7 +310,9 @@ class GameRecord(BaseModel):
     lobby_msg: int | None = None
     unreachable: list[int] = Field(default_factory=list)  # chats the bot cannot write to
     unreachable_noted: list[int] = Field(default_factory=list)  # ... the table was told of
-    extra: dict[str, Any] = Field(default_factory=dict)  # keys this code does not know
+    mention: Mention | None = None
+    away_notices: dict[str, int] = Field(default_factory=dict)  # seat -> its away notice
+    extra: Json = Field(default_factory=dict)  # keys this code does not know
     # the optional keys the loaded document had, written back even when empty
     stored_keys: frozenset[str] = Field(default=frozenset(), repr=False)
     # the settings as loaded and their stored form, written back as stored while unchanged
@@ -256,6 +351,8 @@ class GameRecord(BaseModel):
             lobby_msg=doc.get("lobby_msg"),
             unreachable=doc.get("unreachable") or [],
             unreachable_noted=doc.get("unreachable_noted") or [],
+            mention=doc.get("mention"),
+            away_notices=doc.get("away_notices") or {},
             extra={k: v for k, v in doc.items() if k not in known and k not in PIPELINE_KEYS},
             stored_keys=frozenset(k for k in _OPTIONAL if k in doc),
             stored_settings=(settings, stored_settings),

@@ -141,14 +141,14 @@ class Presenter(PrivateNews):
 
     def close_away_notices(self) -> None:
         """At the game's end no "I'm back" button stays: each away notice loses it."""
-        notices = self.game.extra.get("away_notices") or {}
+        notices = self.game.away_notices
         for seat_s, msg in notices.items():
             seat = int(seat_s)
             if msg and not self.no_chat(seat):
                 back = not self.state.players[seat].away
                 text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-        self.game.extra["away_notices"] = {}
+        self.game.away_notices = {}
 
     def status_text(self) -> str:
         """The living status (``handlers.group_board``)."""
