@@ -19,10 +19,9 @@ document did not have is not added while it is empty.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NotRequired, Required, cast
+from typing import Any, NotRequired, Required
 
 from pydantic import (
     BaseModel,
@@ -35,6 +34,7 @@ from pydantic import (
 )
 from typing_extensions import TypedDict
 
+from handlers.engine_doc import EngineDoc
 from handlers.group_settings import GroupSettings
 
 PIPELINE_KEYS = frozenset({"seq", "outbox", "timer", "muted_told"})
@@ -137,69 +137,6 @@ class Mention(TypedDict):
 
 
 Json = dict[str, JsonValue]  # a JSON object this code does not read inside
-Inner = dict[str, object]  # a JSON object only the engine reads inside (not walked on load)
-
-
-@with_config(_KEEP)
-class EnginePlayer(TypedDict):
-    """A seat in the engine's stored state (``engine.state.Player.to_dict``)."""
-
-    name: str
-    assoc: list[str]
-    occupation: str
-    items: list[str]
-    drink: bool
-    occ_up: bool
-    occ_spent: bool
-    timeouts: int
-    away: bool
-    notes: list[Inner]
-
-
-@with_config(_KEEP)
-class EnginePending(TypedDict):
-    """The decision waited for, in the engine's stored state (``engine.Pending.to_dict``)."""
-
-    id: int
-    kind: str
-    actors: list[int]
-    deadline: str
-    window: bool
-    done: list[int]
-    data: Inner
-
-
-@with_config(_KEEP)
-class EngineDoc(TypedDict):
-    """The engine's state as it stores it (``engine.State.to_dict``; read back by
-    ``State.from_dict``, which alone reads inside frames, notes, history and the result).
-    ``rng_kind`` and ``history`` are missing from games stored before them."""
-
-    options: Inner
-    seed: int
-    rng: int
-    rng_kind: NotRequired[str]
-    players: list[EnginePlayer]
-    pile: list[str]
-    occ_deck: list[str]
-    boxed_assoc: list[str]
-    removed: list[str]
-    turn: int
-    first: int
-    turn_no: int
-    step: int
-    next_id: int
-    frames: list[Inner]
-    pending: EnginePending | None
-    result: Inner | None
-    history: NotRequired[list[Inner]]
-
-
-def engine_doc(state: Mapping[str, Any]) -> EngineDoc:
-    """The engine's stored state (``State.to_dict``, ``upgrade_stored_state``) as the record
-    types it; that it has this shape is tested on played games (tests/unit/test_game_record)
-    and checked on every load."""
-    return cast(EngineDoc, state)
 
 
 @with_config(_KEEP)

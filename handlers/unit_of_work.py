@@ -28,7 +28,8 @@ from typing import Any, Protocol, TypeVar
 from engine import State, upgrade_stored_state
 from handlers import holds, transaction
 from handlers.delivery import Delivery
-from handlers.game_record import EngineDoc, GameRecord, engine_doc
+from handlers.engine_doc import EngineDoc, engine_doc
+from handlers.game_record import GameRecord
 from handlers.i18n import negotiate
 from handlers.records import ChatRecord, UserRecord
 from handlers.store_keys import chat_key, game_key, user_key

@@ -15,14 +15,8 @@ from pydantic import TypeAdapter
 import engine
 from devtools.fakes import FakeClock
 from devtools.memory_store import MemoryStore
-from handlers.game_record import (
-    PIPELINE_KEYS,
-    EngineDoc,
-    GameRecord,
-    Player,
-    StoredGameInvalid,
-    engine_doc,
-)
+from handlers.engine_doc import EngineDoc, engine_doc
+from handlers.game_record import PIPELINE_KEYS, GameRecord, Player, StoredGameInvalid
 from handlers.store_keys import game_key
 from handlers.transaction import Txn
 from handlers.unit_of_work import UnitOfWork

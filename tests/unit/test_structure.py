@@ -234,3 +234,31 @@ def test_the_lambda_package_is_the_runtime_packages_by_layout(tmp_path: Path) ->
     named = {s for s in strings if s.split(".")[0].split("/")[0] in ("devtools", "tests")}
     named |= {s for s in strings if s.rsplit("/", 1)[-1].removesuffix(".py") in ("pace", "load")}
     assert named == set()
+
+
+# -- the type checker's strictness -------------------------------------------------------------
+def test_mypy_names_every_type_argument_in_the_views_the_renderers_and_the_record() -> None:
+    """Issue 28: ``disallow_any_generics`` (or stricter) on ``engine.views``, every renderer
+    and ``handlers.game_record``; the story and the prompts name no ``Any`` at all."""
+    import fnmatch
+    import tomllib
+
+    overrides = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["overrides"]
+
+    def matches(module: str, pattern: str) -> bool:
+        """mypy's: ``a.*`` is ``a`` and every module under it."""
+        return fnmatch.fnmatch(module, pattern) or module == pattern.removesuffix(".*")
+
+    def flags(module: str) -> set[str]:
+        return {
+            flag
+            for o in overrides
+            if any(matches(module, pattern) for pattern in o["module"])
+            for flag, on in o.items()
+            if flag != "module" and on is True
+        }
+
+    for module in ["engine.views", "engine.events", "handlers.game_record", *renderers()]:
+        assert "disallow_any_generics" in flags(module), module
+    for module in renderers():
+        assert "disallow_any_explicit" in flags(module), module
