@@ -107,6 +107,17 @@ def test_no_import_cycle_among_engine_handlers_and_infra() -> None:
     assert cycles(import_graph(modules)) == []
 
 
+def test_no_import_cycle_among_the_packages() -> None:
+    """The layers: ``engine`` imports neither other package, ``infra`` (the adapters) does not
+    import ``handlers``; ``handlers`` imports both. Lazy and type-checking imports count."""
+    reaches: dict[str, set[str]] = {}
+    for package in ("engine", "handlers", "infra"):
+        names = {n for p in sources(package) for n in names_imported(module_name(p))}
+        reaches[package] = {n.split(".")[0] for n in names} & {"engine", "handlers", "infra"}
+        reaches[package].discard(package)
+    assert reaches == {"engine": set(), "infra": set(), "handlers": {"engine", "infra"}}
+
+
 # -- sizes -------------------------------------------------------------------------------------
 def oversized(paths: list[Path]) -> dict[str, int]:
     counts = {p.relative_to(ROOT).as_posix(): len(p.read_text().splitlines()) for p in paths}
