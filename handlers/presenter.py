@@ -383,3 +383,13 @@ class Presenter(PrivateNews):
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
+
+
+def show(
+    run: GameRunner, bot_username: str, answered: dict[int, tuple[int, Seen]] | None = None
+) -> Presenter:
+    """A command's messages queued (``Presenter.render``), in one call to the presenter; the
+    presenter, for what the command still shows (the away notices closed at the game's end)."""
+    presenter = Presenter(run, bot_username)
+    presenter.render(answered)
+    return presenter
