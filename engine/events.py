@@ -1,111 +1,168 @@
-"""What an event tells, typed: the data of the event kinds the table reads, as TypedDicts, and
-``data_of``, the typed way to read it (``None`` for an event of another kind).
+"""What an event tells, typed: the data of every event kind as a TypedDict (``SHAPES``), and
+the typed ways to read it: ``data_of`` (``None`` for an event of another kind), ``data_as``
+(the shape a renderer reads, checked against the event's kind) and ``seat_of``/``target_of``.
 
 ``Event.data`` is built by the engine's emitters (``Ctx.public``/``Ctx.private``) from keyword
 arguments; these shapes are what those emitters write, and a test plays games and checks every
-event of these kinds against them (``tests/unit/test_event_data.py``).
+event against its kind's shape, strictly: no key missing, none more, none of another type
+(``tests/unit/test_event_data.py``).
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias, TypedDict, cast, overload
+from typing import Literal, TypeAlias, TypeVar, cast, get_type_hints, overload
 
 from engine.actions import Event
+from engine.event_shapes import (
+    AssociationSeenData,
+    CardsData,
+    ClaimCountData,
+    ClaimData,
+    DeadlineData,
+    DealtData,
+    DiplomatData,
+    DrawEmptyData,
+    DrewCardData,
+    DrewData,
+    EffectsData,
+    Empty,
+    FightResultData,
+    GameOverData,
+    GameStartedData,
+    GiftData,
+    ItemLostData,
+    ItemsSeenData,
+    OccupationData,
+    OccupationReceivedData,
+    OccupationSeenData,
+    OfferedData,
+    PairData,
+    PlayedData,
+    PremoveData,
+    PremoveDroppedData,
+    PriestStoppedData,
+    ReceivedData,
+    RevealedData,
+    RewardData,
+    SeatData,
+    SextantData,
+    SextantPassedData,
+    SupportData,
+    TradeDoneData,
+    TurnData,
+)
 from engine.kinds import EventKind
-from engine.view_types import ActionDict
-
-
-class SeatData(TypedDict):
-    """``away``, ``back``: the seat marked away, or back (R-D2)."""
-
-    seat: int
-
-
-class PlayedData(TypedDict):
-    """``played``: a boost card played in a fight's window."""
-
-    seat: int
-    card: str
-    choice: str | None
-
-
-class SupportData(TypedDict):
-    """``support``: a seat's support told (R-A3)."""
-
-    seat: int
-    side: Literal["attacker", "defender", "neutral"]
-
-
-class TradeData(TypedDict):
-    """``trade_refused``: the trader and the partner."""
-
-    seat: int
-    target: int
-
-
-class TradeDoneData(TypedDict):
-    """``trade_done``: the trader, the partner, and whether a Diplomat forced it."""
-
-    seat: int
-    target: int
-    forced: bool
-
-
-class ReceivedData(TypedDict):
-    """``received`` (told to the receiver only): the card, from whom, and how."""
-
-    seat: int
-    source: int
-    card: str
-    how: str
-
-
-class DeadlineData(TypedDict):
-    """``deadline``: a decision ran out."""
-
-    decision: int
-    decision_kind: str
-    window: bool
-
-
-class PremoveData(TypedDict):
-    """``premove_played``, ``premove_kept`` (told to the seat only): its turn chosen ahead."""
-
-    seat: int
-    action: ActionDict
-
-
-class PremoveDroppedData(PremoveData):
-    """``premove_dropped``: ... and why it could not be played."""
-
-    why: str
-
 
 EventData: TypeAlias = (
-    SeatData
+    Empty
+    | SeatData
+    | PairData
+    | TurnData
+    | TradeDoneData
+    | EffectsData
+    | DrawEmptyData
+    | DrewData
+    | SextantData
+    | SextantPassedData
+    | OccupationData
+    | DiplomatData
+    | PriestStoppedData
+    | GiftData
     | PlayedData
     | SupportData
-    | TradeData
-    | TradeDoneData
-    | ReceivedData
+    | FightResultData
+    | RewardData
+    | ClaimData
+    | ClaimCountData
+    | RevealedData
+    | GameOverData
+    | GameStartedData
     | DeadlineData
+    | DealtData
+    | OfferedData
+    | ReceivedData
+    | ItemLostData
+    | ItemsSeenData
+    | DrewCardData
+    | CardsData
+    | OccupationReceivedData
+    | AssociationSeenData
+    | OccupationSeenData
     | PremoveData
     | PremoveDroppedData
 )
 
-# The shape of each typed kind's data (checked against played games by the test above).
+K = EventKind
+# The shape of every kind's data (checked against played games by the test above, and complete:
+# a kind added to EventKind without its shape fails there).
 SHAPES: dict[EventKind, type[EventData]] = {
-    EventKind.AWAY: SeatData,
-    EventKind.BACK: SeatData,
-    EventKind.PLAYED: PlayedData,
-    EventKind.SUPPORT: SupportData,
-    EventKind.TRADE_REFUSED: TradeData,
-    EventKind.TRADE_DONE: TradeDoneData,
-    EventKind.RECEIVED: ReceivedData,
-    EventKind.DEADLINE: DeadlineData,
-    EventKind.PREMOVE_PLAYED: PremoveData,
-    EventKind.PREMOVE_KEPT: PremoveData,
-    EventKind.PREMOVE_DROPPED: PremoveDroppedData,
+    K.BAGS_TURNED: Empty,
+    **dict.fromkeys(
+        (
+            K.AWAY,
+            K.BACK,
+            K.PASSED,
+            K.PILE_ARRANGED,
+            K.COAT_KEPT,
+            K.COAT_SWAPPED,
+            K.COAT_EMPTY,
+            K.DOCTOR_CANCELLED,
+            K.CLAIM_SOLO,
+        ),
+        SeatData,
+    ),
+    **dict.fromkeys(
+        (
+            K.ATTACK,
+            K.FIGHT_OVER,
+            K.HYPNOTIZED,
+            K.ITEM_TAKEN,
+            K.DIPLOMAT_MISSED,
+            K.TRADE_OFFERED,
+            K.TRADE_ACCEPTED,
+            K.TRADE_REFUSED,
+            K.TOME_KEPT,
+            K.TOME_SWAPPED,
+        ),
+        PairData,
+    ),
+    K.TURN: TurnData,
+    K.TRADE_DONE: TradeDoneData,
+    K.EFFECTS: EffectsData,
+    K.DRAW_EMPTY: DrawEmptyData,
+    K.DREW: DrewData,
+    K.SEXTANT: SextantData,
+    K.SEXTANT_PASSED: SextantPassedData,
+    K.OCCUPATION_USED: OccupationData,
+    K.OCCUPATION_TAKEN: OccupationData,
+    K.DIPLOMAT: DiplomatData,
+    K.PRIEST_STOPPED: PriestStoppedData,
+    K.GIFT: GiftData,
+    K.PLAYED: PlayedData,
+    K.SUPPORT: SupportData,
+    K.FIGHT_RESULT: FightResultData,
+    K.REWARD: RewardData,
+    K.CLAIM: ClaimData,
+    K.CLAIM_OTHER: ClaimData,
+    K.CLAIM_COUNT: ClaimCountData,
+    K.REVEALED: RevealedData,
+    K.GAME_OVER: GameOverData,
+    K.GAME_STARTED: GameStartedData,
+    K.DEADLINE: DeadlineData,
+    K.DEALT: DealtData,
+    K.OFFERED: OfferedData,
+    K.RECEIVED: ReceivedData,
+    K.ITEM_LOST: ItemLostData,
+    K.ITEMS_SEEN: ItemsSeenData,
+    K.DREW_CARD: DrewCardData,
+    K.DECK_SEEN: CardsData,
+    K.PILE_SEEN: CardsData,
+    K.OCCUPATION_RECEIVED: OccupationReceivedData,
+    K.ASSOCIATION_SEEN: AssociationSeenData,
+    K.OCCUPATION_SEEN: OccupationSeenData,
+    K.PREMOVE_PLAYED: PremoveData,
+    K.PREMOVE_KEPT: PremoveData,
+    K.PREMOVE_DROPPED: PremoveDroppedData,
 }
 
 
@@ -116,7 +173,7 @@ def data_of(e: Event, kind: Literal[EventKind.PLAYED]) -> PlayedData | None: ...
 @overload
 def data_of(e: Event, kind: Literal[EventKind.SUPPORT]) -> SupportData | None: ...
 @overload
-def data_of(e: Event, kind: Literal[EventKind.TRADE_REFUSED]) -> TradeData | None: ...
+def data_of(e: Event, kind: Literal[EventKind.TRADE_REFUSED]) -> PairData | None: ...
 @overload
 def data_of(e: Event, kind: Literal[EventKind.TRADE_DONE]) -> TradeDoneData | None: ...
 @overload
@@ -134,3 +191,39 @@ def data_of(e: Event, kind: EventKind) -> EventData | None:
     if e.kind != kind:
         return None
     return cast(EventData, e.data)
+
+
+D = TypeVar("D")
+
+
+_READS: dict[tuple[EventKind, object], bool] = {}
+
+
+def reads_as(kind: EventKind, shape: object) -> bool:
+    """Data of ``kind`` may be read as ``shape``: every key ``shape`` has, ``kind``'s shape has,
+    of the same type (``PairData`` reads a ``fight_result``; ``TurnData`` does not)."""
+    got = _READS.get((kind, shape))
+    if got is None:
+        have = get_type_hints(SHAPES[kind])
+        got = all(have.get(key) == tp for key, tp in get_type_hints(shape).items())
+        _READS[kind, shape] = got
+    return got
+
+
+def data_as(e: Event, shape: type[D]) -> D:
+    """``e``'s data read as ``shape``, which its kind's shape must have (``reads_as``): a
+    renderer that reads an event as another kind's fails here, naming both, not at a key."""
+    if not reads_as(e.kind, shape):
+        name = getattr(shape, "__name__", shape)
+        raise TypeError(f"a {e.kind} event's data ({SHAPES[e.kind].__name__}) is no {name}")
+    return cast(D, e.data)
+
+
+def seat_of(e: Event) -> int | None:
+    """The seat the event names as its actor (``seat``), for the kinds whose shape has one."""
+    return data_as(e, SeatData)["seat"] if reads_as(e.kind, SeatData) else None
+
+
+def target_of(e: Event) -> int | None:
+    """The seat the event names as its target (``target``), for the kinds whose shape has one."""
+    return data_as(e, PairData)["target"] if reads_as(e.kind, PairData) else None

@@ -6,6 +6,7 @@ caller wants the old state kept. Seats are the integers 0..n-1 in clockwise orde
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,7 +169,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, d: Json) -> State:
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
         return cls(
             options=_copy_json(d["options"]),
             seed=d["seed"],
@@ -194,7 +195,7 @@ class State:
         return State.from_dict(self.to_dict())
 
 
-def upgrade_stored_state(d: Json) -> Json:
+def upgrade_stored_state(d: Mapping[str, Any]) -> Mapping[str, Any]:
     """A stored state as this code stores it: ``d`` itself, or a copy when it holds frames of an
     older shape (migrated as ``State.from_dict`` does), so that a reader comparing what it stores
     with what it loaded does not take the migration for a change. A state stored before the keyed

@@ -8,6 +8,8 @@ The two Secret Bags share one icon, as they look alike face down; in public text
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from handlers.i18n import t
 
 ITEM_ICONS: dict[str, str] = {
@@ -95,3 +97,23 @@ def association_label(lang: str, association: str) -> str:
 
 def drink_label(lang: str) -> str:
     return f"{DRINK_ICON} {t(lang, 'drink.name')}"
+
+
+# -- lists of labels ------------------------------------------------------------------------
+def join(lang: str, parts: Iterable[str]) -> str:
+    return t(lang, "game.list.sep").join(parts)
+
+
+def cards(lang: str, ids: Iterable[str], *, public: bool = False) -> str:
+    label = public_card_label if public else card_label
+    listed = [label(lang, c) for c in ids]
+    return join(lang, listed) if listed else t(lang, "game.list.nothing")
+
+
+def occupations(lang: str, occs: Iterable[str]) -> str:
+    listed = [occupation_label(lang, o) for o in occs]
+    return join(lang, listed) if listed else t(lang, "game.list.nothing")
+
+
+def assoc_cards(lang: str, assoc: list[str]) -> str:
+    return join(lang, [association_label(lang, a) for a in assoc])

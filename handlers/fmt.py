@@ -13,11 +13,16 @@ from engine.cards import BAG_NAME, GOAL_KIND
 from engine.view_types import PublicView
 from handlers.card_labels import (
     SECRET_BAG_ICON,
-    association_label,
     card_label,
-    occupation_label,
     public_card_label,
 )
+
+# Lists of card labels are made where the labels are (one catalog look-up per card, no module
+# between): ``fmt.cards`` and the others are those.
+from handlers.card_labels import assoc_cards as assoc_cards
+from handlers.card_labels import cards as cards
+from handlers.card_labels import join as join
+from handlers.card_labels import occupations as occupations
 from handlers.i18n import t
 
 MAX_TEXT = 4096
@@ -37,13 +42,9 @@ def plain_name(table: Table, seat: int) -> str:
     return str(table["players"][seat]["name"])
 
 
-def join(lang: str, parts: Iterable[str]) -> str:
-    return t(lang, "game.list.sep").join(parts)
-
-
 def names(table: Table, lang: str, seats: Iterable[int]) -> str:
     listed = [name(table, s) for s in seats]
-    return join(lang, listed) if listed else t(lang, "game.list.nobody")
+    return t(lang, "game.list.sep").join(listed) if listed else t(lang, "game.list.nobody")
 
 
 def item_name(lang: str, name_: str) -> str:
@@ -56,21 +57,6 @@ def item_name(lang: str, name_: str) -> str:
 def public_item(lang: str, name_: str) -> str:
     """An item as the table may see it named: either Secret Bag is only "Secret Bag"."""
     return item_name(lang, name_) if name_ == BAG_NAME else public_card_label(lang, name_)
-
-
-def cards(lang: str, ids: Iterable[str], *, public: bool = False) -> str:
-    label = public_card_label if public else card_label
-    listed = [label(lang, c) for c in ids]
-    return join(lang, listed) if listed else t(lang, "game.list.nothing")
-
-
-def occupations(lang: str, occs: Iterable[str]) -> str:
-    listed = [occupation_label(lang, o) for o in occs]
-    return join(lang, listed) if listed else t(lang, "game.list.nothing")
-
-
-def assoc_cards(lang: str, assoc: list[str]) -> str:
-    return join(lang, [association_label(lang, a) for a in assoc])
 
 
 def goal_label(lang: str, association: str) -> str:

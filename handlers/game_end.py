@@ -7,7 +7,7 @@ import engine
 from handlers import story
 from handlers.game_record import OVER
 from handlers.game_runner import GameRunner, Seen
-from handlers.presenter import Presenter
+from handlers.presenter import show
 from handlers.unit_of_work import UnitOfWork
 
 
@@ -18,8 +18,7 @@ def after_play(
     answered: dict[int, tuple[int, Seen]] | None = None,
 ) -> None:
     """``answered``: the pressing seat's prompt message, what it was asked and chose."""
-    presenter = Presenter(table, bot_username)
-    presenter.render(answered)
+    presenter = show(table, bot_username, answered)
     if table.state.over:
         presenter.close_away_notices()
         finish_game(work, table)

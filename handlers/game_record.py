@@ -4,10 +4,12 @@ and the presentation's bookkeeping (which message shows what).
 A pydantic model, validated when a stored document is loaded: a stored value of the wrong shape
 is refused with ``StoredGameInvalid`` naming the game and the field (not a ``KeyError`` three
 modules later). The settings are a ``GroupSettings`` (every field validated, ``ai_level``
-included) and are written back as stored while unchanged. The bookkeeping fields are typed by
-TypedDicts (``Due``, ``Dec``, ``OpenPrompt``, ``Ahead``, ``Status``, ``Story``), read and written
-by typed key everywhere and checked on load; they keep a key this code does not know, so a
-document written by a newer version loses nothing.
+included) and are written back as stored while unchanged. The engine's state is an
+``EngineDoc`` (its top level typed; only the engine reads inside its frames and notes), and the
+bookkeeping fields are typed by TypedDicts (``Due``, ``Dec``, ``OpenPrompt``, ``Ahead``,
+``Status``, ``Story``, ``Mention``), read and written by typed key everywhere and checked on
+load; they keep a key this code does not know, so a document written by a newer version loses
+nothing, and a top-level key this code does not know is kept as JSON (``extra``).
 
 The stored document also holds its outbox (``seq``, ``outbox``), the armed timer and the muted
 notice's mark; the pipeline keeps those for every document it sends from, so the record leaves
@@ -21,9 +23,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NotRequired, Required
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    TypeAdapter,
+    ValidationError,
+    with_config,
+)
 from typing_extensions import TypedDict
 
+from handlers.engine_doc import EngineDoc
 from handlers.group_settings import GroupSettings
 
 PIPELINE_KEYS = frozenset({"seq", "outbox", "timer", "muted_told"})
@@ -115,6 +126,20 @@ class Story(TypedDict, total=False):
 
 
 @with_config(_KEEP)
+class Mention(TypedDict):
+    """The group's "it is your turn" mention (``GroupBoard.mention_turn``): the outbox entry
+    that sends it, its message once known, the seat and decision it is about."""
+
+    seq: int
+    msg: int | None
+    seat: int
+    dec: int | None
+
+
+Json = dict[str, JsonValue]  # a JSON object this code does not read inside
+
+
+@with_config(_KEEP)
 class PlayerDoc(TypedDict):
     uid: int
     name: str
@@ -133,6 +158,7 @@ class Bookkeeping(TypedDict, total=False):
     phase: Required[Phase]
     players: list[PlayerDoc]
     touched: float
+    engine: EngineDoc | None
     due: Due | None
     dec: Dec | None
     prompts: dict[str, OpenPrompt] | None
@@ -142,6 +168,8 @@ class Bookkeeping(TypedDict, total=False):
     lobby_msg: int | None
     unreachable: list[int] | None
     unreachable_noted: list[int] | None
+    mention: Mention | None
+    away_notices: dict[str, int] | None
 
 
 _bookkeeping: TypeAdapter[Bookkeeping] | None = None  # built on the first load (cold start)
@@ -190,6 +218,8 @@ _OPTIONAL = (
     "lobby_msg",
     "unreachable",
     "unreachable_noted",
+    "mention",
+    "away_notices",
 )
 
 
@@ -207,7 +237,7 @@ class GameRecord(BaseModel):
     phase: Phase = Phase.LOBBY
     players: list[Player] = Field(default_factory=list)
     touched: float = 0.0
-    engine: dict[str, Any] | None = None
+    engine: EngineDoc | None = None
     due: Due | None = None
     dec: Dec | None = None
     prompts: dict[str, OpenPrompt] = Field(default_factory=dict)
@@ -217,7 +247,9 @@ class GameRecord(BaseModel):
     lobby_msg: int | None = None
     unreachable: list[int] = Field(default_factory=list)  # chats the bot cannot write to
     unreachable_noted: list[int] = Field(default_factory=list)  # ... the table was told of
-    extra: dict[str, Any] = Field(default_factory=dict)  # keys this code does not know
+    mention: Mention | None = None
+    away_notices: dict[str, int] = Field(default_factory=dict)  # seat -> its away notice
+    extra: Json = Field(default_factory=dict)  # keys this code does not know
     # the optional keys the loaded document had, written back even when empty
     stored_keys: frozenset[str] = Field(default=frozenset(), repr=False)
     # the settings as loaded and their stored form, written back as stored while unchanged
@@ -256,6 +288,8 @@ class GameRecord(BaseModel):
             lobby_msg=doc.get("lobby_msg"),
             unreachable=doc.get("unreachable") or [],
             unreachable_noted=doc.get("unreachable_noted") or [],
+            mention=doc.get("mention"),
+            away_notices=doc.get("away_notices") or {},
             extra={k: v for k, v in doc.items() if k not in known and k not in PIPELINE_KEYS},
             stored_keys=frozenset(k for k in _OPTIONAL if k in doc),
             stored_settings=(settings, stored_settings),

@@ -50,7 +50,7 @@ class GroupBoard(RunnerBound):
         text = t(lang, "bot.turn_reminder", mention=mention, seconds=seconds)
         self.txn.send(self.game.chat, text, tag="turn_reminder")
         p = self.state.pending
-        self.game.extra["mention"] = {
+        self.game.mention = {
             "seq": self.txn.seq,
             "msg": None,
             "seat": seat,
@@ -60,20 +60,21 @@ class GroupBoard(RunnerBound):
     def end_mention(self, final: bool = False) -> None:
         """The group's "it is your turn: 15 s left" says the turn is over once it is (issue 24:
         it stayed, counting down a turn long gone)."""
-        rec = self.game.extra.get("mention")
+        rec = self.game.mention
         if not rec:
             return
         p = self.state.pending
         if not final and not self.state.over and p is not None and p.id == rec["dec"]:
             return  # still that turn
-        if rec.get("msg") is None:
+        msg = rec["msg"]
+        if msg is None:
             if final or self.state.over:
-                self.game.extra["mention"] = None  # never shown (dropped at the end) or unknown
+                self.game.mention = None  # never shown (dropped at the end) or unknown
             return  # still being sent: the next command edits it
         lang = self.settings.language
-        name = html.escape(self.state.players[int(rec["seat"])].name, quote=False)
-        self.txn.edit(self.game.chat, rec["msg"], t(lang, "bot.turn_reminder_over", name=name))
-        self.game.extra["mention"] = None
+        name = html.escape(self.state.players[rec["seat"]].name, quote=False)
+        self.txn.edit(self.game.chat, msg, t(lang, "bot.turn_reminder_over", name=name))
+        self.game.mention = None
 
     def update(self, table: PublicView, notes: str = "") -> None:
         """The group's side of a command: its new story lines, with ``notes`` (the presenter's

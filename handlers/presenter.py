@@ -141,14 +141,14 @@ class Presenter(PrivateNews):
 
     def close_away_notices(self) -> None:
         """At the game's end no "I'm back" button stays: each away notice loses it."""
-        notices = self.game.extra.get("away_notices") or {}
+        notices = self.game.away_notices
         for seat_s, msg in notices.items():
             seat = int(seat_s)
             if msg and not self.no_chat(seat):
                 back = not self.state.players[seat].away
                 text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-        self.game.extra["away_notices"] = {}
+        self.game.away_notices = {}
 
     def status_text(self) -> str:
         """The living status (``handlers.group_board``)."""
@@ -383,3 +383,13 @@ class Presenter(PrivateNews):
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
+
+
+def show(
+    run: GameRunner, bot_username: str, answered: dict[int, tuple[int, Seen]] | None = None
+) -> Presenter:
+    """A command's messages queued (``Presenter.render``), in one call to the presenter; the
+    presenter, for what the command still shows (the away notices closed at the game's end)."""
+    presenter = Presenter(run, bot_username)
+    presenter.render(answered)
+    return presenter

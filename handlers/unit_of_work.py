@@ -28,6 +28,7 @@ from typing import Any, Protocol, TypeVar
 from engine import State, upgrade_stored_state
 from handlers import holds, transaction
 from handlers.delivery import Delivery
+from handlers.engine_doc import EngineDoc, engine_doc
 from handlers.game_record import GameRecord
 from handlers.i18n import negotiate
 from handlers.records import ChatRecord, UserRecord
@@ -103,7 +104,7 @@ class UnitOfWork(RecordReader):
         self.txn = txn
         self._game: GameRecord | None = None
         self._game_loaded = ""  # the game's document as loaded but its engine state, serialised
-        self._engine_loaded: dict[str, Any] | None = None  # the state as loaded (never changed)
+        self._engine_loaded: EngineDoc | None = None  # the state as loaded (never changed)
         self._state: State | None = None
 
     # -- the command's own game document ---------------------------------------------------
@@ -114,7 +115,7 @@ class UnitOfWork(RecordReader):
             self._game = GameRecord.from_doc(self.txn.doc)
             self._game_loaded = _serialised(self._game.to_doc(), but="engine")
             if self._game.engine is not None:  # an older shape is migrated, not taken for a change
-                self._game.engine = upgrade_stored_state(self._game.engine)
+                self._game.engine = engine_doc(upgrade_stored_state(self._game.engine))
             self._engine_loaded = self._game.engine
         return self._game
 
@@ -152,7 +153,7 @@ class UnitOfWork(RecordReader):
         place, the others as version-checked writes beside it."""
         txn = self.txn
         if self._state is not None and self._game is not None:
-            self._game.engine = self._state.to_dict()
+            self._game.engine = engine_doc(self._state.to_dict())
         if self._game is not None:
             doc = self._game.to_doc()
             engine_changed = doc["engine"] != self._engine_loaded  # compared as dicts: fast

@@ -2,76 +2,107 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.actions import Event
+from engine.event_shapes import (
+    AssociationSeenData,
+    CardsData,
+    DealtData,
+    DrewCardData,
+    ItemLostData,
+    ItemsSeenData,
+    OccupationData,
+    OccupationReceivedData,
+    OccupationSeenData,
+    OfferedData,
+    ReceivedData,
+)
+from engine.events import data_as
+from engine.kinds import EventKind as K
 from handlers import fmt
 from handlers.card_labels import association_label, card_label, drink_label, occupation_label
 from handlers.i18n import t
 
 
 def private_line(table: fmt.Table, lang: str, e: Event) -> str | None:
-    d: dict[str, Any] = e.data
     k = e.kind
 
-    def name(key: str) -> str:
-        return fmt.name(table, d[key])
+    def name(seat: int) -> str:
+        return fmt.name(table, seat)
 
-    if k == "dealt":
+    if k == K.DEALT:
+        dealt_data = data_as(e, DealtData)
         dealt = t(
             lang,
             "game.private.dealt",
-            assoc=fmt.assoc_cards(lang, d["assoc"]),
-            occupation=occupation_label(lang, d["occupation"]),
-            items=fmt.cards(lang, d["items"]),
+            assoc=fmt.assoc_cards(lang, dealt_data["assoc"]),
+            occupation=occupation_label(lang, dealt_data["occupation"]),
+            items=fmt.cards(lang, dealt_data["items"]),
         )
         drink = t(lang, "game.private.dealt_drink", drink=drink_label(lang))
-        return fmt.lines(dealt, drink if d.get("drink") else None)
-    if k == "offered":
-        return t(lang, "game.private.offered", name=name("seat"), card=card_label(lang, d["card"]))
-    if k == "received":
+        return fmt.lines(dealt, drink if dealt_data["drink"] else None)
+    if k == K.OFFERED:
+        offered = data_as(e, OfferedData)
+        card = card_label(lang, offered["card"])
+        return t(lang, "game.private.offered", name=name(offered["seat"]), card=card)
+    if k == K.RECEIVED:
+        got = data_as(e, ReceivedData)
         return t(
             lang,
-            f"game.private.received.{d['how']}",
-            name=name("source"),
-            card=card_label(lang, d["card"]),
+            f"game.private.received.{got['how']}",
+            name=name(got["source"]),
+            card=card_label(lang, got["card"]),
         )
-    if k == "item_lost":
-        return t(lang, "game.private.item_lost", name=name("to"), card=card_label(lang, d["card"]))
-    if k == "items_seen":
+    if k == K.ITEM_LOST:
+        lost = data_as(e, ItemLostData)
+        card = card_label(lang, lost["card"])
+        return t(lang, "game.private.item_lost", name=name(lost["to"]), card=card)
+    if k == K.ITEMS_SEEN:
+        seen = data_as(e, ItemsSeenData)
+        cards = fmt.cards(lang, seen["cards"])
+        return t(lang, "game.private.items_seen", name=name(seen["about"]), cards=cards)
+    if k == K.DREW_CARD:
         return t(
-            lang, "game.private.items_seen", name=name("about"), cards=fmt.cards(lang, d["cards"])
+            lang, "game.private.drew_card", card=card_label(lang, data_as(e, DrewCardData)["card"])
         )
-    if k == "drew_card":
-        return t(lang, "game.private.drew_card", card=card_label(lang, d["card"]))
-    if k == "deck_seen":
-        return t(lang, "game.private.deck_seen", cards=fmt.occupations(lang, d["cards"]))
-    if k == "occupation_received":
+    if k == K.DECK_SEEN:
+        return t(
+            lang,
+            "game.private.deck_seen",
+            cards=fmt.occupations(lang, data_as(e, CardsData)["cards"]),
+        )
+    if k == K.OCCUPATION_RECEIVED:
+        swapped = data_as(e, OccupationReceivedData)
         return t(
             lang,
             "game.private.occupation_received",
-            name=name("source"),
-            occupation=occupation_label(lang, d["occupation"]),
+            name=name(swapped["source"]),
+            occupation=occupation_label(lang, swapped["occupation"]),
         )
-    if k == "occupation_taken":
-        occupation = occupation_label(lang, d["occupation"])
+    if k == K.OCCUPATION_TAKEN:
+        occupation = occupation_label(lang, data_as(e, OccupationData)["occupation"])
         return t(lang, "game.private.occupation_taken", occupation=occupation)
-    if k == "association_seen":
-        assoc = association_label(lang, d["assoc"])
-        if d.get("position") is not None:
+    if k == K.ASSOCIATION_SEEN:
+        looked = data_as(e, AssociationSeenData)
+        assoc = association_label(lang, looked["assoc"])
+        position = looked["position"]
+        if position is not None:
             return t(
                 lang,
                 "game.private.association_card_seen",
-                name=name("about"),
+                name=name(looked["about"]),
                 assoc=assoc,
-                position=d["position"] + 1,
+                position=position + 1,
             )
-        return t(lang, "game.private.association_seen", name=name("about"), assoc=assoc)
-    if k == "occupation_seen":
-        occupation = occupation_label(lang, d["occupation"])
-        return t(lang, "game.private.occupation_seen", name=name("about"), occupation=occupation)
-    if k == "pile_seen":
-        return t(lang, "game.private.pile_seen", cards=numbered(lang, d["cards"]))
+        return t(lang, "game.private.association_seen", name=name(looked["about"]), assoc=assoc)
+    if k == K.OCCUPATION_SEEN:
+        seen_occ = data_as(e, OccupationSeenData)
+        occupation = occupation_label(lang, seen_occ["occupation"])
+        about = name(seen_occ["about"])
+        return t(lang, "game.private.occupation_seen", name=about, occupation=occupation)
+    if k == K.PILE_SEEN:
+        return t(
+            lang, "game.private.pile_seen", cards=numbered(lang, data_as(e, CardsData)["cards"])
+        )
     return None
 
 

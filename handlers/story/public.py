@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
 
 from engine.actions import Event
 from engine.cards import (
@@ -18,7 +17,31 @@ from engine.cards import (
     POISON_RING,
     PRIEST,
 )
-from engine.view_types import FinalResult
+from engine.event_shapes import (
+    ClaimCountData,
+    ClaimData,
+    CountedSeat,
+    DeadlineData,
+    DiplomatData,
+    DrawEmptyData,
+    DrewData,
+    EffectsData,
+    FightResultData,
+    GameOverData,
+    GiftData,
+    OccupationData,
+    PairData,
+    PlayedData,
+    PriestStoppedData,
+    RevealedData,
+    RewardData,
+    SextantData,
+    SupportData,
+    TradeDoneData,
+    TurnData,
+)
+from engine.events import data_as, seat_of, target_of
+from engine.kinds import EventKind as K
 from handlers import fmt
 from handlers.card_labels import association_label, drink_label, occupation_label
 from handlers.i18n import t
@@ -26,7 +49,7 @@ from handlers.story.table import final_lines
 
 Fight = tuple[int, int] | None
 # A line for one of these names the occupation its seat just used: the "reveals" line goes.
-_NAMES_OCCUPATION = ("priest_stopped", "doctor_cancelled", "hypnotized", "diplomat", "played")
+_NAMES_OCCUPATION = (K.PRIEST_STOPPED, K.DOCTOR_CANCELLED, K.HYPNOTIZED, K.DIPLOMAT, K.PLAYED)
 
 
 class Teller:
@@ -60,24 +83,21 @@ class Teller:
         tell = LINES.get(e.kind)
         if tell is None:
             return None  # game_started (the seat order has its own message), fight_over
-        d: dict[str, Any] = e.data
-        seat = d.get("seat")
-        name = self.n(seat) if isinstance(seat, int) else ""
-        target = self.n(d["target"]) if isinstance(d.get("target"), int) else ""
-        return tell(self, Said(e.kind, d, name, target))
+        seat, target = seat_of(e), target_of(e)
+        name = self.n(seat) if seat is not None else ""
+        return tell(self, Said(e.kind, e, name, self.n(target) if target is not None else ""))
 
-    def _played(self, name: str, d: dict[str, Any]) -> str:
-        card = d["card"]
+    def _played(self, name: str, d: PlayedData) -> str:
+        card, choice = d["card"], d["choice"]
         label = self.occ(card) if card in OCCUPATIONS else self.item(card)
-        if card == POISON_MIXER:
-            return self.t(
-                "game.story.played_mixer", name=name, label=label, winner=self.side(d["choice"])
-            )
+        if card == POISON_MIXER and choice is not None:  # the Mixer names the side it makes win
+            winner = self.side(choice)
+            return self.t("game.story.played_mixer", name=name, label=label, winner=winner)
         if card == DUELIST:
             return self.t("game.story.played_duelist", name=name, label=label)
         return self.t("game.story.played", name=name, label=label)
 
-    def _count(self, d: dict[str, Any]) -> str:
+    def _count(self, d: ClaimCountData) -> str:
         """R-W3/R-W4 at a claim, all revealed (R-V3): each counted seat's goal items, the
         declarer's Drink of Power, the total against the three needed."""
         side = association_label(self.lang, d["side"])
@@ -124,7 +144,7 @@ class Teller:
             )
         return "\n".join(out)
 
-    def _result(self, d: dict[str, Any]) -> str:
+    def _result(self, d: FightResultData) -> str:
         self.fight = (d["seat"], d["target"])
         winner = self.n(d["winner"]) if d["winner"] is not None else ""
         return self.t(
@@ -141,10 +161,11 @@ class Teller:
 
 @dataclass(frozen=True)
 class Said:
-    """One public event as its line needs it: kind, data, the names of its seat and target."""
+    """One public event as its line needs it: kind, the event (its data read typed, by the
+    line's shape: ``engine.events.data_as``), the names of its seat and target."""
 
-    kind: str
-    d: dict[str, Any]
+    kind: K
+    event: Event
     name: str
     target: str
 
@@ -162,11 +183,12 @@ def _with_tome(tl: Teller, e: Said) -> str:
 
 
 def _turn(tl: Teller, e: Said) -> str:
-    return tl.t("game.story.turn", name=e.name, round=e.d["round"])
+    return tl.t("game.story.turn", name=e.name, round=data_as(e.event, TurnData)["round"])
 
 
 def _trade_done(tl: Teller, e: Said) -> str | None:
-    return tl.t("game.story.trade_forced", name=e.name, target=e.target) if e.d["forced"] else None
+    forced = data_as(e.event, TradeDoneData)["forced"]
+    return tl.t("game.story.trade_forced", name=e.name, target=e.target) if forced else None
 
 
 def _effects(tl: Teller, e: Said) -> str:
@@ -177,12 +199,14 @@ def _effects(tl: Teller, e: Said) -> str:
             giver=tl.n(x["giver"]),
             item=tl.item(x["item"]),
         )
-        for x in e.d["items"]
+        for x in data_as(e.event, EffectsData)["items"]
     )
 
 
 def _drew(tl: Teller, e: Said) -> str:
-    return tl.t(f"game.story.{e.kind}.{e.d['reason']}", name=e.name, pile=e.d.get("pile", 0))
+    reason = data_as(e.event, DrawEmptyData)["reason"]
+    pile = data_as(e.event, DrewData)["pile"] if e.kind == K.DREW else 0
+    return tl.t(f"game.story.{e.kind}.{reason}", name=e.name, pile=pile)
 
 
 def _bags_turned(tl: Teller, e: Said) -> str:
@@ -199,7 +223,7 @@ def _coat_empty(tl: Teller, e: Said) -> str:
 
 
 def _sextant(tl: Teller, e: Said) -> str:
-    direction = tl.t(f"game.dir.{e.d['direction']}")
+    direction = tl.t(f"game.dir.{data_as(e.event, SextantData)['direction']}")
     return tl.t("game.story.sextant", name=e.name, direction=direction, sextant=tl.item("sextant"))
 
 
@@ -208,7 +232,8 @@ def _sextant_passed(tl: Teller, e: Said) -> str:
 
 
 def _occupation_used(tl: Teller, e: Said) -> str:
-    return tl.t("game.story.occupation_used", name=e.name, label=tl.occ(e.d["occupation"]))
+    label = tl.occ(data_as(e.event, OccupationData)["occupation"])
+    return tl.t("game.story.occupation_used", name=e.name, label=label)
 
 
 def _diplomat(tl: Teller, e: Said) -> str:
@@ -217,22 +242,22 @@ def _diplomat(tl: Teller, e: Said) -> str:
         name=e.name,
         target=e.target,
         label=tl.occ(DIPLOMAT),
-        item=fmt.item_name(tl.lang, e.d["name"]),
+        item=fmt.item_name(tl.lang, data_as(e.event, DiplomatData)["name"]),
     )
 
 
 def _priest_stopped(tl: Teller, e: Said) -> str:
-    attacker = tl.n(e.d["attacker"])
+    attacker = tl.n(data_as(e.event, PriestStoppedData)["attacker"])
     return tl.t("game.story.priest_stopped", name=e.name, attacker=attacker, label=tl.occ(PRIEST))
 
 
 def _gift(tl: Teller, e: Said) -> str:
-    key = f"game.story.gift.{e.d['reason']}"
+    key = f"game.story.gift.{data_as(e.event, GiftData)['reason']}"
     return tl.t(key, name=e.name, target=e.target, label=tl.occ(PRIEST))
 
 
 def _support(tl: Teller, e: Said) -> str:
-    side = e.d["side"]
+    side = data_as(e.event, SupportData)["side"]
     return tl.t(f"game.story.support.{side}", name=e.name, side=tl.side(side))
 
 
@@ -241,11 +266,11 @@ def _hypnotized(tl: Teller, e: Said) -> str:
 
 
 def _played(tl: Teller, e: Said) -> str:
-    return tl._played(e.name, e.d)
+    return tl._played(e.name, data_as(e.event, PlayedData))
 
 
 def _fight_result(tl: Teller, e: Said) -> str:
-    return tl._result(e.d)
+    return tl._result(data_as(e.event, FightResultData))
 
 
 def _doctor_cancelled(tl: Teller, e: Said) -> str:
@@ -253,11 +278,12 @@ def _doctor_cancelled(tl: Teller, e: Said) -> str:
 
 
 def _reward(tl: Teller, e: Said) -> str:
-    return tl.t(f"game.story.reward.{e.d['choice']}", name=e.name, target=e.target)
+    choice = data_as(e.event, RewardData)["choice"]
+    return tl.t(f"game.story.reward.{choice}", name=e.name, target=e.target)
 
 
 def _claim(tl: Teller, e: Said) -> str:
-    named = e.d["named"]
+    named = data_as(e.event, ClaimData)["named"]
     key = f"game.story.{e.kind}" if named else f"game.story.{e.kind}_alone"
     return tl.t(key, name=e.name, names=fmt.names(tl.table, tl.lang, named))
 
@@ -266,66 +292,71 @@ def _claim_solo(tl: Teller, e: Said) -> str:
     return tl.t("game.story.claim_solo", name=e.name, coa=tl.item(COAT_OF_ARMS))
 
 
-def _seat(d: dict[str, Any], seat: int) -> dict[str, Any]:
+def _seat(d: ClaimCountData, seat: int) -> CountedSeat:
     return next(x for x in d["seats"] if x["seat"] == seat)
 
 
 def _claim_count(tl: Teller, e: Said) -> str:
-    return tl._count(e.d)
+    return tl._count(data_as(e.event, ClaimCountData))
 
 
 def _revealed(tl: Teller, e: Said) -> str:
-    assoc = fmt.join(tl.lang, [association_label(tl.lang, a) for a in e.d["assoc"]])
-    items = fmt.cards(tl.lang, e.d["items"])
+    shown = data_as(e.event, RevealedData)
+    assoc = fmt.join(tl.lang, [association_label(tl.lang, a) for a in shown["assoc"]])
+    items = fmt.cards(tl.lang, shown["items"])
     return tl.t("game.story.revealed", name=e.name, assoc=assoc, items=items)
 
 
 def _deadline(tl: Teller, e: Said) -> str:
-    kind = "trade_settling" if e.d["decision_kind"] == "smuggle" else e.d["decision_kind"]
+    ran_out = data_as(e.event, DeadlineData)["decision_kind"]
+    kind = "trade_settling" if ran_out == "smuggle" else ran_out
     return tl.t("game.story.deadline", what=tl.t(f"game.kind.{kind}"))
 
 
 def _game_over(tl: Teller, e: Said) -> str:
-    return "\n".join(final_lines(tl.table, tl.lang, cast(FinalResult, e.d), e.d["reveal"]))
+    over = data_as(e.event, GameOverData)
+    return "\n".join(final_lines(tl.table, tl.lang, over, over["reveal"]))
 
 
 # Every public event kind (engine.EventKind) with a line of its own, and what writes it; the
-# others (game_started: the seat order has its own message; fight_over) have none.
-LINES: dict[str, Callable[[Teller, Said], str | None]] = {
-    "turn": _turn,
+# others (``SILENT``: the seat order has its own message; a fight's end is told by its result)
+# have none.
+SILENT = frozenset({K.GAME_STARTED, K.FIGHT_OVER})
+LINES: dict[K, Callable[[Teller, Said], str | None]] = {
+    K.TURN: _turn,
     **dict.fromkeys(
-        ("passed", "trade_offered", "trade_accepted", "trade_refused", "attack", "back"), _named
+        (K.PASSED, K.TRADE_OFFERED, K.TRADE_ACCEPTED, K.TRADE_REFUSED, K.ATTACK, K.BACK), _named
     ),
     **dict.fromkeys(
-        ("item_taken", "pile_arranged", "away", "coat_swapped", "coat_kept"), _with_coat
+        (K.ITEM_TAKEN, K.PILE_ARRANGED, K.AWAY, K.COAT_SWAPPED, K.COAT_KEPT), _with_coat
     ),
-    **dict.fromkeys(("tome_swapped", "tome_kept"), _with_tome),
-    "trade_done": _trade_done,
-    "effects": _effects,
-    "drew": _drew,
-    "draw_empty": _drew,
-    "bags_turned": _bags_turned,
-    "coat_empty": _coat_empty,
-    "sextant": _sextant,
-    "sextant_passed": _sextant_passed,
-    "occupation_used": _occupation_used,
-    "diplomat": _diplomat,
-    "diplomat_missed": _named,
-    "priest_stopped": _priest_stopped,
-    "gift": _gift,
-    "support": _support,
-    "hypnotized": _hypnotized,
-    "played": _played,
-    "fight_result": _fight_result,
-    "doctor_cancelled": _doctor_cancelled,
-    "reward": _reward,
-    "claim": _claim,
-    "claim_other": _claim,
-    "claim_solo": _claim_solo,
-    "claim_count": _claim_count,
-    "revealed": _revealed,
-    "deadline": _deadline,
-    "game_over": _game_over,
+    **dict.fromkeys((K.TOME_SWAPPED, K.TOME_KEPT), _with_tome),
+    K.TRADE_DONE: _trade_done,
+    K.EFFECTS: _effects,
+    K.DREW: _drew,
+    K.DRAW_EMPTY: _drew,
+    K.BAGS_TURNED: _bags_turned,
+    K.COAT_EMPTY: _coat_empty,
+    K.SEXTANT: _sextant,
+    K.SEXTANT_PASSED: _sextant_passed,
+    K.OCCUPATION_USED: _occupation_used,
+    K.DIPLOMAT: _diplomat,
+    K.DIPLOMAT_MISSED: _named,
+    K.PRIEST_STOPPED: _priest_stopped,
+    K.GIFT: _gift,
+    K.SUPPORT: _support,
+    K.HYPNOTIZED: _hypnotized,
+    K.PLAYED: _played,
+    K.FIGHT_RESULT: _fight_result,
+    K.DOCTOR_CANCELLED: _doctor_cancelled,
+    K.REWARD: _reward,
+    K.CLAIM: _claim,
+    K.CLAIM_OTHER: _claim,
+    K.CLAIM_SOLO: _claim_solo,
+    K.CLAIM_COUNT: _claim_count,
+    K.REVEALED: _revealed,
+    K.DEADLINE: _deadline,
+    K.GAME_OVER: _game_over,
 }
 
 
@@ -333,12 +364,13 @@ def _first_fight(events: list[Event], table: fmt.Table) -> Fight:
     """The fight a batch starts in: named by its result if the batch gets that far, else by the
     table after it (supports and windows only happen inside the fight still open)."""
     for e in events:
-        if e.kind == "attack":
+        if e.kind == K.ATTACK:
             break
-        if e.kind in ("fight_result", "fight_over"):
-            return int(e.data["seat"]), int(e.data["target"])
-    fight = table["fight"]
-    return (int(fight["attacker"]), int(fight["defender"])) if fight else None
+        if e.kind in (K.FIGHT_RESULT, K.FIGHT_OVER):
+            fight = data_as(e, PairData)
+            return fight["seat"], fight["target"]
+    open_fight = table["fight"]
+    return (open_fight["attacker"], open_fight["defender"]) if open_fight else None
 
 
 def public_text(pub: list[Event], table: fmt.Table, lang: str) -> str | None:
@@ -347,14 +379,15 @@ def public_text(pub: list[Event], table: fmt.Table, lang: str) -> str | None:
     teller = Teller(table, lang, _first_fight(pub, table))
     out: list[str] = []
     for i, e in enumerate(pub):
-        if e.kind == "attack":
-            teller.fight = (e.data["seat"], e.data["target"])
+        if e.kind == K.ATTACK:
+            attack = data_as(e, PairData)
+            teller.fight = (attack["seat"], attack["target"])
         nxt = pub[i + 1] if i + 1 < len(pub) else None
         if (
-            e.kind == "occupation_used"
+            e.kind == K.OCCUPATION_USED
             and nxt is not None
             and nxt.kind in _NAMES_OCCUPATION
-            and nxt.data.get("seat") == e.data["seat"]
+            and seat_of(nxt) == seat_of(e)
         ):
             continue
         line = teller.line(e)

@@ -3,6 +3,8 @@ what the table waits for) and the final reveal."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.cards import COAT_OF_ARMS
 from engine.view_types import FinalResult, PublicPlayer, Reveal
 from handlers import fmt
@@ -90,7 +92,7 @@ def seat_order_text(table: fmt.Table, lang: str) -> str:
 
 
 def final_lines(
-    table: fmt.Table, lang: str, result: FinalResult, reveal: list[Reveal]
+    table: fmt.Table, lang: str, result: FinalResult, reveal: Sequence[Reveal]
 ) -> list[str]:
     """The end (R-V3): how it ended, the winners, everyone's cards and the scores."""
     how = result["how"]

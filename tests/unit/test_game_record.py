@@ -10,13 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import TypeAdapter
 
+import engine
 from devtools.fakes import FakeClock
 from devtools.memory_store import MemoryStore
-from handlers.game_record import PIPELINE_KEYS, GameRecord, Player
+from handlers.engine_doc import EngineDoc, engine_doc
+from handlers.game_record import PIPELINE_KEYS, GameRecord, Player, StoredGameInvalid
 from handlers.store_keys import game_key
 from handlers.transaction import Txn
 from handlers.unit_of_work import UnitOfWork
+from tests.unit import playouts
 
 # A lobby and a game being played, as the code before the record stored them.
 OLD_DOCS: dict[str, dict[str, Any]] = json.loads(
@@ -33,7 +37,7 @@ def full_record() -> GameRecord:
         phase="playing",
         players=[Player(7, "Ann", "de"), Player(-1, "Bot (AI)", "de", ai=True)],
         touched=12.5,
-        engine={"step": 3},
+        engine=engine_doc(engine.new_game(["Ann", "Bot", "Cy"], 3)[0].to_dict()),
         due={"dec": 4, "at": 99.0, "deadline": 120.0},
         dec={"id": 4, "opened": 60.0, "told": [1]},
         prompts={"0": {"dec": 4, "msg": 11, "v": "turn:0", "title": "T", "closed": False}},
@@ -42,6 +46,8 @@ def full_record() -> GameRecord:
         lobby_msg=1,
         unreachable=[8],
         unreachable_noted=[8],
+        mention={"seq": 9, "msg": 21, "seat": 0, "dec": 4},
+        away_notices={"1": 22},
         extra={"later_key": {"x": 1}},
     )
 
@@ -100,3 +106,49 @@ def test_commit_writes_what_changed_into_the_transactions_document_and_keeps_the
     assert (
         doc["outbox"] == OLD_DOCS["playing"]["outbox"] and doc["seq"] == OLD_DOCS["playing"]["seq"]
     )
+
+
+def test_the_engine_state_the_record_types_is_what_the_engine_stores() -> None:
+    """Issue 28: ``EngineDoc`` describes ``State.to_dict`` (every key typed at its top level,
+    a seat's and the decision's too) at every step of played games, strictly: no int for a
+    string, no string for an int; a key ``EngineDoc`` does not list fails."""
+    check = TypeAdapter(EngineDoc)
+    listed = set(EngineDoc.__annotations__)
+    for seed in range(6):
+        for step in playouts.game(seed):
+            doc = step.after.to_dict()
+            assert set(doc) == listed
+            check.validate_python(doc, strict=True)
+    with pytest.raises(ValueError, match="seed"):
+        check.validate_python({**doc, "seed": "7"}, strict=True)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "named"),
+    [
+        ("seed", "x", "seed"),
+        ("players", [{"name": "A"}], "players"),
+        ("pending", {"id": 1}, "pending"),
+        ("frames", {"kind": "turn"}, "frames"),
+    ],
+)
+def test_a_stored_engine_state_of_another_shape_is_refused(
+    key: str, value: Any, named: str
+) -> None:
+    doc = copy.deepcopy(OLD_DOCS["playing"])
+    doc["engine"][key] = value
+    with pytest.raises(StoredGameInvalid, match=named):
+        GameRecord.from_doc(doc)
+
+
+def test_the_mention_and_the_away_notices_are_typed_fields_not_unknown_keys() -> None:
+    """Issue 28: ``extra`` holds only keys this code does not know; the turn mention and the
+    away notices, which it does, are record fields, checked on load."""
+    record = full_record()
+    doc = record.to_doc()
+    assert doc["mention"] == {"seq": 9, "msg": 21, "seat": 0, "dec": 4}
+    assert doc["away_notices"] == {"1": 22}
+    loaded = GameRecord.from_doc(doc)
+    assert loaded.mention == record.mention and loaded.extra == {"later_key": {"x": 1}}
+    with pytest.raises(StoredGameInvalid, match="seat"):
+        GameRecord.from_doc({**doc, "mention": {"seq": 9, "msg": None, "seat": "x", "dec": 4}})

@@ -20,10 +20,12 @@ RENDERERS = sorted(
 )
 # Constants and plain value types (the views' shapes, the kinds' enums); everything else in the
 # engine takes a State.
-# (engine.events: the event data's TypedDicts and ``data_of``, typed access to it; no state)
+# (engine.event_shapes: the event data's TypedDicts; engine.events: ``data_of``/``data_as``,
+# typed access to it; no state)
 ALLOWED_ENGINE_MODULES = {
     "engine.actions",
     "engine.cards",
+    "engine.event_shapes",
     "engine.events",
     "engine.kinds",
     "engine.view_types",

@@ -107,6 +107,17 @@ def test_no_import_cycle_among_engine_handlers_and_infra() -> None:
     assert cycles(import_graph(modules)) == []
 
 
+def test_no_import_cycle_among_the_packages() -> None:
+    """The layers: ``engine`` imports neither other package, ``infra`` (the adapters) does not
+    import ``handlers``; ``handlers`` imports both. Lazy and type-checking imports count."""
+    reaches: dict[str, set[str]] = {}
+    for package in ("engine", "handlers", "infra"):
+        names = {n for p in sources(package) for n in names_imported(module_name(p))}
+        reaches[package] = {n.split(".")[0] for n in names} & {"engine", "handlers", "infra"}
+        reaches[package].discard(package)
+    assert reaches == {"engine": set(), "infra": set(), "handlers": {"engine", "infra"}}
+
+
 # -- sizes -------------------------------------------------------------------------------------
 def oversized(paths: list[Path]) -> dict[str, int]:
     counts = {p.relative_to(ROOT).as_posix(): len(p.read_text().splitlines()) for p in paths}
@@ -234,3 +245,31 @@ def test_the_lambda_package_is_the_runtime_packages_by_layout(tmp_path: Path) ->
     named = {s for s in strings if s.split(".")[0].split("/")[0] in ("devtools", "tests")}
     named |= {s for s in strings if s.rsplit("/", 1)[-1].removesuffix(".py") in ("pace", "load")}
     assert named == set()
+
+
+# -- the type checker's strictness -------------------------------------------------------------
+def test_mypy_names_every_type_argument_in_the_views_the_renderers_and_the_record() -> None:
+    """Issue 28: ``disallow_any_generics`` (or stricter) on ``engine.views``, every renderer
+    and ``handlers.game_record``; the story and the prompts name no ``Any`` at all."""
+    import fnmatch
+    import tomllib
+
+    overrides = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["overrides"]
+
+    def matches(module: str, pattern: str) -> bool:
+        """mypy's: ``a.*`` is ``a`` and every module under it."""
+        return fnmatch.fnmatch(module, pattern) or module == pattern.removesuffix(".*")
+
+    def flags(module: str) -> set[str]:
+        return {
+            flag
+            for o in overrides
+            if any(matches(module, pattern) for pattern in o["module"])
+            for flag, on in o.items()
+            if flag != "module" and on is True
+        }
+
+    for module in ["engine.views", "engine.events", "handlers.game_record", *renderers()]:
+        assert "disallow_any_generics" in flags(module), module
+    for module in renderers():
+        assert "disallow_any_explicit" in flags(module), module
