@@ -275,3 +275,29 @@ def test_one_seats_long_polls_do_not_delay_the_others(served: TableServer) -> No
     assert took < 1.0
     assert answers.count(429) >= 300 - MAX_POLLS_PER_SEAT
     assert set(answers) <= {200, 429}
+
+
+def test_a_seats_event_numbers_do_not_count_the_other_seats_private_messages(
+    tmp_path: Path,
+) -> None:
+    """R-D1 on the local table: a window's prompt goes to its card's holder alone; a number
+    shared by all pages (the poll's ``seq``, the snapshot's) went up for everyone, so the others
+    counted the private messages between two of their own and learnt that someone was asked."""
+    table = Table(str(tmp_path / "t.sqlite3"))
+    ann = table.join("Ann", "en", None, None)
+    bob = table.join("Bob", "en", None, None)
+    for user in (ann, bob):
+        table.user_says(user, "private", "/start")
+    seen = table.events_for(bob, 0, 0)["seq"]
+    snapshot = table.snapshot(bob)["seq"]
+    assert table.api.call("sendMessage", {"chat_id": ann.id, "text": "Use the Priest?"})[0] == 200
+    polled = table.events_for(bob, seen, 0)
+    assert polled["events"] == []
+    assert polled["seq"] == seen
+    assert table.snapshot(bob)["seq"] == snapshot
+    # Ann's page gets her prompt, and the group's messages still reach both pages in order
+    assert table.events_for(ann, 0, 0)["events"][-1]["message"]["html"] == "Use the Priest?"
+    assert table.api.call("sendMessage", {"chat_id": GROUP_ID, "text": "Round 2"})[0] == 200
+    for user, after in ((ann, 0), (bob, seen)):
+        events = table.events_for(user, after, 0)["events"]
+        assert events[-1]["message"]["html"] == "Round 2"
