@@ -1,0 +1,60 @@
+"""Messages nobody of the bot's own wrote, at its entry points: timer messages naming something
+else than a game, or due before their time, and repeated ones (the timer Lambda's handler)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from handlers import timer
+from handlers.store_keys import ack_key, chat_key, game_key, user_key
+from tests.service.service_game import GROUP, ServiceGame
+
+
+def fire(g: ServiceGame, game: str, decision: int, due_at: float) -> list[dict[str, str]]:
+    """One SQS record to the timer handler; the records it reports failed (SQS retries those
+    and, after maxReceiveCount, moves them to the dead-letter queue and its alarm)."""
+    body = json.dumps({"game": game, "decision": decision, "due_at": due_at})
+    event = {"Records": [{"messageId": "m1", "body": body}]}
+    return timer.handle(event, g.service, g.timers, g.clock.now())["batchItemFailures"]
+
+
+@pytest.mark.parametrize("which", ["chat", "user", "acks"])
+def test_a_timer_naming_a_chat_or_a_user_is_dropped_not_retried_into_the_dead_letters(
+    which: str,
+) -> None:
+    g = ServiceGame()
+    g.start()
+    key = {
+        "chat": chat_key(GROUP),
+        "user": user_key(g.uids[0]),
+        "acks": ack_key(game_key(g.gid)),
+    }[which]
+    before = g.store.get(key)
+    assert before is not None
+    assert fire(g, key, g.state().pending.id, g.clock.now() - 1) == []
+    after = g.store.get(key)
+    assert after is not None and (after.doc, after.version) == (before.doc, before.version)
+
+
+def test_a_timer_forged_due_before_the_deadline_changes_nothing() -> None:
+    g = ServiceGame()
+    g.start()
+    step, version = g.state().step, g.store.get(game_key(g.gid)).version  # type: ignore[union-attr]
+    assert fire(g, game_key(g.gid), g.state().pending.id, g.clock.now() - 3600) == []
+    assert g.state().step == step
+    assert g.store.get(game_key(g.gid)).version == version  # type: ignore[union-attr]
+
+
+def test_a_deadline_timer_delivered_twice_defaults_once() -> None:
+    g = ServiceGame()
+    g.start()
+    st = g.state()
+    deadline = g.doc()["due"]["deadline"]
+    g.clock.advance(deadline - g.clock.now() + 0.01)
+    assert fire(g, game_key(g.gid), st.pending.id, deadline) == []
+    once, group = g.state().step, len(g.group_texts())
+    assert once > st.step
+    assert fire(g, game_key(g.gid), st.pending.id, deadline) == []
+    assert (g.state().step, len(g.group_texts())) == (once, group)
