@@ -1,14 +1,18 @@
 """Messages nobody of the bot's own wrote, at its entry points: timer messages naming something
-else than a game, or due before their time, and repeated ones (the timer Lambda's handler)."""
+else than a game, or due before their time, and repeated ones (the timer Lambda's handler);
+callback data no button of the bot carries."""
 
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 
 from handlers import timer
 from handlers.store_keys import ack_key, chat_key, game_key, user_key
+from tests.service.group_chat import ADMIN, Group
+from tests.service.group_chat import GROUP as GROUP_CHAT
 from tests.service.service_game import GROUP, ServiceGame
 
 
@@ -58,3 +62,36 @@ def test_a_deadline_timer_delivered_twice_defaults_once() -> None:
     assert once > st.step
     assert fire(g, game_key(g.gid), st.pending.id, deadline) == []
     assert (g.state().step, len(g.group_texts())) == (once, group)
+
+
+@pytest.mark.parametrize("what", ["ai_fill.²", "ai_fill.٣"])
+def test_forged_settings_digits_are_answered_and_change_nothing(
+    what: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``str.isdigit`` takes "²" and "٣": ``int("²")`` raised inside the update, which was logged
+    as a failure (the handled-errors alarm) and left the press unanswered."""
+    g = Group()
+    g.say(ADMIN, "en", "/settings")
+    menu = g.last()
+    answered = len(g.messenger.answers)
+    with caplog.at_level(logging.ERROR):
+        g.press(ADMIN, "en", menu.message_id, f"S:{GROUP_CHAT}:{what}")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(g.messenger.answers) == answered + 1
+    assert g.store.get(chat_key(GROUP_CHAT)) is None  # nothing was saved
+
+
+@pytest.mark.parametrize("decision", ["²", "١"])
+def test_a_game_button_with_other_digits_is_stale_and_logs_no_failure(
+    decision: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    g = ServiceGame()
+    g.start()
+    seat = g.state().turn
+    message_id, _ = g.prompt(seat)
+    version = g.store.get(game_key(g.gid)).version  # type: ignore[union-attr]
+    with caplog.at_level(logging.ERROR):
+        g.press(g.uids[seat], message_id, f"{g.gid}:{decision}:pa")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert g.messenger.answers[-1][0] == f"q{g.uids[seat]}"
+    assert g.store.get(game_key(g.gid)).version == version  # type: ignore[union-attr]
