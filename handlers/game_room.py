@@ -14,7 +14,7 @@ from handlers.context import Rooms
 from handlers.game_end import after_play
 from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt
 from handlers.game_runner import GameRunner, Seen
-from handlers.i18n import negotiate, t
+from handlers.i18n import t
 from handlers.presenter import Presenter
 from handlers.refusals import AheadPaused, Illegal, NotInGame, Refusal, Stale
 from handlers.store_keys import FLUSH, game_key
@@ -31,7 +31,6 @@ class Pressed:
     press: ButtonPress
     decision: int
     parsed: action_payloads.Parsed
-    lang: str
 
 
 @dataclass(frozen=True)
@@ -41,18 +40,20 @@ class Outcome:
 
 
 def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
-    """A decision button in a player's private chat."""
-    lang = negotiate(press.user.language_code)
+    """A decision button in a player's private chat. A refusal is said in the language the
+    presser chose (/language), like every other answer in their private chat; read only then."""
     try:
         parsed = action_payloads.parse_payload(button.payload)
     except action_payloads.BadPayload:
+        lang = rooms.user_lang(press.user.id, press.user.language_code)
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
         return "garbage"
-    cmd = Pressed(rooms, press, button.decision, parsed, lang)
+    cmd = Pressed(rooms, press, button.decision, parsed)
     key = game_key(button.gid)
     with Work(rooms.pipeline, key, press.update_id, query=press.query_id) as work:
         outcome = work.run(pressed, cmd) or Outcome("stale")
     if work.txn is None:
+        lang = rooms.user_lang(press.user.id, press.user.language_code)
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
     elif outcome.menu is not None:
         rooms.messenger.edit(press.chat_id, press.message_id, *outcome.menu)
@@ -68,7 +69,8 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     try:
         table, seat = _presser(rooms, work, press, decision, navigates)
     except Refusal as refused:
-        txn.toast = refusals.toast(cmd.lang, refused)
+        lang = work.user_lang(press.user.id, press.user.language_code)
+        txn.toast = refusals.toast(lang, refused)
         return Outcome("stale")
     plang = table.lang_of(seat)
     table.reachable_again(press.user.id)

@@ -10,6 +10,7 @@ import logging
 import pytest
 
 from handlers import timer
+from handlers.i18n import t
 from handlers.store_keys import ack_key, chat_key, game_key, user_key
 from tests.service.group_chat import ADMIN, Group
 from tests.service.group_chat import GROUP as GROUP_CHAT
@@ -95,3 +96,22 @@ def test_a_game_button_with_other_digits_is_stale_and_logs_no_failure(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert g.messenger.answers[-1][0] == f"q{g.uids[seat]}"
     assert g.store.get(game_key(g.gid)).version == version  # type: ignore[union-attr]
+
+
+def test_a_refused_press_is_answered_in_the_language_the_presser_chose() -> None:
+    """/language set German for a player whose Telegram speaks English: every answer in their
+    private chat is German, but a refused game button was told in Telegram's language."""
+    g = ServiceGame()
+    g.start()
+    seat = (g.state().turn + 2) % g.n  # neither asked nor choosing its turn ahead
+    uid = g.uids[seat]
+    g.message(uid, uid, "/language")
+    g.press(uid, g.messenger.in_chat(uid)[-1].message_id, "G:u:de")
+    message_id, data = g.prompt(g.state().turn)
+    stale = t("de", "bot.stale")
+    g.press(uid, message_id, data[0])  # another seat's decision: not theirs to make
+    assert g.messenger.answers[-1][1] == stale
+    g.press(uid, message_id, f"{g.gid}:{g.state().pending.id}:!!")  # no payload of the bot's
+    assert g.messenger.answers[-1][1] == stale
+    g.press(uid, message_id, f"nogame12:{g.state().pending.id}:pa")  # no such game
+    assert g.messenger.answers[-1][1] == stale
