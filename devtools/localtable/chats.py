@@ -32,8 +32,11 @@ GROUP_ID = -1001000000001
 BOT_ID = 7_000_000_777
 BOT_FIRST_NAME = "Coach Ride"
 BOT_USERNAME = "coach_ride_local_bot"
-MAX_EVENTS = 5000
+MAX_EVENTS = 5000  # per page (each user's stream)
 MAX_NAME = 32
+# Seats a table gives out: a game seats ten, and every page keeps its own stream of the group's
+# events, so a flood of joins (anyone on the network with HOST=0.0.0.0) stays bounded.
+MAX_SEATS = 100
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS table_users (
@@ -139,6 +142,8 @@ class Table:
                 known.name, known.lang = name, lang or known.lang
                 self._save_user(known)
                 return known
+            if len(self._state.users) >= MAX_SEATS:
+                raise ApiError(403, "Forbidden: every seat at this table is taken")
             uid = 100_000_000 + secrets.randbelow(1_900_000_000)
             while uid in self._state.users or uid == BOT_ID:
                 uid = 100_000_000 + secrets.randbelow(1_900_000_000)

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from devtools.localtable import arrivals
-from devtools.localtable.chats import BOT_ID, GROUP_ID, Table
+from devtools.localtable.chats import BOT_ID, GROUP_ID, MAX_SEATS, ApiError, Table
 from devtools.localtable.run import start_server
 from devtools.localtable.server import TableServer
 from infra.settings import Settings
@@ -301,3 +301,18 @@ def test_a_seats_event_numbers_do_not_count_the_other_seats_private_messages(
     for user, after in ((ann, 0), (bob, seen)):
         events = table.events_for(user, after, 0)["events"]
         assert events[-1]["message"]["html"] == "Round 2"
+
+
+def test_a_flood_of_joins_gets_a_bounded_number_of_seats(tmp_path: Path) -> None:
+    """Every page keeps its own stream of the group's events: the seats a table gives out are
+    bounded, so a flood of joins cannot make one group message cost without bound; a seat
+    already taken is still taken back with its secret."""
+    table = Table(str(tmp_path / "t.sqlite3"))
+    first = table.join("Ann", "en", None, None)
+    for n in range(MAX_SEATS - 1):
+        table.join(f"Bot {n}", "en", None, None)
+    with pytest.raises(ApiError) as full:
+        table.join("One too many", "en", None, None)
+    assert full.value.code == 403
+    assert table.member_count() == MAX_SEATS
+    assert table.join("Ann again", "en", first.id, first.secret).id == first.id
