@@ -69,8 +69,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     try:
         table, seat = _presser(rooms, work, press, decision, navigates)
     except Refusal as refused:
-        lang = work.user_lang(press.user.id, press.user.language_code)
-        txn.toast = refusals.toast(lang, refused)
+        txn.toast = refusals.toast(_presser_lang(work, press), refused)
         return Outcome("stale")
     plang = table.lang_of(seat)
     table.reachable_again(press.user.id)
@@ -98,6 +97,14 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
         answered[seat] = (press.message_id, Seen(*before, action))
     after_play(work, rooms.bot_username, table, answered)
     return Outcome(action.kind)
+
+
+def _presser_lang(work: UnitOfWork, press: ButtonPress) -> str:
+    """The language the presser chose (/language): a seated player's as the game keeps it (the
+    choice follows them into it), no read; anyone else's from their record (read only then)."""
+    seat = work.game.seat_of(press.user.id)
+    lang = work.game.players[seat].lang if seat is not None else None
+    return lang or work.user_lang(press.user.id, press.user.language_code)
 
 
 def _kept_open(table: GameRunner, seat: int, decision: int, view: Mapping[str, Any]) -> bool:
