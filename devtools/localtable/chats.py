@@ -21,6 +21,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+from unicodedata import category
 
 from devtools.botapi.chats import Message, SqliteChats, bot_user
 from devtools.botapi.emulator import BotApiEmulator
@@ -131,7 +132,9 @@ class Table:
     def join(self, name: str, lang: str | None, uid: int | None, secret: str | None) -> User:
         """A browser takes a seat, or takes back its own (``uid`` and its ``secret``). A new
         seat's id is the table's choice, never the browser's: not the bot's, nor anyone's."""
-        name = " ".join(name.split())[:MAX_NAME]
+        # as Telegram keeps a name: on one line, with no control character (an escape sequence)
+        name = " ".join("".join(c for c in name if c.isspace() or category(c) != "Cc").split())
+        name = name[:MAX_NAME]
         if not name:
             raise ApiError(400, "Bad Request: a name is needed")
         with self._cond:

@@ -316,3 +316,19 @@ def test_a_flood_of_joins_gets_a_bounded_number_of_seats(tmp_path: Path) -> None
     assert full.value.code == 403
     assert table.member_count() == MAX_SEATS
     assert table.join("Ann again", "en", first.id, first.secret).id == first.id
+
+
+def test_terminal_escapes_from_players_reach_no_terminal(tmp_path: Path) -> None:
+    """A seat named, or a message typed, with an escape sequence (clear the screen, retitle the
+    window) printed it raw in `python -m devtools.localtable.transcript`; a seat's name, as
+    Telegram's, keeps no control character."""
+    from devtools.localtable import transcript
+
+    db = tmp_path / "t.sqlite3"
+    table = Table(str(db))
+    eve = table.join("Eve\x1b]0;pwned\x07\x1b[2J", "en", None, None)
+    assert eve.name == "Eve]0;pwned[2J"
+    table.user_says(eve, "group", "hello\x1b[2J\x1b[31mred")
+    printed = transcript.render(db)
+    assert not any(ord(c) < 32 and c != "\n" for c in printed)
+    assert "hello\\x1b[2J\\x1b[31mred" in printed
