@@ -54,8 +54,11 @@ def cleaned(name: str) -> str:
 
 
 def _key(name: str) -> str:
-    """What two names that read alike have in common."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """What two names that read alike have in common: compatibility forms, case and invisible
+    characters (a zero-width space makes "A\u200bnn" read as "Ann") set aside."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    seen = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf" and ch not in BLANKS)
+    return " ".join(seen.split())
 
 
 def seat_name(name: str, taken: Iterable[str]) -> str:

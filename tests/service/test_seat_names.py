@@ -74,5 +74,6 @@ def test_seat_names_keep_what_a_name_may_be() -> None:
     assert cleaned("Zoë 🧛‍♂️ 李") == "Zoë 🧛‍♂️ 李"  # accents, emoji sequences, any script
     assert cleaned("עמית") == "עמית"  # a right-to-left name stays as written
     assert seat_name("Ann", ["ＡＮＮ"]) == "Ann (2)"
+    assert seat_name("A\u200bnn\u2060", ["Ann"]) == "A\u200bnn\u2060 (2)"  # invisible inside
     assert seat_name("Ann", ["Ann", "Ann (2)"]) == "Ann (3)"
     assert seat_name("👤1", ["\u3164"]) == "👤1"
