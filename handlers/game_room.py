@@ -14,7 +14,7 @@ from handlers.context import Rooms
 from handlers.game_end import after_play
 from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt
 from handlers.game_runner import GameRunner, Seen
-from handlers.i18n import negotiate, t
+from handlers.i18n import t
 from handlers.presenter import Presenter
 from handlers.refusals import AheadPaused, Illegal, NotInGame, Refusal, Stale
 from handlers.store_keys import FLUSH, game_key
@@ -31,7 +31,6 @@ class Pressed:
     press: ButtonPress
     decision: int
     parsed: action_payloads.Parsed
-    lang: str
 
 
 @dataclass(frozen=True)
@@ -41,18 +40,20 @@ class Outcome:
 
 
 def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
-    """A decision button in a player's private chat."""
-    lang = negotiate(press.user.language_code)
+    """A decision button in a player's private chat. A refusal is said in the language the
+    presser chose (/language), like every other answer in their private chat; read only then."""
     try:
         parsed = action_payloads.parse_payload(button.payload)
     except action_payloads.BadPayload:
+        lang = rooms.user_lang(press.user.id, press.user.language_code)
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
         return "garbage"
-    cmd = Pressed(rooms, press, button.decision, parsed, lang)
+    cmd = Pressed(rooms, press, button.decision, parsed)
     key = game_key(button.gid)
     with Work(rooms.pipeline, key, press.update_id, query=press.query_id) as work:
         outcome = work.run(pressed, cmd) or Outcome("stale")
     if work.txn is None:
+        lang = rooms.user_lang(press.user.id, press.user.language_code)
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
     elif outcome.menu is not None:
         rooms.messenger.edit(press.chat_id, press.message_id, *outcome.menu)
@@ -68,7 +69,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     try:
         table, seat = _presser(rooms, work, press, decision, navigates)
     except Refusal as refused:
-        txn.toast = refusals.toast(cmd.lang, refused)
+        txn.toast = refusals.toast(_presser_lang(work, press), refused)
         return Outcome("stale")
     plang = table.lang_of(seat)
     table.reachable_again(press.user.id)
@@ -96,6 +97,14 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
         answered[seat] = (press.message_id, Seen(*before, action))
     after_play(work, rooms.bot_username, table, answered)
     return Outcome(action.kind)
+
+
+def _presser_lang(work: UnitOfWork, press: ButtonPress) -> str:
+    """The language the presser chose (/language): a seated player's as the game keeps it (the
+    choice follows them into it), no read; anyone else's from their record (read only then)."""
+    seat = work.game.seat_of(press.user.id)
+    lang = work.game.players[seat].lang if seat is not None else None
+    return lang or work.user_lang(press.user.id, press.user.language_code)
 
 
 def _kept_open(table: GameRunner, seat: int, decision: int, view: Mapping[str, Any]) -> bool:
@@ -243,6 +252,8 @@ def woke(cmd: Woke, work: UnitOfWork) -> None:
     rooms, req = cmd.rooms, cmd.request
     if req.decision == FLUSH:
         return  # loading the game is enough: the load resends what is overdue
+    if not req.game_key.startswith(game_key("")):
+        return  # a decision's timer names a game; one naming a chat or a user has nothing due
     if work.game.phase == LOBBY:
         lobby.expire_if_due(work)
         return
