@@ -60,6 +60,9 @@ FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter
 # Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
 # status wait for the flush timer, so the decision prompts in private chats go first.
 BEHIND_SECONDS = 2.0
+# ... and when it is booked this far ahead, the edits nobody waits on to decide are held back
+# before the commit (``handlers.transaction.defer_under_pressure``).
+PRESSURE_SECONDS = 1.0
 LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
 
 
@@ -200,12 +203,16 @@ class Delivery:
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         return delivered
 
-    def _behind(self) -> bool:
-        """Whether the shared budget is booked more than ``BEHIND_SECONDS`` ahead."""
+    def pressed(self) -> bool:
+        """Whether the shared budget is booked more than ``PRESSURE_SECONDS`` ahead."""
+        return self._behind(PRESSURE_SECONDS)
+
+    def _behind(self, seconds: float = BEHIND_SECONDS) -> bool:
+        """Whether the shared budget is booked more than ``seconds`` ahead."""
         if self.limiter is None:
             return False
         try:
-            return self.limiter.backlog(self.clock.now()) > BEHIND_SECONDS
+            return self.limiter.backlog(self.clock.now()) > seconds
         except Exception:  # unavailable: the slots will tell
             log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
             return False
@@ -263,7 +270,8 @@ class Delivery:
         The game's next deadline will if it falls just after; otherwise a flush timer."""
         if not txn.new_entries and not txn.stale_entries:
             return
-        for at in sorted({float(e["after"]) for e in txn.new_entries if deferred(e, txn.now)}):
+        pending = txn.new_entries + txn.stale_entries
+        for at in sorted({float(e["after"]) for e in pending if deferred(e, txn.now)}):
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         due = txn.doc.get("due")
         if due is None or not txn.until < due["at"] <= txn.until + 30:

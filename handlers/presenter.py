@@ -37,7 +37,7 @@ from handlers.group_board import (
     GroupBoard,
 )
 from handlers.i18n import t
-from handlers.message_tags import Tag
+from handlers.message_tags import Kind, Tag
 from handlers.private_news import PrivateNews
 from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
@@ -171,7 +171,7 @@ class Presenter(PrivateNews):
             still = same and seat in asked
             if seat in answered:
                 msg, text = answered[seat]
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag=Kind.ANSWERED)
                 if msg == prompt.get("msg"):
                     # A boost window may ask again after a card is played: the same message
                     # then gets the buttons back.
@@ -267,7 +267,10 @@ class Presenter(PrivateNews):
             rows = self.rows(p.id, pr.rows)
             title = pr.text.split("\n", 1)[0]
             if current is not None and same and current["msg"]:
-                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
+                # buttons back (a boost window asks again) are a prompt; newer facts on buttons
+                # still shown may wait under pressure (``handlers.transaction``, issue 27)
+                again = Kind.PROMPT if current.get("closed") else Kind.RESHOWN
+                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag=again)
                 current["v"], current["closed"], current["title"] = version, False, title
                 continue
             if same:

@@ -10,10 +10,10 @@ import pytest
 
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock
-from handlers.delivery import BEHIND_SECONDS
+from handlers.delivery import BEHIND_SECONDS, PRESSURE_SECONDS
 from handlers.holds import stretch_deadline
 from handlers.store_keys import game_key
-from handlers.transaction import Txn
+from handlers.transaction import MAX_DEFER_SECONDS, PRESSURE_DEFER_SECONDS, Txn
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
 
@@ -214,3 +214,59 @@ def test_R_D1_a_windows_deadline_is_not_stretched_since_who_it_asks_is_secret() 
     assert stretch_deadline(doc, 5.0) == 5.0
     assert stretch_deadline(doc, 5.0) == 0.0  # once per delay
     assert doc["due"] == {"dec": 7, "at": 115.0, "deadline": 115.0}
+
+
+def private_messages(table: ServiceGame, messenger: LoggingMessenger, uid: int) -> list[int]:
+    ids = [messenger.send(uid, f"message {i}").message_id for i in range(3)]
+    messenger.log.clear()
+    return ids
+
+
+def test_under_pressure_closes_and_newer_facts_wait_while_prompts_and_answers_go() -> None:
+    """Issue 27: with the shared budget booked ahead (less than the group's own threshold),
+    a prompt someone else's move closed and newer facts on a shown prompt wait for their flush
+    timer; the new prompt and the answer of the player's own press go at once."""
+    table, messenger, _status = started()
+    uid = table.uids[1]
+    closed, reshown, pressed = private_messages(table, messenger, uid)
+    busy = BusyLimiter(PRESSURE_SECONDS + 0.5)
+    assert busy.behind < BEHIND_SECONDS
+    table.service.pipeline.limiter = busy
+
+    def change(txn: Txn) -> None:
+        txn.edit(uid, closed, "closed by a move", tag="closed")
+        txn.edit(uid, reshown, "newer facts", [[["b", "d", "x"]]], tag="reshown")
+        txn.edit(uid, pressed, "you chose", tag="answered")
+        txn.send(uid, "your prompt", tag="prompt:1:99")
+
+    run(table, change)
+    assert [x[2] for x in messenger.log] == ["you chose", "your prompt"]
+    busy.behind = 0.0
+    table.clock.advance(PRESSURE_DEFER_SECONDS + 1)
+    table.fire_timers()
+    assert sorted(x[2] for x in messenger.log[2:]) == ["closed by a move", "newer facts"]
+
+
+def test_a_held_edit_is_replaced_by_a_newer_one_and_waits_no_longer_than_the_cap() -> None:
+    table, messenger, _status = started()
+    uid = table.uids[1]
+    shown = private_messages(table, messenger, uid)[0]
+    table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)  # pressure stays on
+    texts = iter(f"facts {i}" for i in range(100))
+
+    def change(txn: Txn) -> None:
+        txn.edit(uid, shown, next(texts), [[["b", "d", "x"]]], tag="reshown")
+
+    def edits() -> list[str]:
+        return [text for op, chat, text in messenger.log if op == "edit" and chat == uid]
+
+    run(table, change)
+    assert edits() == []
+    waited = 0.0
+    while not edits():
+        table.clock.advance(5)
+        waited += 5
+        run(table, change)  # a newer text of the same message each time
+        table.fire_timers()
+    assert waited == MAX_DEFER_SECONDS
+    assert edits() == [f"facts {int(waited // 5)}"]  # one call for a message edited 13 times
