@@ -131,8 +131,10 @@ class Delivery:
         behind: bool | None = None
         if group is not None and any(e["chat"] == group for e in pending):
             behind = self._behind()
+        # a deferred edit is its flush timer's (``Txn.edit``, ``defer_under_pressure``): no slot
         entries = sorted(
-            pending, key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"]))
+            (e for e in pending if not deferred(e, txn.now)),
+            key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"])),
         )
         late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
         acks = _AckWriter(self.store, key, txn)
@@ -143,8 +145,8 @@ class Delivery:
         holding = holding_chats(txn.doc, txn.now)
         holds: dict[int, float] = {}
         for i, e in enumerate(entries):
-            if e["chat"] in held or deferred(e, txn.now):
-                continue  # a deferred edit is its flush timer's (``Txn.edit``)
+            if e["chat"] in held:
+                continue
             if e["chat"] in holding:  # flood control holds the chat: not even a try
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
@@ -155,7 +157,14 @@ class Delivery:
                 if behind:
                     held.add(e["chat"])
                     continue
-            if not self._take_slot(booked, len(entries) - i, txn):
+            # slots for what may go: no booking for a chat held or the group left waiting
+            remaining = sum(
+                1
+                for x in entries[i:]
+                if x["chat"] not in held
+                and not (behind and x["chat"] == group and _low_priority(x))
+            )
+            if not self._take_slot(booked, remaining, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
             sending = e["op"] == "send"

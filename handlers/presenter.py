@@ -20,6 +20,7 @@ turn is next" message is ``handlers.ahead_message``.
 from __future__ import annotations
 
 import html
+import re
 
 import engine
 from engine import EventKind, premove
@@ -87,6 +88,7 @@ class Presenter(PrivateNews):
         # then, and next to a prompt that may ask again (a boost window): a later edit of it
         # would take them away. A turn or a fight's decision still comes as a new message.
         texts = {s: (msg, self._answered_text(s, chose)) for s, (msg, chose) in answered.items()}
+        chosen = {s: _plain(text.rpartition("\n")[2]) for s, (_, text) in texts.items()}
         follow = self._follow_ups(st, texts)
         for seat, (msg, text) in list(texts.items()):
             told = news.get(seat)
@@ -100,7 +102,7 @@ class Presenter(PrivateNews):
             ):
                 texts[seat] = (msg, fmt.lines(text, told))
                 del news[seat]
-        self._close_prompts(texts, follow)
+        self._close_prompts(texts, follow, chosen)
         self.group.update(table, self._unreachable_notes())
         self._away_notices()
         for seat, text in news.items():
@@ -155,10 +157,14 @@ class Presenter(PrivateNews):
         return self.group.status_text()
 
     def _close_prompts(
-        self, answered: dict[int, tuple[int, str]], follow: dict[int, tuple[int, str]]
+        self,
+        answered: dict[int, tuple[int, str]],
+        follow: dict[int, tuple[int, str]],
+        chosen: dict[int, str],
     ) -> None:
         """``answered``: seat -> (the pressed prompt, its answer's text); ``follow``: prompts
-        that the next one replaces in place (``_open_prompts``)."""
+        that the next one replaces in place (``_open_prompts``); ``chosen``: seat -> the
+        answer's last line as plain text (the press's callback answer when the edit waits)."""
         p = self.state.pending
         open_prompts = self.game.prompts
         asked = engine.asked(self.state)
@@ -171,7 +177,10 @@ class Presenter(PrivateNews):
             still = same and seat in asked
             if seat in answered:
                 msg, text = answered[seat]
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag=Kind.ANSWERED)
+                # under pressure the edit may wait: the press's answer then says the choice
+                self.txn.edit(
+                    self.chat_of(seat), msg, text, None, tag=Kind.ANSWERED, answer=chosen[seat]
+                )
                 if msg == prompt.get("msg"):
                     # A boost window may ask again after a card is played: the same message
                     # then gets the buttons back.
@@ -386,3 +395,12 @@ class Presenter(PrivateNews):
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
+
+
+MAX_ANSWER_CHARS = 200  # a callback answer's text (Bot API: 0-200 characters)
+
+
+def _plain(line: str) -> str:
+    """An HTML line as a callback answer shows it: plain text, at most 200 characters."""
+    text = html.unescape(re.sub(r"<[^>]*>", "", line))
+    return text if len(text) <= MAX_ANSWER_CHARS else text[: MAX_ANSWER_CHARS - 1] + "…"

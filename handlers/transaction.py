@@ -35,7 +35,7 @@ LEGACY_LEASE_SECONDS = 20.0  # entries written before leases existed: ``at`` + t
 STALE_OUTBOX_SECONDS = 3600.0  # after its game ended, an entry still unsent is dropped
 # Under pressure (``defer_under_pressure``, issue 27): the edits that may wait, how long at a time
 # and at most in all.
-DEFERRABLE = (Kind.CLOSED, Kind.RESHOWN, Kind.STORY, Kind.STATUS)
+DEFERRABLE = (Kind.CLOSED, Kind.ANSWERED, Kind.RESHOWN, Kind.STORY, Kind.STATUS)
 PRESSURE_DEFER_SECONDS = 10.0
 MAX_DEFER_SECONDS = 60.0
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
@@ -121,11 +121,15 @@ class Txn:
         tag: Tag | str = "",
         *,
         after: float | None = None,
+        answer: str | None = None,
     ) -> None:
         """``after``: not sent before then (a throttled edit, issue 27). Its lease ends then, so
         whoever runs first after it (its flush timer) sends it; until then a newer edit of the
-        same message replaces it."""
+        same message replaces it. ``answer``: what the press's callback answer says when this
+        edit (the pressed prompt's answer) waits under pressure (``defer_under_pressure``)."""
         self._add("edit", chat, text, rows, msg, tag)
+        if answer:
+            self.new_entries[-1]["answer"] = answer
         if after is not None and after > self.now:
             e = self.new_entries[-1]
             e["after"] = e["until"] = after
@@ -187,8 +191,9 @@ def _born(e: dict[str, Any]) -> float:
 def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
     """Under pressure (issue 27: the bot's shared budget is booked ahead, ``behind``), the
     edits nobody waits on to decide (``DEFERRABLE``: a prompt closed by someone else's move or
-    its deadline, newer facts on a prompt whose buttons are shown, the group's story and status)
-    are held back ``PRESSURE_DEFER_SECONDS`` for their flush timer, so the prompts and the
+    its deadline, the pressed prompt's answer, whose choice the press's callback answer then
+    says at once, newer facts on a prompt whose buttons are shown, the group's story and
+    status) are held back ``PRESSURE_DEFER_SECONDS`` for their flush timer, so the prompts and the
     answers of presses go first. Meanwhile a newer edit of the same message replaces the held
     one (``Txn._supersede``), so a message costs one call however often it changed. None waits
     longer than ``MAX_DEFER_SECONDS`` in all: then it goes, pressure or not. What is held back
@@ -207,6 +212,8 @@ def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
     for e in held:
         e["after"] = e["until"] = min(now + PRESSURE_DEFER_SECONDS, _born(e) + MAX_DEFER_SECONDS)
         e.setdefault("born", e["at"])
+        if e.get("answer") and txn.toast is None:  # the presser learns their choice at once
+            txn.toast = (str(e["answer"]), False)
     txn.changed = True
 
 

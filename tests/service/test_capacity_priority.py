@@ -222,10 +222,10 @@ def private_messages(table: ServiceGame, messenger: LoggingMessenger, uid: int) 
     return ids
 
 
-def test_under_pressure_closes_and_newer_facts_wait_while_prompts_and_answers_go() -> None:
+def test_under_pressure_closes_answers_and_newer_facts_wait_while_prompts_go() -> None:
     """Issue 27: with the shared budget booked ahead (less than the group's own threshold),
-    a prompt someone else's move closed and newer facts on a shown prompt wait for their flush
-    timer; the new prompt and the answer of the player's own press go at once."""
+    a prompt someone else's move closed, the pressed prompt's answer and newer facts on a shown
+    prompt wait for their flush timer; a new prompt goes at once."""
     table, messenger, _status = started()
     uid = table.uids[1]
     closed, reshown, pressed = private_messages(table, messenger, uid)
@@ -240,11 +240,12 @@ def test_under_pressure_closes_and_newer_facts_wait_while_prompts_and_answers_go
         txn.send(uid, "your prompt", tag="prompt:1:99")
 
     run(table, change)
-    assert [x[2] for x in messenger.log] == ["you chose", "your prompt"]
+    assert [x[2] for x in messenger.log] == ["your prompt"]
     busy.behind = 0.0
     table.clock.advance(PRESSURE_DEFER_SECONDS + 1)
     table.fire_timers()
-    assert sorted(x[2] for x in messenger.log[2:]) == ["closed by a move", "newer facts"]
+    waited = ["closed by a move", "newer facts", "you chose"]
+    assert sorted(x[2] for x in messenger.log[1:]) == waited
 
 
 def test_a_held_edit_is_replaced_by_a_newer_one_and_waits_no_longer_than_the_cap() -> None:
@@ -270,3 +271,25 @@ def test_a_held_edit_is_replaced_by_a_newer_one_and_waits_no_longer_than_the_cap
         table.fire_timers()
     assert waited == MAX_DEFER_SECONDS
     assert edits() == [f"facts {int(waited // 5)}"]  # one call for a message edited 13 times
+
+
+def test_under_pressure_the_pressed_prompts_answer_waits_and_the_press_says_the_choice() -> None:
+    """Issue 27: the answer of a press waits like the closes under pressure, so the callback
+    answer says the choice at once (plain text); without pressure the edit says it, no toast."""
+    for busy in (False, True):
+        table, messenger, _status = started()
+        if busy:
+            table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)
+        seat = table.state().turn
+        uid = table.uids[seat]
+        messenger.answers.clear()
+        table.press_payload(seat, "pa")  # the turn's pass
+        edited = [text for op, chat, text in messenger.log if op == "edit" and chat == uid]
+        ((_, toast, alert),) = messenger.answers
+        if not busy:
+            assert edited and toast is None
+            continue
+        assert edited == [] and toast is not None and not alert
+        (waiting,) = [e for e in table.doc()["outbox"] if e["tag"] == "answered"]
+        chosen = waiting["text"].rpartition("\n")[2]
+        assert "<" not in toast and toast == chosen.replace("<b>", "").replace("</b>", "")
