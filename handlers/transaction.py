@@ -197,7 +197,11 @@ def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
     answers of presses go first. Meanwhile a newer edit of the same message replaces the held
     one (``Txn._supersede``), so a message costs one call however often it changed. None waits
     longer than ``MAX_DEFER_SECONDS`` in all: then it goes, pressure or not. What is held back
-    depends on the shared budget only, never on what this game's messages say (R-D1)."""
+    depends on the shared budget only, never on what this game's messages say, and the budget is
+    asked on every command of a game, whatever it queued (R-D1: not even a read's time tells
+    the group that a secret window's prompt was closed)."""
+    if not txn.key.startswith("GAME#") or not behind():
+        return
     now = txn.now
     held = [
         e
@@ -207,7 +211,7 @@ def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
         and not deferred(e, now)
         and now - _born(e) < MAX_DEFER_SECONDS
     ]
-    if not held or not behind():
+    if not held:
         return
     for e in held:
         e["after"] = e["until"] = min(now + PRESSURE_DEFER_SECONDS, _born(e) + MAX_DEFER_SECONDS)

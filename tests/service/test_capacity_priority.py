@@ -293,3 +293,62 @@ def test_under_pressure_the_pressed_prompts_answer_waits_and_the_press_says_the_
         (waiting,) = [e for e in table.doc()["outbox"] if e["tag"] == "answered"]
         chosen = waiting["text"].rpartition("\n")[2]
         assert "<" not in toast and toast == chosen.replace("<b>", "").replace("</b>", "")
+
+
+class CountingLimiter(BusyLimiter):
+    """A free budget that counts how often it is asked and how many slots are booked."""
+
+    def __init__(self) -> None:
+        super().__init__(0.0)
+        self.asked = 0
+        self.booked: list[int] = []
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        self.booked.append(count)
+        return super().reserve(count, now, latest)
+
+    def backlog(self, now: float) -> float:
+        self.asked += 1
+        return super().backlog(now)
+
+
+def budget_reads(*, secret: bool) -> int:
+    table, _messenger, _status = started()
+    limiter = CountingLimiter()
+    table.service.pipeline.limiter = limiter
+    uid = table.uids[1]
+    shown = table.messenger.send(uid, "a window's prompt").message_id
+
+    def change(txn: Txn) -> None:
+        txn.send(GROUP, "story line", tag="story")
+        if secret:
+            txn.edit(uid, shown, "the window closed", tag="closed")
+
+    run(table, change)
+    return limiter.asked
+
+
+def test_R_D1_the_budget_is_asked_alike_whether_or_not_a_private_prompt_closed() -> None:
+    """The attack: only a command that closed a secret window's prompt (a Doctor holder's) read
+    the shared budget before its commit, so the group's message came a read later."""
+    counts = [budget_reads(secret=False), budget_reads(secret=True)]
+    assert counts[0] == counts[1]
+
+
+def test_a_delivery_books_slots_only_for_what_it_sends_now() -> None:
+    """Slots booked for edits held back were never used: at 100 games the bot used 17.5 of
+    its 24 messages a second."""
+    table, messenger, _status = started()
+    uid = table.uids[1]
+    closed, reshown, _ = private_messages(table, messenger, uid)
+    limiter = CountingLimiter()
+    table.service.pipeline.limiter = limiter
+
+    def change(txn: Txn) -> None:
+        txn.send(uid, "your prompt", tag="prompt:1:99")
+        txn.edit(uid, closed, "closed", tag="closed", after=txn.now + 30)
+        txn.edit(uid, reshown, "facts", tag="reshown", after=txn.now + 30)
+
+    run(table, change)
+    assert [x[2] for x in messenger.log] == ["your prompt"]
+    assert sum(limiter.booked) == 1
