@@ -62,7 +62,7 @@ FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter
 BEHIND_SECONDS = 2.0
 # ... and when it is booked this far ahead, the edits nobody waits on to decide are held back
 # before the commit (``handlers.transaction.defer_under_pressure``).
-PRESSURE_SECONDS = 1.0
+PRESSURE_SECONDS = 0.5
 LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
 
 
