@@ -213,10 +213,13 @@ def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
     ]
     if not held:
         return
+    mine = {e["seq"] for e in txn.new_entries}
     for e in held:
         e["after"] = e["until"] = min(now + PRESSURE_DEFER_SECONDS, _born(e) + MAX_DEFER_SECONDS)
         e.setdefault("born", e["at"])
-        if e.get("answer") and txn.toast is None:  # the presser learns their choice at once
+        # the presser learns their choice at once: only from this command's own answer (one
+        # left from an earlier press is someone else's, perhaps another player's)
+        if e.get("answer") and e["seq"] in mine and txn.toast is None:
             txn.toast = (str(e["answer"]), False)
     txn.changed = True
 

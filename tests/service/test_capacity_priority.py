@@ -13,7 +13,12 @@ from devtools.fakes import FakeClock
 from handlers.delivery import BEHIND_SECONDS, PRESSURE_SECONDS
 from handlers.holds import stretch_deadline
 from handlers.store_keys import game_key
-from handlers.transaction import MAX_DEFER_SECONDS, PRESSURE_DEFER_SECONDS, Txn
+from handlers.transaction import (
+    MAX_DEFER_SECONDS,
+    PRESSURE_DEFER_SECONDS,
+    Txn,
+    defer_under_pressure,
+)
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
 
@@ -352,3 +357,18 @@ def test_a_delivery_books_slots_only_for_what_it_sends_now() -> None:
     run(table, change)
     assert [x[2] for x in messenger.log] == ["your prompt"]
     assert sum(limiter.booked) == 1
+
+
+def test_a_held_answer_left_from_another_press_never_answers_this_press() -> None:
+    """The leak: a press answer held back from player A's press was claimed again by player
+    B's press, whose callback answer then said A's choice to B."""
+    earlier = Txn({"outbox": [], "seq": 0}, None, 1000.0, until=1030.0, key="GAME#g")
+    earlier.edit(101, 5, "✔️ A attacks B.", tag="answered", answer="✔️ A attacks B.")
+    defer_under_pressure(earlier, lambda: True)
+    assert earlier.toast == ("✔️ A attacks B.", False)  # A's own press: told at once
+    (held,) = earlier.doc["outbox"]
+    later = Txn(earlier.doc, 1, 1050.0, until=1080.0, key="GAME#g")
+    later.stale_entries.append(held)  # past its wait: B's press claims it
+    defer_under_pressure(later, lambda: True)
+    assert later.toast is None
+    assert held["after"] > 1050.0  # held back again, still
