@@ -20,7 +20,6 @@ turn is next" message is ``handlers.ahead_message``.
 from __future__ import annotations
 
 import html
-import re
 
 import engine
 from engine import EventKind, premove
@@ -39,6 +38,7 @@ from handlers.group_board import (
 )
 from handlers.i18n import t
 from handlers.message_tags import Kind, Tag
+from handlers.outbox import answer_text
 from handlers.private_news import PrivateNews
 from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
@@ -88,7 +88,7 @@ class Presenter(PrivateNews):
         # then, and next to a prompt that may ask again (a boost window): a later edit of it
         # would take them away. A turn or a fight's decision still comes as a new message.
         texts = {s: (msg, self._answered_text(s, chose)) for s, (msg, chose) in answered.items()}
-        chosen = {s: _plain(text.rpartition("\n")[2]) for s, (_, text) in texts.items()}
+        chosen = {s: answer_text(text.rpartition("\n")[2]) for s, (_, text) in texts.items()}
         follow = self._follow_ups(st, texts)
         for seat, (msg, text) in list(texts.items()):
             told = news.get(seat)
@@ -276,9 +276,10 @@ class Presenter(PrivateNews):
             rows = self.rows(p.id, pr.rows)
             title = pr.text.split("\n", 1)[0]
             if current is not None and same and current["msg"]:
-                # buttons back (a boost window asks again) are a prompt; newer facts on buttons
-                # still shown may wait under pressure (``handlers.transaction``, issue 27)
-                again = Kind.PROMPT if current.get("closed") else Kind.RESHOWN
+                # buttons back (a boost window asks again) or a deadline that starts now are a
+                # prompt; other facts on buttons shown may wait under pressure (issue 27)
+                timer = version.rpartition(":")[2] != str(current.get("v", "")).rpartition(":")[2]
+                again = Kind.PROMPT if current.get("closed") or timer else Kind.RESHOWN
                 self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag=again)
                 current["v"], current["closed"], current["title"] = version, False, title
                 continue
@@ -355,7 +356,7 @@ class Presenter(PrivateNews):
         kind = own["kind"] if own is not None else ""
         declared = own["data"].get("declared") if own is not None and fight else None
         timed = self._timed(seat, engine.awaiting(st), view) and self.deadline_at() is not None
-        return f"{kind}:{played}:{supports}:{declared}:{timed}"
+        return f"{kind}:{played}:{supports}:{declared}:{timed}"  # timed last: _open_prompts
 
     def _away_notices(self) -> None:
         """R-D2: a player just marked away hears it privately, with a way back."""
@@ -395,12 +396,3 @@ class Presenter(PrivateNews):
             [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
             for row in rows
         ]
-
-
-MAX_ANSWER_CHARS = 200  # a callback answer's text (Bot API: 0-200 characters)
-
-
-def _plain(line: str) -> str:
-    """An HTML line as a callback answer shows it: plain text, at most 200 characters."""
-    text = html.unescape(re.sub(r"<[^>]*>", "", line))
-    return text if len(text) <= MAX_ANSWER_CHARS else text[: MAX_ANSWER_CHARS - 1] + "…"

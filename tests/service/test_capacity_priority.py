@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock
 from handlers.delivery import BEHIND_SECONDS, PRESSURE_SECONDS
@@ -372,3 +373,20 @@ def test_a_held_answer_left_from_another_press_never_answers_this_press() -> Non
     defer_under_pressure(later, lambda: True)
     assert later.toast is None
     assert held["after"] > 1050.0  # held back again, still
+
+
+def test_under_pressure_a_deadline_that_starts_now_goes_at_once() -> None:
+    """Issue 27: newer facts on a shown prompt may wait under pressure, but not the deadline
+    the first supporter's prompt gets when the Priest window closes: their time runs now."""
+    table, messenger, _status = started()
+    table.attack()
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "priest"
+    table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)
+    messenger.log.clear()
+    table.wait_until_due()  # nobody stops the fight: the window closes, support goes on
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "support"
+    first = table.uids[aw.seats[0]]
+    edits = [text for op, chat, text in messenger.log if op == "edit" and chat == first]
+    assert edits and "⏳" in edits[-1]
