@@ -60,6 +60,9 @@ FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter
 # Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
 # status wait for the flush timer, so the decision prompts in private chats go first.
 BEHIND_SECONDS = 2.0
+# ... and when it is booked this far ahead, the edits nobody waits on to decide are held back
+# before the commit (``handlers.transaction.defer_under_pressure``).
+PRESSURE_SECONDS = 0.5
 LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
 
 
@@ -128,8 +131,10 @@ class Delivery:
         behind: bool | None = None
         if group is not None and any(e["chat"] == group for e in pending):
             behind = self._behind()
+        # a deferred edit is its flush timer's (``Txn.edit``, ``defer_under_pressure``): no slot
         entries = sorted(
-            pending, key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"]))
+            (e for e in pending if not deferred(e, txn.now)),
+            key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"])),
         )
         late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
         acks = _AckWriter(self.store, key, txn)
@@ -140,8 +145,8 @@ class Delivery:
         holding = holding_chats(txn.doc, txn.now)
         holds: dict[int, float] = {}
         for i, e in enumerate(entries):
-            if e["chat"] in held or deferred(e, txn.now):
-                continue  # a deferred edit is its flush timer's (``Txn.edit``)
+            if e["chat"] in held:
+                continue
             if e["chat"] in holding:  # flood control holds the chat: not even a try
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
@@ -152,7 +157,14 @@ class Delivery:
                 if behind:
                     held.add(e["chat"])
                     continue
-            if not self._take_slot(booked, len(entries) - i, txn):
+            # slots for what may go: no booking for a chat held or the group left waiting
+            remaining = sum(
+                1
+                for x in entries[i:]
+                if x["chat"] not in held
+                and not (behind and x["chat"] == group and _low_priority(x))
+            )
+            if not self._take_slot(booked, remaining, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
             sending = e["op"] == "send"
@@ -200,12 +212,16 @@ class Delivery:
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         return delivered
 
-    def _behind(self) -> bool:
-        """Whether the shared budget is booked more than ``BEHIND_SECONDS`` ahead."""
+    def pressed(self) -> bool:
+        """Whether the shared budget is booked more than ``PRESSURE_SECONDS`` ahead."""
+        return self._behind(PRESSURE_SECONDS)
+
+    def _behind(self, seconds: float = BEHIND_SECONDS) -> bool:
+        """Whether the shared budget is booked more than ``seconds`` ahead."""
         if self.limiter is None:
             return False
         try:
-            return self.limiter.backlog(self.clock.now()) > BEHIND_SECONDS
+            return self.limiter.backlog(self.clock.now()) > seconds
         except Exception:  # unavailable: the slots will tell
             log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
             return False
@@ -263,7 +279,8 @@ class Delivery:
         The game's next deadline will if it falls just after; otherwise a flush timer."""
         if not txn.new_entries and not txn.stale_entries:
             return
-        for at in sorted({float(e["after"]) for e in txn.new_entries if deferred(e, txn.now)}):
+        pending = txn.new_entries + txn.stale_entries
+        for at in sorted({float(e["after"]) for e in pending if deferred(e, txn.now)}):
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         due = txn.doc.get("due")
         if due is None or not txn.until < due["at"] <= txn.until + 30:

@@ -268,6 +268,7 @@ class Work:
             work = UnitOfWork(store, txn)
             result = room(command, work)
             work.commit()
+            transaction.defer_under_pressure(txn, self.service.delivery.pressed)
             if transaction.unchanged(txn):
                 self.txn = txn
                 return result
