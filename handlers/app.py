@@ -90,9 +90,13 @@ class CoachRideBot:
         }
         log.info("update", extra=metrics.line("update", fields, tally))
 
-    def handle_timer(self, req: TimerRequest, seconds_left: float | None = None) -> None:
+    def handle_timer(
+        self, req: TimerRequest, seconds_left: float | None = None
+    ) -> game_room.TimerOutcome:
+        """What the request came to; one that can never succeed is not raised (the timer
+        Lambda acknowledges it), a transient fault is."""
         with deadline_scope(self._deadline(seconds_left), self.clock), handling(None):
-            game_room.timer(self, req)
+            return game_room.timer(self, req)
 
     # -- commands ------------------------------------------------------------------------------
     def _command(self, cmd: CommandMsg) -> str:
