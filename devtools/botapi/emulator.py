@@ -216,6 +216,37 @@ class BotApiEmulator(BotApiMethods):
     def inject_timeout(self, method: str | None, times: int = 1) -> None:
         self._injected.append(_Injected(method, times, lambda: TimedOut()))
 
+    def migrate_group(self, group_id: int, by_user: int, title: str | None = None) -> int:
+        """Someone upgrades the group to a supergroup, as on Telegram: the supergroup has a new
+        id (``-100…``) and none of the group's message ids; its members keep their status; every
+        later call to the group answers 400 "group chat was upgraded to a supergroup chat" with
+        ``migrate_to_chat_id``; and the bot gets the two service messages
+        (``updates.migration_updates``), queued for ``getUpdates`` and returned."""
+        from devtools.botapi.updates import migration_updates
+
+        with self.lock:
+            if group_id in self.migrated_chats:
+                raise ValueError(f"group {group_id} was upgraded already")
+            supergroup = -1_000_000_000_000 - abs(group_id)
+            self.migrated_chats[group_id] = supergroup
+            for (chat, user), status in list(self.member_status.items()):
+                if chat == group_id:
+                    self.member_status[(supergroup, user)] = status
+            who = self.directory.user_json(by_user)
+            first = self._last_update_id + 1
+            moved = migration_updates(
+                first,
+                group_id,
+                supergroup,
+                by_user,
+                who["first_name"],
+                title=title,
+                date=int(self.clock()),
+            )
+            for update in moved:
+                self.queue_update(update, update["update_id"])
+            return supergroup
+
     def set_member_status(self, chat_id: int, user_id: int, status: str) -> None:
         """One of creator, administrator, member, restricted, left, kicked."""
         self.member_status[(chat_id, user_id)] = status
