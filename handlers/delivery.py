@@ -84,6 +84,8 @@ class Delivered:
     late: dict[int, float] = field(default_factory=dict)
     muted: bool = False
     holds: dict[int, float] = field(default_factory=dict)
+    moved: dict[int, int] = field(default_factory=dict)  # group -> the supergroup it became
+    removed: bool = False  # the group refused as removed (403): nothing more is sent there
 
 
 class Delivery:
@@ -136,6 +138,8 @@ class Delivery:
         booked = _Booked()
         held: set[int] = set()
         muted: set[int] = set()
+        moved: dict[int, int] = {}
+        removed = False
         retry_at = 0.0
         holding = holding_chats(txn.doc, txn.now)
         holds: dict[int, float] = {}
@@ -186,15 +190,26 @@ class Delivery:
                 if sending:
                     acks.forget(e["seq"])
                 continue
+            if sent.moved_to is not None and key.startswith("GAME#"):
+                # the group became a supergroup: its entries stay for the game to move there
+                # (``handlers.chat_moves``), not one more call to the old id
+                moved[e["chat"]] = sent.moved_to
+                held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
+                continue
             acks.write(e["seq"], _ack_value(e, sent))
             if sent.muted:
                 muted.add(e["chat"])
+                if sent.unreachable:  # removed from the group: not one more call there
+                    removed = True
+                    held.add(e["chat"])
             dec = _prompt_decision(e)
             waited = self.clock.now() - float(e.get("at", self.clock.now()))
             if sent.ok and dec is not None and waited > STRETCH_AFTER_SECONDS:
                 late[dec] = max(late.get(dec, 0.0), waited)
         if key.startswith("GAME#"):
-            delivered = Delivered(late, bool(muted), holds)
+            delivered = Delivered(late, bool(muted), holds, moved, removed)
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))
