@@ -109,6 +109,7 @@ class BotApiEmulator(BotApiMethods):
             RateLimits(clock=clock) if limits is True else (limits or None)
         )
         self._injected: list[_Injected] = []
+        self.outage: tuple[float, int, str] | None = None  # until, code, description
         self._last_update_id = 0
         self._woken = False
         # Several functions may call at once (the load command, the table's threads).
@@ -141,6 +142,7 @@ class BotApiEmulator(BotApiMethods):
             if self.chaos is not None:
                 self.chaos.strike(method, params, self.clock())
             self._raise_injected(method)
+            self._raise_outage(method)
             self._check_chat(params.get("chat_id"), method)
             if self.limits is not None:
                 self.limits.admit(method, params, self.clock())
@@ -247,6 +249,14 @@ class BotApiEmulator(BotApiMethods):
                 self.queue_update(update, update["update_id"])
             return supergroup
 
+    def inject_outage(
+        self, seconds: float, code: int = 500, description: str = "Internal Server Error"
+    ) -> None:
+        """For ``seconds`` on the emulator's clock every call but ``getUpdates`` answers a
+        server error, as on Telegram's bad days (its 5xx carry no ``retry_after``)."""
+        with self.lock:
+            self.outage = (self.clock() + seconds, code, description)
+
     def set_member_status(self, chat_id: int, user_id: int, status: str) -> None:
         """One of creator, administrator, member, restricted, left, kicked."""
         self.member_status[(chat_id, user_id)] = status
@@ -338,6 +348,15 @@ class BotApiEmulator(BotApiMethods):
             if injected.times > 0 and injected.method in (None, method):
                 injected.times -= 1
                 raise injected.make()
+
+    def _raise_outage(self, method: str) -> None:
+        if self.outage is None:
+            return
+        until, code, description = self.outage
+        if self.clock() >= until:
+            self.outage = None
+            return
+        raise Reply(code, description)
 
     def _check_chat(self, chat_id: Any, method: str) -> None:
         if chat_id is None:
