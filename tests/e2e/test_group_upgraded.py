@@ -7,6 +7,7 @@ moves, and the game goes on to its end there."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from handlers.i18n import t
@@ -109,5 +110,46 @@ def test_a_lobby_moves_and_its_join_link_still_works() -> None:
     assert t("en", "lobby.joined") in [m.text for m in h.api.messages_in(players[3].uid)]
     h.start()  # /startgame in the supergroup
     assert h.game_doc()["phase"] == "playing"
+    assert h.play_by_buttons().over
+    assert not h.api.violations and not h.errors
+
+
+class Interleaved:
+    """A store whose first commit of a game lets ``meanwhile`` run to its end first: the two
+    signals of an upgrade handled at the same time by two functions."""
+
+    def __init__(self, inner: Any, meanwhile: Callable[[], None]) -> None:
+        self.inner = inner
+        self.meanwhile: Callable[[], None] | None = meanwhile
+
+    def commit(self, writes: Sequence[Any], update_id: int | None = None) -> dict[str, int]:
+        if self.meanwhile is not None and any(w.key.startswith("GAME#") for w in writes):
+            run, self.meanwhile = self.meanwhile, None
+            run()
+        return dict(self.inner.commit(writes, update_id))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_both_signals_at_once_move_the_game_once() -> None:
+    """Optimistic locking: the move whose commit finds the game changed reruns on fresh reads
+    and finds it moved."""
+    h, players = _table()
+    h.open_lobby_and_join()
+    h.start()
+    h.play_by_buttons(stop=12)
+    new, moved = _upgrade(h, players[0])
+    store = h.store
+    racing = Interleaved(store, lambda: h.service.handle_update(moved[1]))
+    h.service.store = h.service.pipeline.store = racing  # type: ignore[assignment]
+    h.service.handle_update(moved[0])
+    h.service.store = h.service.pipeline.store = store
+    h.group, h.group_type = new, "supergroup"
+    assert racing.meanwhile is None  # the other signal did run in between
+    doc = h.game_doc()
+    assert doc["chat"] == new and _record(h, new)["game"] == h.last_gid
+    assert _record(h, OLD)["moved_to"] == new
+    assert [m.raw_text for m in h.api.messages_in(new)] == [doc["status"]["text"]]  # once
     assert h.play_by_buttons().over
     assert not h.api.violations and not h.errors
