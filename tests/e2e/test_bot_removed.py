@@ -62,3 +62,24 @@ def test_a_group_that_removed_the_bot_is_not_tried_again_until_the_bot_is_back()
     shown = h.api.message(GROUP, h.game_doc()["status"]["msg"]).text
     assert shown.startswith("🏁")  # its status says the game is over
     assert not h.api.violations and not h.errors
+
+
+def test_the_update_that_the_bot_was_removed_stops_the_group_s_messages_before_any_refusal() -> (
+    None
+):
+    players = [Player(uid=7250 + i, name=f"Rider {i}") for i in range(4)]
+    h = Harness(players, seed=6)
+    h.open_lobby_and_join()
+    h.start()
+    h.api.blocked_chats.add(GROUP)
+    creator = players[0]
+    update = my_chat_member(
+        next(h.ids), GROUP, "supergroup", creator.uid, creator.name, "member", "kicked"
+    )
+    since = len(h.api.calls)
+    h.service.handle_update(update)
+    assert h.play_by_buttons().over  # every wait has a deadline: the game still ends
+    assert _calls_to(h, GROUP, since) == 0
+    told = [m for m in h.api.messages_in(creator.uid) if m.text == t("en", "bot.muted_in_group")]
+    assert len(told) == 1
+    assert not h.api.violations and not h.errors
