@@ -13,7 +13,7 @@ import pytest
 
 from handlers import timer
 from handlers.store_keys import FLUSH
-from infra.ports import TimerRequest
+from infra.ports import Put, TimerRequest
 from infra.timers import timer_message
 from tests.service.webhook_table import GROUP, BotTable
 
@@ -93,3 +93,18 @@ def test_a_transient_store_fault_is_still_retried() -> None:
     table.store.inner = Down()  # type: ignore[assignment]
     result = _invoke(table, _body(f"GAME#{table.gid}", due["dec"]))
     assert result == {"batchItemFailures": [{"itemIdentifier": "m0"}]}
+
+
+def test_a_timer_for_a_document_that_is_no_game_s_shape_is_acknowledged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    table = BotTable()
+    table.start()
+    table.store.commit(
+        [Put("GAME#broken", {"gid": "broken", "chat": "a group", "phase": "?"}, None)]
+    )
+    with caplog.at_level(logging.INFO, logger="coachride"):
+        result = _invoke(table, _body("GAME#broken"))
+    assert result == {"batchItemFailures": []}
+    said = [r.__dict__.get("outcome") for r in caplog.records if r.name == "coachride"]
+    assert "invalid" in said
