@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from handlers import holds, unit_of_work
 from handlers.context import Rooms
+from handlers.game_end import after_play
 from handlers.game_record import ACTIVE, LOBBY, PLAYING
 from handlers.game_runner import GameRunner
 from handlers.group_board import GroupBoard
@@ -157,7 +158,10 @@ class Membership:
 
 
 def membership(rooms: Rooms, cmd: BotMembership) -> str:
-    """The bot's membership of a group changed: its game's group is muted, or shown again."""
+    """The bot's membership of a group changed: its game's group is muted, or shown again; a
+    player unblocked the bot: their game writes to them again."""
+    if cmd.chat_id > 0:
+        return unblocked(rooms, cmd) if cmd.may_write else "blocked"
     gid = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).game)
     if not gid:
         return "no_game"
@@ -183,3 +187,39 @@ def membership_changed(change: Membership, work: UnitOfWork) -> None:
     game.unreachable = [c for c in game.unreachable if c != game.chat]
     work.txn.doc["muted_told"] = False  # removed again, the creator is told again
     show_anew(work, change.bot_username, change.scale)
+
+
+@dataclass(frozen=True)
+class Unblocked:
+    uid: int
+    bot_username: str
+    scale: float
+
+
+def unblocked(rooms: Rooms, cmd: BotMembership) -> str:
+    """A player who blocked the bot (so the game stopped writing to them and decided for them
+    by default) unblocked it: they are reachable again, as when they press a button, and the
+    game shows them what it asks of them now (the prompt, or the away notice with its way
+    back). Blocking needs no update of its own: the next message's 403 says it."""
+    gid = unit_of_work.reading(rooms.store, lambda work: work.user(cmd.chat_id).game)
+    if not gid:
+        return "no_game"
+    with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
+        work.run(reach_again, Unblocked(cmd.chat_id, rooms.bot_username, rooms.scale))
+    return "unblocked"
+
+
+def reach_again(cmd: Unblocked, work: UnitOfWork) -> None:
+    game = work.game
+    if game.phase != PLAYING or cmd.uid not in game.unreachable:
+        return
+    table = GameRunner(work, cmd.scale)
+    seat = table.seat_of(cmd.uid)
+    if seat is None:
+        return
+    table.reachable_again(cmd.uid)
+    prompt = game.prompts.get(str(seat))
+    if prompt is not None and prompt.get("msg") is None:
+        del game.prompts[str(seat)]  # never shown: asked anew
+    table.settle()
+    after_play(work, cmd.bot_username, table)

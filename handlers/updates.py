@@ -60,8 +60,9 @@ class ChatMoved:
 
 @dataclass(frozen=True, slots=True)
 class BotMembership:
-    """The bot's own membership of a group changed: it may write there (added back, made a
-    member or an administrator) or not (removed, banned, restricted from sending)."""
+    """The bot's own membership of a chat changed: in a group, it may write there (added back,
+    made a member or an administrator) or not (removed, banned, restricted from sending); in a
+    private chat (``chat_id`` the user's), the user unblocked the bot or blocked it."""
 
     update_id: int
     chat_id: int
@@ -185,15 +186,20 @@ _MAY_WRITE = ("creator", "administrator", "member")
 
 
 def _bot_member(update_id: int, cm: dict[str, Any]) -> Command | None:
-    """``my_chat_member``: in a group, whether the bot may write there now; in a private chat
-    (a user blocked or unblocked the bot) nothing the game acts on."""
+    """``my_chat_member``: whether the bot may write in the chat now: a group (the bot added,
+    removed, restricted) or a private chat (the user unblocked or blocked the bot)."""
     chat, new = cm.get("chat"), cm.get("new_chat_member")
     if not isinstance(chat, dict) or not isinstance(new, dict):
         return None
     chat_id = _int(chat.get("id"))
+    status = new.get("status")
+    if chat_id is not None and chat_id > 0 and chat.get("type") == "private":
+        # a user blocked the bot (kicked) or unblocked it (member)
+        if status in ("member", "kicked"):
+            return BotMembership(update_id, chat_id, status == "member")
+        return None
     if chat_id is None or chat_id >= 0 or chat.get("type") not in ("group", "supergroup"):
         return None
-    status = new.get("status")
     if status == "restricted":
         writes = new.get("can_send_messages") is True and new.get("is_member") is not False
         return BotMembership(update_id, chat_id, writes)

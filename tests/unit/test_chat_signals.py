@@ -48,6 +48,8 @@ def test_a_bot_restricted_from_sending_may_not_write() -> None:
     assert parse(_restricted(True), BOT) == BotMembership(3, -100777, True)
 
 
-def test_a_user_blocking_the_bot_in_private_is_no_group_signal() -> None:
-    update = my_chat_member(3, 5, "private", 5, "Ann", "member", "kicked")
-    assert parse(update, BOT) is None
+def test_a_user_blocking_or_unblocking_the_bot_in_private_says_so() -> None:
+    blocked = my_chat_member(3, 5, "private", 5, "Ann", "member", "kicked")
+    assert parse(blocked, BOT) == BotMembership(3, 5, False)
+    unblocked = my_chat_member(4, 5, "private", 5, "Ann", "kicked", "member")
+    assert parse(unblocked, BOT) == BotMembership(4, 5, True)
