@@ -1,5 +1,5 @@
-"""A game's group changing under it: upgraded to a supergroup (a new chat id), or the bot removed
-from it and added back.
+"""A game's chats changing under it: its group upgraded to a supergroup (a new chat id), the bot
+removed from the group and added back, a player unblocking the bot.
 
 A group upgraded to a supergroup is a new chat: Telegram says so by a service message in each
 chat (``migrate_to_chat_id`` in the old, ``migrate_from_chat_id`` in the new) and by refusing every
@@ -14,7 +14,9 @@ nothing waits on the group, so none is lost.
 The bot removed from the group (or its right to write taken away) mutes the game's group
 (``handlers.holds.tell_muted``: its creator is told privately); nothing is sent there any more
 (``handlers.transaction``) until the bot may write there again (``my_chat_member``), when the
-game's lobby or status is shown there anew.
+game's lobby or status is shown there anew. A player who blocked the bot is found out by the next
+message's 403 (the game then decides for them, R-D1); unblocking it (``my_chat_member`` in their
+private chat) makes them reachable again, as a press would.
 """
 
 from __future__ import annotations
