@@ -25,7 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from handlers.holds import STRETCH_AFTER_SECONDS, holding_chats
+from handlers.holds import (
+    MAX_HOLD_SECONDS,
+    STRETCH_AFTER_SECONDS,
+    game_waits_until,
+    holding_chats,
+)
 from handlers.message_tags import Kind, tag_of
 from handlers.store_keys import FLUSH, ack_key, ttl_for
 from handlers.transaction import (
@@ -56,6 +61,10 @@ log = logging.getLogger("coachride")
 MIN_SEND_SECONDS = 6.0  # no send starts with less of the invocation left (a request's timeout)
 BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
 MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
+# A decision prompt Telegram failed to take (a 5xx, the network) holds its chat this long: the
+# deadlines move on meanwhile (nobody is timed out for a prompt the bot could not deliver) and the
+# flush timer tries again after it.
+FAILED_HOLD_SECONDS = 30.0
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
 # Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
 # status wait for the flush timer, so the decision prompts in private chats go first.
@@ -87,6 +96,8 @@ class Delivered:
     late: dict[int, float] = field(default_factory=dict)
     muted: bool = False
     holds: dict[int, float] = field(default_factory=dict)
+    moved: dict[int, int] = field(default_factory=dict)  # group -> the supergroup it became
+    removed: bool = False  # the group refused as removed (403): nothing more is sent there
 
 
 class Delivery:
@@ -141,6 +152,11 @@ class Delivery:
         booked = _Booked()
         held: set[int] = set()
         muted: set[int] = set()
+        moved: dict[int, int] = {}
+        removed = False
+        failed: set[int] = set()  # chats where Telegram failed (a 5xx, the network)
+        waiting: set[int] = set()  # ... or that flood control holds
+        done: set[int] = set()  # the entries Telegram answered
         retry_at = 0.0
         holding = holding_chats(txn.doc, txn.now)
         holds: dict[int, float] = {}
@@ -150,6 +166,8 @@ class Delivery:
             if e["chat"] in holding:  # flood control holds the chat: not even a try
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
+                if holding[e["chat"]] <= game_waits_until(txn.doc, txn.now):
+                    waiting.add(e["chat"])  # a hold the game still waits for
                 continue
             if e["chat"] == group and _low_priority(e):
                 if behind is None:
@@ -197,16 +215,43 @@ class Delivery:
                 held.add(e["chat"])
                 if sending:
                     acks.forget(e["seq"])
+                failed.add(e["chat"])
+                continue
+            if sent.moved_to is not None and key.startswith("GAME#"):
+                # the group became a supergroup: its entries stay for the game to move there
+                # (``handlers.chat_moves``), not one more call to the old id
+                moved[e["chat"]] = sent.moved_to
+                held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
                 continue
             acks.write(e["seq"], _ack_value(e, sent))
+            done.add(e["seq"])
             if sent.muted:
                 muted.add(e["chat"])
+                if sent.unreachable:  # removed from the group: not one more call there
+                    removed = True
+                    held.add(e["chat"])
             dec = _prompt_decision(e)
             waited = self.clock.now() - float(e.get("at", self.clock.now()))
             if sent.ok and dec is not None and waited > STRETCH_AFTER_SECONDS:
                 late[dec] = max(late.get(dec, 0.0), waited)
+        # A decision prompt left behind in a chat where Telegram failed (or flood control holds):
+        # the chat is held until the flush timer below tries again (a while after a failure),
+        # so an outage's holds leave no gap, and the game's deadlines wait for it meanwhile (for at
+        # most ``MAX_HOLD_SECONDS`` in all: past it the deadlines run again, as under a long flood).
+        prompted = {
+            e["chat"] for e in entries if e["seq"] not in done and _prompt_decision(e) is not None
+        }
+        waited = float((txn.doc.get("hold") or {}).get("extended", 0.0))
+        if prompted & (failed | waiting) and waited < MAX_HOLD_SECONDS:
+            if prompted & failed:
+                retry_at = max(retry_at, self.clock.now() + FAILED_HOLD_SECONDS)
+            at = max(txn.until, retry_at) + 1  # the flush's time
+            for chat in prompted & (failed | waiting):
+                holds[chat] = max(holds.get(chat, 0.0), at)
         if key.startswith("GAME#"):
-            delivered = Delivered(late, bool(muted), holds)
+            delivered = Delivered(late, bool(muted), holds, moved, removed)
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))

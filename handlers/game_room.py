@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from engine import Rejected
@@ -12,12 +13,12 @@ from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import after_play
-from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt
+from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt, StoredGameInvalid
 from handlers.game_runner import GameRunner, Seen
 from handlers.i18n import t
 from handlers.presenter import Presenter
 from handlers.refusals import AheadPaused, Illegal, NotInGame, Refusal, Stale
-from handlers.store_keys import FLUSH, game_key
+from handlers.store_keys import FLUSH, game_key, timer_target
 from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, MemberLeft
 from infra.ports import Rows, TimerRequest
@@ -236,16 +237,38 @@ def went_away(cmd: Left, work: UnitOfWork) -> None:
     after_play(work, rooms.bot_username, table)
 
 
+class TimerOutcome(StrEnum):
+    """What a timer request came to; all but ``APPLIED`` can never succeed on a retry."""
+
+    APPLIED = "applied"  # run (a stale or duplicate decision does nothing, as it should)
+    GONE = "gone"  # its document no longer exists (a game expired, a reply outbox emptied)
+    NOT_A_GAME = "not_a_game"  # its key names no game (forged, malformed, another record)
+    INVALID = "invalid"  # its document is not a game's shape
+
+    @property
+    def permanent(self) -> bool:
+        return self is not TimerOutcome.APPLIED
+
+
 @dataclass(frozen=True)
 class Woke:
     rooms: Rooms
     request: TimerRequest
 
 
-def timer(rooms: Rooms, req: TimerRequest) -> None:
-    """A game's wake-up: a lobby that may have expired, a decision whose time may be up."""
-    with Work(rooms.pipeline, req.game_key, None) as work:
-        work.run(woke, Woke(rooms, req))
+def timer(rooms: Rooms, req: TimerRequest) -> TimerOutcome:
+    """A game's wake-up: a lobby that may have expired, a decision whose time may be up. A
+    request no retry can ever apply (its key names no game or outbox, its game is gone or not a
+    game's shape) says so instead of raising: the timer Lambda acknowledges it, logged once,
+    rather than retrying it into the dead-letter queue. A transient fault still raises."""
+    if not timer_target(req.game_key, req.decision):
+        return TimerOutcome.NOT_A_GAME
+    try:
+        with Work(rooms.pipeline, req.game_key, None) as work:
+            work.run(woke, Woke(rooms, req))
+    except StoredGameInvalid:
+        return TimerOutcome.INVALID
+    return TimerOutcome.APPLIED if work.txn is not None else TimerOutcome.GONE
 
 
 def woke(cmd: Woke, work: UnitOfWork) -> None:

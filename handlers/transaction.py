@@ -292,6 +292,22 @@ def _drop_live_sends(txn: Txn) -> None:
     txn.changed = True
 
 
+def _drop_muted_sends(txn: Txn) -> None:
+    """Nothing goes to a group the bot was removed from (``handlers.holds.mute``): each call
+    would only be refused again, until the bot is back and shows the game there anew."""
+    doc = txn.doc
+    if not txn.key.startswith("GAME#") or not doc.get("muted") or "chat" not in doc:
+        return
+    gone = {e["seq"] for e in doc.get("outbox", []) if e["chat"] == doc["chat"]}
+    if not gone:
+        return
+    log.info(json.dumps({"event": "dropped_muted", "seqs": sorted(gone)}))
+    doc["outbox"] = [e for e in doc["outbox"] if e["seq"] not in gone]
+    txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
+    txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]
+    txn.changed = True
+
+
 def _outlived(doc: dict[str, Any], e: dict[str, Any], txn: Txn) -> bool:
     """An entry not sent yet is dropped only once its game ended (a direct reply: at once)
     and ``STALE_OUTBOX_SECONDS`` passed since it was queued."""
@@ -337,6 +353,7 @@ def writes(txn: Txn) -> list[Put]:
     without what asks or counts down) and the other records the command changed."""
     _bound_outbox(txn)
     _drop_live_sends(txn)
+    _drop_muted_sends(txn)
     key = txn.key
     puts = [Put(key, txn.doc, txn.version, ttl_seconds=ttl_for(key))]
     puts += [Put(k, d, v, ttl_seconds=ttl_for(k)) for k, (d, v) in txn.extra.items()]
