@@ -275,8 +275,6 @@ def woke(cmd: Woke, work: UnitOfWork) -> None:
     rooms, req = cmd.rooms, cmd.request
     if req.decision == FLUSH:
         return  # loading the game is enough: the load resends what is overdue
-    if not req.game_key.startswith(game_key("")):
-        return  # a decision's timer names a game; one naming a chat or a user has nothing due
     if work.game.phase == LOBBY:
         lobby.expire_if_due(work)
         return
