@@ -33,7 +33,15 @@ from handlers.delivery import RateLimiter
 from handlers.i18n import t
 from handlers.pipeline import Pipeline
 from handlers.transaction import DEFAULT_BUDGET_SECONDS, handling
-from handlers.updates import BotMembership, ButtonPress, ChatMoved, CommandMsg, MemberLeft, parse
+from handlers.updates import (
+    AnonymousCommand,
+    BotMembership,
+    ButtonPress,
+    ChatMoved,
+    CommandMsg,
+    MemberLeft,
+    parse,
+)
 from infra import metrics
 from infra.ports import Clock, DocumentStore, Messenger, TimerRequest, Timers, deadline_scope
 
@@ -93,6 +101,8 @@ class CoachRideBot:
                     outcome = chat_moves.moved(self, cmd)
                 elif isinstance(cmd, BotMembership):
                     outcome = chat_moves.membership(self, cmd)
+                elif isinstance(cmd, AnonymousCommand):
+                    outcome = self._anonymous(cmd)
         except Exception:
             outcome = "error"
             log.exception("update failed")
@@ -133,6 +143,17 @@ class CoachRideBot:
             return "duplicate"
         handler(self, cmd, lang)
         return cmd.command
+
+    def _anonymous(self, cmd: AnonymousCommand) -> str:
+        """One of our commands from an anonymous administrator or a channel: nobody to seat or
+        to write to privately, so the group is told why instead of hearing nothing."""
+        if cmd.command not in BY_NAME:
+            return "unknown"
+        if self.store.seen_update(cmd.update_id):
+            return "duplicate"
+        lang = self.chat_lang(cmd.chat_id)
+        self.messenger.send(cmd.chat_id, t(lang, "bot.anonymous_sender", command=cmd.command))
+        return "anonymous"
 
     def _press(self, press: ButtonPress) -> str:
         button = callback_data.parse(press.data)

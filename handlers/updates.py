@@ -69,7 +69,18 @@ class BotMembership:
     may_write: bool
 
 
-Command = CommandMsg | ButtonPress | MemberLeft | ChatMoved | BotMembership
+@dataclass(frozen=True, slots=True)
+class AnonymousCommand:
+    """A /command of ours sent on behalf of a chat, not a person: an administrator posting
+    anonymously as the group (Telegram's "Remain anonymous"), or a channel. Nobody can be
+    seated, asked or told privately for it; the group is told why, once per update."""
+
+    update_id: int
+    chat_id: int
+    command: str
+
+
+Command = CommandMsg | ButtonPress | MemberLeft | ChatMoved | BotMembership | AnonymousCommand
 
 
 def _user(raw: Any) -> User | None:
@@ -113,32 +124,46 @@ def _message(update_id: int, msg: dict[str, Any], bot_username: str) -> Command 
         return moved
     user = _user(msg.get("from"))
     text = msg.get("text")
-    if not isinstance(chat, dict) or user is None or user.is_bot:
+    if not isinstance(chat, dict):
         return None
     chat_id, chat_type = _int(chat.get("id")), chat.get("type")
     if chat_id is None or chat_type not in ("private", "group", "supergroup"):
         return None
+    if isinstance(msg.get("sender_chat"), dict) and chat_type != "private":
+        command = _command_name(text, bot_username)
+        return None if command is None else AnonymousCommand(update_id, chat_id, command)
+    if user is None or user.is_bot:
+        return None
     left = _user(msg.get("left_chat_member"))
     if left is not None and chat_type != "private":
         return MemberLeft(update_id, chat_id, left)
-    if not isinstance(text, str) or not text.startswith("/"):
+    name = _command_name(text, bot_username)
+    if name is None or not isinstance(text, str):
         return None
-    head, _, args = text.partition(" ")
-    name, _, mention = head[1:].partition("@")
-    if mention and mention.lower() != bot_username.lower():
-        return None  # a command for another bot in the same group
-    if not name or not name.replace("_", "").isalnum():
-        return None
+    args = text.partition(" ")[2]
     title = chat.get("title")
     return CommandMsg(
         update_id,
         chat_id,
         chat_type,
         user,
-        name.lower(),
+        name,
         args.strip()[:128],
         title if isinstance(title, str) else None,
     )
+
+
+def _command_name(text: Any, bot_username: str) -> str | None:
+    """``/name`` or ``/name@ourbot`` at the start of a text, lowercased; anything else None
+    (a command for another bot in the same group among them)."""
+    if not isinstance(text, str) or not text.startswith("/"):
+        return None
+    name, _, mention = text.partition(" ")[0][1:].partition("@")
+    if mention and mention.lower() != bot_username.lower():
+        return None
+    if not name or not name.replace("_", "").isalnum():
+        return None
+    return name.lower()
 
 
 def _callback(update_id: int, cq: dict[str, Any]) -> Command | None:

@@ -332,3 +332,49 @@ def test_a_player_in_another_groups_open_game_is_refused_until_they_leave_it() -
     g.say(PLAYER, "en", f"/start {other_gid}", chat=PLAYER)
     assert g.last(PLAYER).text == t("en", "lobby.joined")
     assert [p["uid"] for p in g.game(other_gid)["players"]] == [PLAYER]
+
+
+# -- commands sent on behalf of a chat (an anonymous administrator, a channel) ---------------------
+ANONYMOUS_BOT = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+
+
+def say_anonymously(g: Group, text: str, update_id: int) -> None:
+    """As Telegram delivers an anonymous administrator's message: from GroupAnonymousBot, with
+    the group itself as ``sender_chat``."""
+    chat = {"id": GROUP, "type": "supergroup", "title": "Coach"}
+    g.service.handle_update(
+        {
+            "update_id": update_id,
+            "message": {
+                "message_id": update_id,
+                "date": 0,
+                "chat": chat,
+                "from": ANONYMOUS_BOT,
+                "sender_chat": chat,
+                "text": text,
+            },
+        }
+    )
+
+
+def test_an_anonymous_administrators_command_is_answered_with_why_nobody_can_play_as_the_group() -> (
+    None
+):
+    g = Group()
+    say_anonymously(g, "/newgame@test_bot", 900)
+    assert g.last().text == t("en", "bot.anonymous_sender", command="newgame")
+    assert (
+        g.store.get(chat_key(GROUP)) is None or g.store.get(chat_key(GROUP))[0].get("game") is None
+    )
+    say_anonymously(g, "/newgame", 900)  # the same update again: answered once
+    say_anonymously(g, "/notacommand", 901)  # not ours: nothing
+    say_anonymously(g, "/newgame@other_bot", 902)  # another bot's: nothing
+    say_anonymously(g, "hello", 903)
+    assert [m.text for m in g.messenger.in_chat(GROUP)] == [
+        t("en", "bot.anonymous_sender", command="newgame")
+    ]
