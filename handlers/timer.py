@@ -34,6 +34,8 @@ def handle(
     """``seconds_left``: what remains of the invocation, asked before each message."""
     failures = []
     for record in event.get("Records", []):
+        if not isinstance(record, dict):  # SQS never sends one; it must not fail the batch
+            record = {"body": record}
         tally = metrics.start()
         fields: dict[str, Any] = {"message_id": record.get("messageId")}
         try:

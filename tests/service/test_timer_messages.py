@@ -108,3 +108,19 @@ def test_a_timer_for_a_document_that_is_no_game_s_shape_is_acknowledged(
     assert result == {"batchItemFailures": []}
     said = [r.__dict__.get("outcome") for r in caplog.records if r.name == "coachride"]
     assert "invalid" in said
+
+
+def test_a_batch_record_that_is_no_record_is_dropped_alone_and_the_rest_applied(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """SQS sends records as objects; one that is not (a hand-made event, a broken replay) is
+    logged as malformed and acknowledged, and the good message beside it still applies."""
+    table = BotTable()
+    table.start()
+    due = TimerRequest(f"GAME#{table.gid}", table.doc()["due"]["dec"], 0.0)
+    event = {"Records": ["not a record", {"messageId": "m1", "body": timer_message(due)}]}
+    with caplog.at_level(logging.INFO, logger="coachride"):
+        result = timer.handle(event, table.service, table.timers, table.clock.now())
+    assert result == {"batchItemFailures": []}
+    outcomes = [getattr(r, "outcome", None) for r in caplog.records if r.name == "coachride"]
+    assert "malformed" in outcomes and "applied" in outcomes
