@@ -362,9 +362,7 @@ def say_anonymously(g: Group, text: str, update_id: int) -> None:
     )
 
 
-def test_an_anonymous_administrators_command_is_answered_with_why_nobody_can_play_as_the_group() -> (
-    None
-):
+def test_an_anonymous_administrators_command_is_answered_with_why_nobody_plays_as_a_group() -> None:
     g = Group()
     say_anonymously(g, "/newgame@test_bot", 900)
     assert g.last().text == t("en", "bot.anonymous_sender", command="newgame")
