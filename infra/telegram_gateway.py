@@ -8,16 +8,14 @@ and callback queries that are too old to answer.
 
 Its calls block (a function handles one update at a time, nothing else would run meanwhile, and
 asyncio alone would cost a cold start ~30 ms of imports; the bot's global rate is booked before,
-in ``infra.rate_limit``, and a chat's flood control is waited out here). Also here:
-:class:`LoopRunner`, which runs python-telegram-bot's coroutines (long polling, ``setWebhook``)
-on one event loop per process.
+in ``infra.rate_limit``, and a chat's flood control is waited out here).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -321,33 +319,3 @@ def _scope(scope: CommandScope, chat_id: int | None) -> dict[str, Any]:
     if scope == "groups":
         return {"type": "all_group_chats"}
     return {"type": "default"}
-
-
-_LOOP: Any = None  # the process's asyncio event loop
-
-
-def process_loop() -> Any:
-    """The process's one event loop, created on first use (and again only if closed)."""
-    import asyncio
-
-    global _LOOP
-    if _LOOP is None or _LOOP.is_closed():
-        _LOOP = asyncio.new_event_loop()
-        asyncio.set_event_loop(_LOOP)
-    return _LOOP
-
-
-class LoopRunner:
-    """Runs coroutines to completion on the process's single event loop.
-
-    A long-lived process keeps the loop, so python-telegram-bot's pooled HTTP connections stay
-    usable across calls; ``asyncio.run`` per call would close the loop under them.
-    """
-
-    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        loop = process_loop()
-        if loop.is_running():
-            coroutine.close()
-            raise RuntimeError("LoopRunner.run called from inside the running event loop")
-        result: T = loop.run_until_complete(coroutine)
-        return result

@@ -18,7 +18,8 @@ from devtools.localtable.chats import GROUP_ID, Table
 from devtools.localtable.server import TableServer
 from devtools.localtable.telegram_html import HtmlError, render
 from infra.bot_api import BadRequest, BotApi
-from infra.telegram_gateway import Button, LoopRunner, TelegramGateway
+from infra.event_loop import LoopRunner
+from infra.telegram_gateway import Button, TelegramGateway
 
 TOKEN = "1:test"
 

@@ -8,9 +8,9 @@ import pytest
 
 from devtools.botapi import RecordingRequest
 from infra.bot_api import NetworkError, RetryAfter, TimedOut, bot_api
+from infra.event_loop import LoopRunner
 from infra.telegram_gateway import (
     Button,
-    LoopRunner,
     TelegramGateway,
     keyboard,
 )
