@@ -162,9 +162,11 @@ class Simulation:
         elif kind == "timer":
             request: TimerRequest = payload
             gid = request.game_key.partition("#")[2]
-            worker = self.scheduler.spawn(
-                self.tables.get(gid), lambda: self.service.handle_timer(request)
-            )
+
+            def fire() -> None:
+                self.service.handle_timer(request)
+
+            worker = self.scheduler.spawn(self.tables.get(gid), fire)
         else:  # "wake"
             worker = payload
             self.scheduler.resume(worker)

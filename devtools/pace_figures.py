@@ -36,7 +36,13 @@ _PRIVATE_KINDS = {
     Kind.NONE: "news",  # untagged: private news, results, the final dossier
 }
 # what an edit does, by its tag's kind
-_EDITS = {Kind.CLOSED: "closed", Kind.PROMPT: "re-shown", Kind.NONE: "edited"}
+_EDITS = {
+    Kind.CLOSED: "closed",
+    Kind.ANSWERED: "closed",
+    Kind.PROMPT: "re-shown",
+    Kind.RESHOWN: "re-shown",
+    Kind.NONE: "edited",
+}
 WINDOW_KINDS = ("priest", "hypnotist", "doctor", "smuggle")
 
 

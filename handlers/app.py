@@ -12,7 +12,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from handlers import callback_data, game_room, language_menu, lobby, settings_menu, unit_of_work
+from handlers import (
+    callback_data,
+    chat_moves,
+    game_room,
+    language_menu,
+    lobby,
+    settings_menu,
+    unit_of_work,
+)
 from handlers.callback_data import (
     BackButton,
     GameButton,
@@ -25,7 +33,7 @@ from handlers.delivery import RateLimiter
 from handlers.i18n import t
 from handlers.pipeline import Pipeline
 from handlers.transaction import DEFAULT_BUDGET_SECONDS, handling
-from handlers.updates import ButtonPress, CommandMsg, MemberLeft, parse
+from handlers.updates import BotMembership, ButtonPress, ChatMoved, CommandMsg, MemberLeft, parse
 from infra import metrics
 from infra.ports import Clock, DocumentStore, Messenger, TimerRequest, Timers, deadline_scope
 
@@ -56,6 +64,7 @@ class CoachRideBot:
         self.bot_username = bot_username
         self.scale = time_scale
         self.pipeline = Pipeline(store, messenger, timers, clock, limiter=limiter, sleep=sleep)
+        self.pipeline.follow_moves = lambda key, moved: chat_moves.follow(self, key, moved)
         # Direct replies go through the update's marker: a redelivery never speaks twice.
         self.messenger: Messenger = self.pipeline.replies
         self.is_admin = is_admin or (lambda chat, user: False)
@@ -80,6 +89,10 @@ class CoachRideBot:
                     outcome = self._command(cmd)
                 elif isinstance(cmd, MemberLeft):
                     outcome = self._left(cmd)
+                elif isinstance(cmd, ChatMoved):
+                    outcome = chat_moves.moved(self, cmd)
+                elif isinstance(cmd, BotMembership):
+                    outcome = chat_moves.membership(self, cmd)
         except Exception:
             outcome = "error"
             log.exception("update failed")
@@ -90,9 +103,13 @@ class CoachRideBot:
         }
         log.info("update", extra=metrics.line("update", fields, tally))
 
-    def handle_timer(self, req: TimerRequest, seconds_left: float | None = None) -> None:
+    def handle_timer(
+        self, req: TimerRequest, seconds_left: float | None = None
+    ) -> game_room.TimerOutcome:
+        """What the request came to; one that can never succeed is not raised (the timer
+        Lambda acknowledges it), a transient fault is."""
         with deadline_scope(self._deadline(seconds_left), self.clock), handling(None):
-            game_room.timer(self, req)
+            return game_room.timer(self, req)
 
     # -- commands ------------------------------------------------------------------------------
     def _command(self, cmd: CommandMsg) -> str:

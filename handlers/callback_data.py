@@ -75,8 +75,13 @@ def _versioned(rest: str) -> tuple[str, str | None, str]:
     return (target, version, what) if sep else (target, None, tail)
 
 
+def digits(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes "²" (which ``int`` refuses) and "١"."""
+    return text.isascii() and text.isdigit()
+
+
 def _chat(text: str) -> int | None:
-    return int(text) if text.lstrip("-").isdigit() and text not in ("", "-") else None
+    return int(text) if digits(text.removeprefix("-")) else None
 
 
 def parse(data: str) -> Button | None:
@@ -98,7 +103,7 @@ def parse(data: str) -> Button | None:
     if prefix == "B":
         return BackButton(rest) if rest else None
     decision_s, _, payload = rest.partition(":")
-    if not prefix or not decision_s.isdigit():
+    if not prefix or not digits(decision_s):
         return None
     return GameButton(prefix, int(decision_s), payload)
 

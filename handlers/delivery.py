@@ -25,7 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from handlers.holds import STRETCH_AFTER_SECONDS, holding_chats
+from handlers.holds import (
+    MAX_HOLD_SECONDS,
+    STRETCH_AFTER_SECONDS,
+    game_waits_until,
+    holding_chats,
+)
 from handlers.message_tags import Kind, tag_of
 from handlers.store_keys import FLUSH, ack_key, ttl_for
 from handlers.transaction import (
@@ -56,10 +61,17 @@ log = logging.getLogger("coachride")
 MIN_SEND_SECONDS = 6.0  # no send starts with less of the invocation left (a request's timeout)
 BOOK_AHEAD = 4  # rate-limit slots booked at a time while the sends keep up with them
 MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
+# A decision prompt Telegram failed to take (a 5xx, the network) holds its chat this long: the
+# deadlines move on meanwhile (nobody is timed out for a prompt the bot could not deliver) and the
+# flush timer tries again after it.
+FAILED_HOLD_SECONDS = 30.0
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
 # Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
 # status wait for the flush timer, so the decision prompts in private chats go first.
 BEHIND_SECONDS = 2.0
+# ... and when it is booked this far ahead, the edits nobody waits on to decide are held back
+# before the commit (``handlers.transaction.defer_under_pressure``).
+PRESSURE_SECONDS = 0.5
 LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
 
 
@@ -84,6 +96,8 @@ class Delivered:
     late: dict[int, float] = field(default_factory=dict)
     muted: bool = False
     holds: dict[int, float] = field(default_factory=dict)
+    moved: dict[int, int] = field(default_factory=dict)  # group -> the supergroup it became
+    removed: bool = False  # the group refused as removed (403): nothing more is sent there
 
 
 class Delivery:
@@ -128,23 +142,32 @@ class Delivery:
         behind: bool | None = None
         if group is not None and any(e["chat"] == group for e in pending):
             behind = self._behind()
+        # a deferred edit is its flush timer's (``Txn.edit``, ``defer_under_pressure``): no slot
         entries = sorted(
-            pending, key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"]))
+            (e for e in pending if not deferred(e, txn.now)),
+            key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"])),
         )
         late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
         acks = _AckWriter(self.store, key, txn)
         booked = _Booked()
         held: set[int] = set()
         muted: set[int] = set()
+        moved: dict[int, int] = {}
+        removed = False
+        failed: set[int] = set()  # chats where Telegram failed (a 5xx, the network)
+        waiting: set[int] = set()  # ... or that flood control holds
+        done: set[int] = set()  # the entries Telegram answered
         retry_at = 0.0
         holding = holding_chats(txn.doc, txn.now)
         holds: dict[int, float] = {}
         for i, e in enumerate(entries):
-            if e["chat"] in held or deferred(e, txn.now):
-                continue  # a deferred edit is its flush timer's (``Txn.edit``)
+            if e["chat"] in held:
+                continue
             if e["chat"] in holding:  # flood control holds the chat: not even a try
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
+                if holding[e["chat"]] <= game_waits_until(txn.doc, txn.now):
+                    waiting.add(e["chat"])  # a hold the game still waits for
                 continue
             if e["chat"] == group and _low_priority(e):
                 if behind is None:
@@ -152,7 +175,14 @@ class Delivery:
                 if behind:
                     held.add(e["chat"])
                     continue
-            if not self._take_slot(booked, len(entries) - i, txn):
+            # slots for what may go: no booking for a chat held or the group left waiting
+            remaining = sum(
+                1
+                for x in entries[i:]
+                if x["chat"] not in held
+                and not (behind and x["chat"] == group and _low_priority(x))
+            )
+            if not self._take_slot(booked, remaining, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
                 break
             sending = e["op"] == "send"
@@ -185,27 +215,58 @@ class Delivery:
                 held.add(e["chat"])
                 if sending:
                     acks.forget(e["seq"])
+                failed.add(e["chat"])
+                continue
+            if sent.moved_to is not None and key.startswith("GAME#"):
+                # the group became a supergroup: its entries stay for the game to move there
+                # (``handlers.chat_moves``), not one more call to the old id
+                moved[e["chat"]] = sent.moved_to
+                held.add(e["chat"])
+                if sending:
+                    acks.forget(e["seq"])
                 continue
             acks.write(e["seq"], _ack_value(e, sent))
+            done.add(e["seq"])
             if sent.muted:
                 muted.add(e["chat"])
+                if sent.unreachable:  # removed from the group: not one more call there
+                    removed = True
+                    held.add(e["chat"])
             dec = _prompt_decision(e)
             waited = self.clock.now() - float(e.get("at", self.clock.now()))
             if sent.ok and dec is not None and waited > STRETCH_AFTER_SECONDS:
                 late[dec] = max(late.get(dec, 0.0), waited)
+        # A decision prompt left behind in a chat where Telegram failed (or flood control holds):
+        # the chat is held until the flush timer below tries again (a while after a failure),
+        # so an outage's holds leave no gap, and the game's deadlines wait for it meanwhile (for at
+        # most ``MAX_HOLD_SECONDS`` in all: past it the deadlines run again, as under a long flood).
+        prompted = {
+            e["chat"] for e in entries if e["seq"] not in done and _prompt_decision(e) is not None
+        }
+        waited = float((txn.doc.get("hold") or {}).get("extended", 0.0))
+        if prompted & (failed | waiting) and waited < MAX_HOLD_SECONDS:
+            if prompted & failed:
+                retry_at = max(retry_at, self.clock.now() + FAILED_HOLD_SECONDS)
+            at = max(txn.until, retry_at) + 1  # the flush's time
+            for chat in prompted & (failed | waiting):
+                holds[chat] = max(holds.get(chat, 0.0), at)
         if key.startswith("GAME#"):
-            delivered = Delivered(late, bool(muted), holds)
+            delivered = Delivered(late, bool(muted), holds, moved, removed)
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         return delivered
 
-    def _behind(self) -> bool:
-        """Whether the shared budget is booked more than ``BEHIND_SECONDS`` ahead."""
+    def pressed(self) -> bool:
+        """Whether the shared budget is booked more than ``PRESSURE_SECONDS`` ahead."""
+        return self._behind(PRESSURE_SECONDS)
+
+    def _behind(self, seconds: float = BEHIND_SECONDS) -> bool:
+        """Whether the shared budget is booked more than ``seconds`` ahead."""
         if self.limiter is None:
             return False
         try:
-            return self.limiter.backlog(self.clock.now()) > BEHIND_SECONDS
+            return self.limiter.backlog(self.clock.now()) > seconds
         except Exception:  # unavailable: the slots will tell
             log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
             return False
@@ -263,7 +324,8 @@ class Delivery:
         The game's next deadline will if it falls just after; otherwise a flush timer."""
         if not txn.new_entries and not txn.stale_entries:
             return
-        for at in sorted({float(e["after"]) for e in txn.new_entries if deferred(e, txn.now)}):
+        pending = txn.new_entries + txn.stale_entries
+        for at in sorted({float(e["after"]) for e in pending if deferred(e, txn.now)}):
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         due = txn.doc.get("due")
         if due is None or not txn.until < due["at"] <= txn.until + 30:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from engine import Rejected
@@ -12,12 +13,12 @@ from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import finish_game
-from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt
+from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt, StoredGameInvalid
 from handlers.game_runner import GameRunner, Seen
-from handlers.i18n import negotiate, t
+from handlers.i18n import t
 from handlers.presenter import Presenter, show
 from handlers.refusals import AheadPaused, Illegal, NotInGame, Refusal, Stale
-from handlers.store_keys import FLUSH, game_key
+from handlers.store_keys import FLUSH, game_key, timer_target
 from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, MemberLeft
 from infra.ports import Rows, TimerRequest
@@ -31,7 +32,6 @@ class Pressed:
     press: ButtonPress
     decision: int
     parsed: action_payloads.Parsed
-    lang: str
 
 
 @dataclass(frozen=True)
@@ -41,18 +41,20 @@ class Outcome:
 
 
 def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
-    """A decision button in a player's private chat."""
-    lang = negotiate(press.user.language_code)
+    """A decision button in a player's private chat. A refusal is said in the language the
+    presser chose (/language), like every other answer in their private chat; read only then."""
     try:
         parsed = action_payloads.parse_payload(button.payload)
     except action_payloads.BadPayload:
+        lang = rooms.user_lang(press.user.id, press.user.language_code)
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
         return "garbage"
-    cmd = Pressed(rooms, press, button.decision, parsed, lang)
+    cmd = Pressed(rooms, press, button.decision, parsed)
     key = game_key(button.gid)
     with Work(rooms.pipeline, key, press.update_id, query=press.query_id) as work:
         outcome = work.run(pressed, cmd) or Outcome("stale")
     if work.txn is None:
+        lang = rooms.user_lang(press.user.id, press.user.language_code)
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
     elif outcome.menu is not None:
         rooms.messenger.edit(press.chat_id, press.message_id, *outcome.menu)
@@ -68,7 +70,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     try:
         table, seat = _presser(rooms, work, press, decision, navigates)
     except Refusal as refused:
-        txn.toast = refusals.toast(cmd.lang, refused)
+        txn.toast = refusals.toast(_presser_lang(work, press), refused)
         return Outcome("stale")
     plang = table.lang_of(seat)
     table.reachable_again(press.user.id)
@@ -109,6 +111,14 @@ def _after_play(
     show(table, rooms.bot_username, answered)
     if table.state.over:
         finish_game(work, table)
+
+
+def _presser_lang(work: UnitOfWork, press: ButtonPress) -> str:
+    """The language the presser chose (/language): a seated player's as the game keeps it (the
+    choice follows them into it), no read; anyone else's from their record (read only then)."""
+    seat = work.game.seat_of(press.user.id)
+    lang = work.game.players[seat].lang if seat is not None else None
+    return lang or work.user_lang(press.user.id, press.user.language_code)
 
 
 def _kept_open(table: GameRunner, seat: int, decision: int, view: Mapping[str, Any]) -> bool:
@@ -240,16 +250,38 @@ def went_away(cmd: Left, work: UnitOfWork) -> None:
     _after_play(work, rooms, table)
 
 
+class TimerOutcome(StrEnum):
+    """What a timer request came to; all but ``APPLIED`` can never succeed on a retry."""
+
+    APPLIED = "applied"  # run (a stale or duplicate decision does nothing, as it should)
+    GONE = "gone"  # its document no longer exists (a game expired, a reply outbox emptied)
+    NOT_A_GAME = "not_a_game"  # its key names no game (forged, malformed, another record)
+    INVALID = "invalid"  # its document is not a game's shape
+
+    @property
+    def permanent(self) -> bool:
+        return self is not TimerOutcome.APPLIED
+
+
 @dataclass(frozen=True)
 class Woke:
     rooms: Rooms
     request: TimerRequest
 
 
-def timer(rooms: Rooms, req: TimerRequest) -> None:
-    """A game's wake-up: a lobby that may have expired, a decision whose time may be up."""
-    with Work(rooms.pipeline, req.game_key, None) as work:
-        work.run(woke, Woke(rooms, req))
+def timer(rooms: Rooms, req: TimerRequest) -> TimerOutcome:
+    """A game's wake-up: a lobby that may have expired, a decision whose time may be up. A
+    request no retry can ever apply (its key names no game or outbox, its game is gone or not a
+    game's shape) says so instead of raising: the timer Lambda acknowledges it, logged once,
+    rather than retrying it into the dead-letter queue. A transient fault still raises."""
+    if not timer_target(req.game_key, req.decision):
+        return TimerOutcome.NOT_A_GAME
+    try:
+        with Work(rooms.pipeline, req.game_key, None) as work:
+            work.run(woke, Woke(rooms, req))
+    except StoredGameInvalid:
+        return TimerOutcome.INVALID
+    return TimerOutcome.APPLIED if work.txn is not None else TimerOutcome.GONE
 
 
 def woke(cmd: Woke, work: UnitOfWork) -> None:

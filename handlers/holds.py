@@ -145,6 +145,17 @@ def tell_muted(txn: Txn) -> None:
     txn.send(creator, t(lang or "en", "bot.muted_in_group"), tag="muted")
 
 
+def mute(txn: Txn) -> None:
+    """The bot was removed from the game's group (Telegram answers it 403): nothing more is
+    sent there (``handlers.transaction``) until the bot is back (``handlers.chat_moves``); the
+    creator is told. The game goes on in the private chats: no deadline waits on the group."""
+    if txn.doc.get("phase") in ("lobby", "playing") and not txn.doc.get("muted"):
+        txn.doc["muted"] = True
+        txn.changed = True
+        log.warning(json.dumps({"event": "group_muted", "chat": txn.doc.get("chat")}))
+    tell_muted(txn)
+
+
 def hold(txn: Txn, holds: dict[int, float]) -> None:
     """Flood control holds these chats until the given times: the game records it, its
     deadlines move on by the time held, and a long hold is told to the group once."""

@@ -32,6 +32,7 @@ from handlers.refusals import (
     Stale,
     TooFew,
 )
+from handlers.seat_names import seat_name
 from handlers.store_keys import game_key, new_game_id
 from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, CommandMsg
@@ -124,7 +125,9 @@ def join(said: Said, work: UnitOfWork) -> None:
         txn.send(cmd.chat_id, refusals.text(lang, refused))
         return
     game = work.game
-    game.players.append(Player(cmd.user.id, cmd.user.name, lang))
+    # told apart from the others at the table, and unable to reorder the lines it is shown in
+    name = seat_name(cmd.user.name, (p.name for p in game.players))
+    game.players.append(Player(cmd.user.id, name, lang))
     work.user(cmd.user.id).game = said.gid
     _lobby_due(work, game.settings)
     txn.send(cmd.chat_id, t(lang, "lobby.joined"))

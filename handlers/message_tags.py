@@ -36,7 +36,9 @@ class Kind(StrEnum):
 
     PROMPT = "prompt"  # a seat's decision prompt (sent: with its seat and decision)
     AHEAD = "ahead"  # the prompt of a turn chosen ahead (engine.premove)
-    CLOSED = "closed"  # a prompt edited closed
+    CLOSED = "closed"  # a prompt edited closed (someone else's move, its deadline, the end)
+    ANSWERED = "answered"  # the prompt a player pressed, edited to show their answer
+    RESHOWN = "reshown"  # a shown prompt edited with newer facts, its buttons there already
     REMINDER = "reminder"
     TURN_REMINDER = "turn_reminder"  # the turn's mention in the group
     AWAY = "away"  # a seat's away notice (with its seat)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 from infra.ports import Rows
@@ -21,3 +23,13 @@ def entry(
         "msg": msg,
         "tag": tag,
     }
+
+
+MAX_ANSWER_CHARS = 200  # a callback answer's text (Bot API: 0-200 characters)
+
+
+def answer_text(line: str) -> str:
+    """An HTML line as a callback answer shows it (under pressure, the choice of a press whose
+    prompt's edit waits, issue 27): plain text, at most 200 characters."""
+    text = html.unescape(re.sub(r"<[^>]*>", "", line))
+    return text if len(text) <= MAX_ANSWER_CHARS else text[: MAX_ANSWER_CHARS - 1] + "…"

@@ -42,6 +42,9 @@ class Pipeline:
         self.clock = clock
         self.delivery = Delivery(store, messenger, timers, clock, limiter=limiter, sleep=sleep)
         self.replies = UpdateReplies(self)
+        # A game whose group Telegram says became a supergroup (a refused send): moves it there
+        # (``handlers.chat_moves``; set by the bot, which knows how the group is shown).
+        self.follow_moves: Callable[[str, dict[int, int]], None] | None = None
 
     # the delivery's store, rate limiter and sleep, settable as before (tests, the pace command)
     @property

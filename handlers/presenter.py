@@ -37,7 +37,8 @@ from handlers.group_board import (
     GroupBoard,
 )
 from handlers.i18n import t
-from handlers.message_tags import Tag
+from handlers.message_tags import Kind, Tag
+from handlers.outbox import answer_text
 from handlers.private_news import PrivateNews
 from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
@@ -87,6 +88,7 @@ class Presenter(PrivateNews):
         # then, and next to a prompt that may ask again (a boost window): a later edit of it
         # would take them away. A turn or a fight's decision still comes as a new message.
         texts = {s: (msg, self._answered_text(s, chose)) for s, (msg, chose) in answered.items()}
+        chosen = {s: answer_text(text.rpartition("\n")[2]) for s, (_, text) in texts.items()}
         follow = self._follow_ups(st, texts)
         for seat, (msg, text) in list(texts.items()):
             told = news.get(seat)
@@ -100,7 +102,7 @@ class Presenter(PrivateNews):
             ):
                 texts[seat] = (msg, fmt.lines(text, told))
                 del news[seat]
-        self._close_prompts(texts, follow)
+        self._close_prompts(texts, follow, chosen)
         self.group.update(table, self._unreachable_notes())
         self._away_notices()
         for seat, text in news.items():
@@ -155,10 +157,14 @@ class Presenter(PrivateNews):
         return self.group.status_text()
 
     def _close_prompts(
-        self, answered: dict[int, tuple[int, str]], follow: dict[int, tuple[int, str]]
+        self,
+        answered: dict[int, tuple[int, str]],
+        follow: dict[int, tuple[int, str]],
+        chosen: dict[int, str],
     ) -> None:
         """``answered``: seat -> (the pressed prompt, its answer's text); ``follow``: prompts
-        that the next one replaces in place (``_open_prompts``)."""
+        that the next one replaces in place (``_open_prompts``); ``chosen``: seat -> the
+        answer's last line as plain text (the press's callback answer when the edit waits)."""
         p = self.state.pending
         open_prompts = self.game.prompts
         asked = engine.asked(self.state)
@@ -171,7 +177,10 @@ class Presenter(PrivateNews):
             still = same and seat in asked
             if seat in answered:
                 msg, text = answered[seat]
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+                # under pressure the edit may wait: the press's answer then says the choice
+                self.txn.edit(
+                    self.chat_of(seat), msg, text, None, tag=Kind.ANSWERED, answer=chosen[seat]
+                )
                 if msg == prompt.get("msg"):
                     # A boost window may ask again after a card is played: the same message
                     # then gets the buttons back.
@@ -267,7 +276,11 @@ class Presenter(PrivateNews):
             rows = self.rows(p.id, pr.rows)
             title = pr.text.split("\n", 1)[0]
             if current is not None and same and current["msg"]:
-                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag="prompt")
+                # buttons back (a boost window asks again) or a deadline that starts now are a
+                # prompt; other facts on buttons shown may wait under pressure (issue 27)
+                timer = version.rpartition(":")[2] != str(current.get("v", "")).rpartition(":")[2]
+                again = Kind.PROMPT if current.get("closed") or timer else Kind.RESHOWN
+                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag=again)
                 current["v"], current["closed"], current["title"] = version, False, title
                 continue
             if same:
@@ -343,7 +356,7 @@ class Presenter(PrivateNews):
         kind = own["kind"] if own is not None else ""
         declared = own["data"].get("declared") if own is not None and fight else None
         timed = self._timed(seat, engine.awaiting(st), view) and self.deadline_at() is not None
-        return f"{kind}:{played}:{supports}:{declared}:{timed}"
+        return f"{kind}:{played}:{supports}:{declared}:{timed}"  # timed last: _open_prompts
 
     def _away_notices(self) -> None:
         """R-D2: a player just marked away hears it privately, with a way back."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handlers import refusals, unit_of_work
-from handlers.callback_data import SettingsButton
+from handlers.callback_data import SettingsButton, digits
 from handlers.context import Rooms
 from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, GroupSettings
@@ -58,7 +58,7 @@ def changed(settings: GroupSettings, what: str) -> GroupSettings | None:
         data[what] = not data[what]
     elif what == "ai_fill":  # a menu from before the choices had a button each
         data["ai_fill"] = _next(AI_FILL_CHOICES, settings.ai_fill)
-    elif what.startswith("ai_fill.") and what[8:].isdigit() and int(what[8:]) in AI_FILL_CHOICES:
+    elif what.startswith("ai_fill.") and digits(what[8:]) and int(what[8:]) in AI_FILL_CHOICES:
         data["ai_fill"] = int(what[8:])
     elif what == "ai_level":
         data["ai_level"] = "expert" if settings.ai_level == "ai" else "ai"

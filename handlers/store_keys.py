@@ -3,6 +3,7 @@ users, a chat's direct replies and a document's acknowledgements, and their time
 
 from __future__ import annotations
 
+import re
 import secrets
 
 GAME_TTL_SECONDS = 14 * 24 * 3600  # games and their acknowledgements; chats and users stay
@@ -38,3 +39,15 @@ def reply_key(chat_id: int) -> str:
 
 def ack_key(key: str) -> str:
     return "ACK#" + key
+
+
+_GAME_KEY = re.compile(r"GAME#[A-Za-z0-9_-]{1,64}")
+_REPLY_KEY = re.compile(re.escape(REPLY_PREFIX) + r"-?[0-9]{1,20}")
+
+
+def timer_target(key: str, decision: int) -> bool:
+    """Whether a timer's key can name what a timer wakes: a game (any decision), or a chat's
+    direct replies (only their flush). Anything else was never scheduled by the bot."""
+    if _GAME_KEY.fullmatch(key):
+        return True
+    return decision == FLUSH and _REPLY_KEY.fullmatch(key) is not None

@@ -2,8 +2,11 @@
 
 Early messages (waits over SQS's 900 s) are re-enqueued for the rest; the service ignores
 stale and duplicate ones. Failures are reported per message so only those are retried; a
-message that keeps failing goes to the dead-letter queue (see the README to replay it).
-Each message gets one log line with its outcome and timings.
+message that keeps failing goes to the dead-letter queue (see the README to replay it), which
+alarms the operators, so only a transient fault (the store unavailable) is a failure: a body
+that is no timer message, or a request whose key names no game (forged, malformed, a game
+already gone, a document not a game's shape) can never succeed and is acknowledged, logged
+once with what it was. Each message gets one log line with its outcome and timings.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from infra import metrics
 from infra.timers import parse_timer_message, requeue_if_early
 
 log = logging.getLogger("coachride")
+# outcomes of a request no retry can apply (``handlers.game_room.TimerOutcome``)
+_NEVER_APPLIED = frozenset({"gone", "not_a_game", "invalid"})
 _cold = True  # the first invocation of this container
 
 
@@ -33,8 +38,10 @@ def handle(
         fields: dict[str, Any] = {"message_id": record.get("messageId")}
         try:
             request = parse_timer_message(record["body"])
-        except Exception:
+        except Exception as error:
             fields["outcome"] = "malformed"
+            fields["body"] = repr(record.get("body"))[:200]
+            fields["why"] = str(error)[:200]
             log.warning(
                 "dropping malformed timer message", extra=metrics.line("timer", fields, tally)
             )
@@ -43,14 +50,17 @@ def handle(
         fields["late_s"] = round(max(0.0, now - request.due_at), 3)
         try:
             if requeue_if_early(timers, request, now):
-                service.handle_timer(request, seconds_left())
-                fields["outcome"] = "applied"
+                outcome = service.handle_timer(request, seconds_left())
+                fields["outcome"] = str(outcome or "applied")
             else:
                 fields["outcome"] = "requeued"
         except Exception:
             log.exception("timer failed", extra={"game": request.game_key})
             failures.append({"itemIdentifier": record.get("messageId", "")})
             fields["outcome"] = "failed"
+        if fields["outcome"] in _NEVER_APPLIED:  # acknowledged: a retry would fail the same
+            log.warning("dropping timer message", extra=metrics.line("timer", fields, tally))
+            continue
         log.info("timer", extra=metrics.line("timer", fields, tally))
     return {"batchItemFailures": failures}
 

@@ -18,7 +18,7 @@ import json
 import logging
 import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +33,11 @@ log = logging.getLogger("coachride")
 DEFAULT_BUDGET_SECONDS = 25.0  # an invocation with no deadline of its own (local runner, tests)
 LEGACY_LEASE_SECONDS = 20.0  # entries written before leases existed: ``at`` + this
 STALE_OUTBOX_SECONDS = 3600.0  # after its game ended, an entry still unsent is dropped
+# Under pressure (``defer_under_pressure``, issue 27): the edits that may wait, how long at a time
+# and at most in all.
+DEFERRABLE = (Kind.CLOSED, Kind.ANSWERED, Kind.RESHOWN, Kind.STORY, Kind.STATUS)
+PRESSURE_DEFER_SECONDS = 10.0
+MAX_DEFER_SECONDS = 60.0
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
@@ -116,11 +121,15 @@ class Txn:
         tag: Tag | str = "",
         *,
         after: float | None = None,
+        answer: str | None = None,
     ) -> None:
         """``after``: not sent before then (a throttled edit, issue 27). Its lease ends then, so
         whoever runs first after it (its flush timer) sends it; until then a newer edit of the
-        same message replaces it."""
+        same message replaces it. ``answer``: what the press's callback answer says when this
+        edit (the pressed prompt's answer) waits under pressure (``defer_under_pressure``)."""
         self._add("edit", chat, text, rows, msg, tag)
+        if answer:
+            self.new_entries[-1]["answer"] = answer
         if after is not None and after > self.now:
             e = self.new_entries[-1]
             e["after"] = e["until"] = after
@@ -131,20 +140,22 @@ class Txn:
     def _add(
         self, op: str, chat: int, text: str, rows: Rows | None, msg: int | None, tag: Tag | str
     ) -> None:
-        if op == "edit":
-            self._supersede(chat, msg)
+        born = self._supersede(chat, msg) if op == "edit" else None
         self.doc["seq"] = self.doc.get("seq", 0) + 1
         e = entry(self.doc["seq"], self.now, op, chat, text, rows, msg, str(tag))
+        if born is not None:
+            e["born"] = born  # how long the message has waited for its newest text
         e["until"] = self.until
         self.doc.setdefault("outbox", []).append(e)
         self.new_entries.append(e)
         self.changed = True
 
-    def _supersede(self, chat: int, msg: int | None) -> None:
+    def _supersede(self, chat: int, msg: int | None) -> float | None:
         """An edit replaces a message's whole text and buttons, so an earlier edit of the same
         message that nobody is sending (queued by this invocation, left behind and claimed by
         it, or held back until a time still to come) is not sent at all: the message shows the
-        newest state with one call (issue 27)."""
+        newest state with one call (issue 27). Returns when the oldest edit it replaced was
+        queued (None when none): the newest takes over its wait (``defer_under_pressure``)."""
         mine = {e["seq"] for e in self.new_entries + self.stale_entries}
         gone = {
             e["seq"]
@@ -155,10 +166,12 @@ class Txn:
             and e["msg"] == msg
         }
         if not gone:
-            return
+            return None
+        born = min(_born(e) for e in self.doc["outbox"] if e["seq"] in gone)
         self.doc["outbox"] = [e for e in self.doc["outbox"] if e["seq"] not in gone]
         self.new_entries = [e for e in self.new_entries if e["seq"] not in gone]
         self.stale_entries = [e for e in self.stale_entries if e["seq"] not in gone]
+        return born
 
     def put(self, key: str, doc: dict[str, Any], version: int | None) -> None:
         self.extra[key] = (doc, version)
@@ -168,6 +181,47 @@ class Txn:
 def deferred(e: dict[str, Any], now: float) -> bool:
     """An edit held back until a time still to come: nobody sends it before then."""
     return float(e.get("after", 0.0)) > now
+
+
+def _born(e: dict[str, Any]) -> float:
+    """When the message of an outbox entry first waited for an edit (``Txn._supersede``)."""
+    return float(e.get("born", e["at"]))
+
+
+def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
+    """Under pressure (issue 27: the bot's shared budget is booked ahead, ``behind``), the
+    edits nobody waits on to decide (``DEFERRABLE``: a prompt closed by someone else's move or
+    its deadline, the pressed prompt's answer, whose choice the press's callback answer then
+    says at once, newer facts on a prompt whose buttons are shown, the group's story and
+    status) are held back ``PRESSURE_DEFER_SECONDS`` for their flush timer, so the prompts and the
+    answers of presses go first. Meanwhile a newer edit of the same message replaces the held
+    one (``Txn._supersede``), so a message costs one call however often it changed. None waits
+    longer than ``MAX_DEFER_SECONDS`` in all: then it goes, pressure or not. What is held back
+    depends on the shared budget only, never on what this game's messages say, and the budget is
+    asked on every command of a game, whatever it queued (R-D1: not even a read's time tells
+    the group that a secret window's prompt was closed)."""
+    if not txn.key.startswith("GAME#") or not behind():
+        return
+    now = txn.now
+    held = [
+        e
+        for e in txn.new_entries + txn.stale_entries
+        if e["op"] == "edit"
+        and tag_of(e).kind in DEFERRABLE
+        and not deferred(e, now)
+        and now - _born(e) < MAX_DEFER_SECONDS
+    ]
+    if not held:
+        return
+    mine = {e["seq"] for e in txn.new_entries}
+    for e in held:
+        e["after"] = e["until"] = min(now + PRESSURE_DEFER_SECONDS, _born(e) + MAX_DEFER_SECONDS)
+        e.setdefault("born", e["at"])
+        # the presser learns their choice at once: only from this command's own answer (one
+        # left from an earlier press is someone else's, perhaps another player's)
+        if e.get("answer") and e["seq"] in mine and txn.toast is None:
+            txn.toast = (str(e["answer"]), False)
+    txn.changed = True
 
 
 def _budget() -> float:
@@ -238,6 +292,22 @@ def _drop_live_sends(txn: Txn) -> None:
     txn.changed = True
 
 
+def _drop_muted_sends(txn: Txn) -> None:
+    """Nothing goes to a group the bot was removed from (``handlers.holds.mute``): each call
+    would only be refused again, until the bot is back and shows the game there anew."""
+    doc = txn.doc
+    if not txn.key.startswith("GAME#") or not doc.get("muted") or "chat" not in doc:
+        return
+    gone = {e["seq"] for e in doc.get("outbox", []) if e["chat"] == doc["chat"]}
+    if not gone:
+        return
+    log.info(json.dumps({"event": "dropped_muted", "seqs": sorted(gone)}))
+    doc["outbox"] = [e for e in doc["outbox"] if e["seq"] not in gone]
+    txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
+    txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]
+    txn.changed = True
+
+
 def _outlived(doc: dict[str, Any], e: dict[str, Any], txn: Txn) -> bool:
     """An entry not sent yet is dropped only once its game ended (a direct reply: at once)
     and ``STALE_OUTBOX_SECONDS`` passed since it was queued."""
@@ -283,6 +353,7 @@ def writes(txn: Txn) -> list[Put]:
     without what asks or counts down) and the other records the command changed."""
     _bound_outbox(txn)
     _drop_live_sends(txn)
+    _drop_muted_sends(txn)
     key = txn.key
     puts = [Put(key, txn.doc, txn.version, ttl_seconds=ttl_for(key))]
     puts += [Put(k, d, v, ttl_seconds=ttl_for(k)) for k, (d, v) in txn.extra.items()]

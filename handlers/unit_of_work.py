@@ -220,6 +220,9 @@ class Service(Protocol):
     @property
     def replies(self) -> UpdateReplies: ...
 
+    @property
+    def follow_moves(self) -> Callable[[str, dict[int, int]], None] | None: ...
+
 
 C = TypeVar("C")
 
@@ -268,6 +271,7 @@ class Work:
             work = UnitOfWork(store, txn)
             result = room(command, work)
             work.commit()
+            transaction.defer_under_pressure(txn, self.service.delivery.pressed)
             if transaction.unchanged(txn):
                 self.txn = txn
                 return result
@@ -309,10 +313,14 @@ class Work:
         delivered = self.service.delivery.deliver(self.key, txn)
         if delivered.late:
             self._follow(holds.stretch, delivered.late)
-        if delivered.muted:
+        if delivered.removed:
+            self._follow(lambda t, _: holds.mute(t), None)
+        elif delivered.muted:
             self._follow(lambda t, _: holds.tell_muted(t), None)
         if delivered.holds:
             self._follow(holds.hold, delivered.holds)
+        if delivered.moved and self.service.follow_moves is not None:
+            self.service.follow_moves(self.key, delivered.moved)
 
     def _follow(self, change: Callable[[Txn, C], None], command: C) -> None:
         """A change the delivery asks of the game, committed and delivered on its own."""

@@ -49,7 +49,27 @@ class MemberLeft:
     user: User
 
 
-Command = CommandMsg | ButtonPress | MemberLeft
+@dataclass(frozen=True, slots=True)
+class ChatMoved:
+    """A group became a supergroup with a new id (a service message in either chat)."""
+
+    update_id: int
+    old: int
+    new: int
+
+
+@dataclass(frozen=True, slots=True)
+class BotMembership:
+    """The bot's own membership of a chat changed: in a group, it may write there (added back,
+    made a member or an administrator) or not (removed, banned, restricted from sending); in a
+    private chat (``chat_id`` the user's), the user unblocked the bot or blocked it."""
+
+    update_id: int
+    chat_id: int
+    may_write: bool
+
+
+Command = CommandMsg | ButtonPress | MemberLeft | ChatMoved | BotMembership
 
 
 def _user(raw: Any) -> User | None:
@@ -79,14 +99,18 @@ def parse(update: Any, bot_username: str) -> Command | None:
         return _message(update_id, update["message"], bot_username)
     if isinstance(update.get("callback_query"), dict):
         return _callback(update_id, update["callback_query"])
-    for key in ("chat_member", "my_chat_member"):
-        if isinstance(update.get(key), dict):
-            return _member(update_id, update[key])
+    if isinstance(update.get("my_chat_member"), dict):
+        return _bot_member(update_id, update["my_chat_member"])
+    if isinstance(update.get("chat_member"), dict):
+        return _member(update_id, update["chat_member"])
     return None
 
 
 def _message(update_id: int, msg: dict[str, Any], bot_username: str) -> Command | None:
     chat = msg.get("chat")
+    moved = _moved(update_id, msg)
+    if moved is not None:
+        return moved
     user = _user(msg.get("from"))
     text = msg.get("text")
     if not isinstance(chat, dict) or user is None or user.is_bot:
@@ -142,3 +166,43 @@ def _member(update_id: int, cm: dict[str, Any]) -> Command | None:
     if chat_id is None or user is None or new.get("status") not in ("left", "kicked"):
         return None
     return MemberLeft(update_id, chat_id, user)
+
+
+def _moved(update_id: int, msg: dict[str, Any]) -> ChatMoved | None:
+    """The service message of a group upgraded to a supergroup, in the old chat or the new."""
+    chat = msg.get("chat")
+    chat_id = _int(chat.get("id")) if isinstance(chat, dict) else None
+    to, came_from = _int(msg.get("migrate_to_chat_id")), _int(msg.get("migrate_from_chat_id"))
+    if chat_id is None or chat_id >= 0:
+        return None
+    if to is not None and to < 0 and to != chat_id:
+        return ChatMoved(update_id, chat_id, to)
+    if came_from is not None and came_from < 0 and came_from != chat_id:
+        return ChatMoved(update_id, came_from, chat_id)
+    return None
+
+
+_MAY_WRITE = ("creator", "administrator", "member")
+
+
+def _bot_member(update_id: int, cm: dict[str, Any]) -> Command | None:
+    """``my_chat_member``: whether the bot may write in the chat now: a group (the bot added,
+    removed, restricted) or a private chat (the user unblocked or blocked the bot)."""
+    chat, new = cm.get("chat"), cm.get("new_chat_member")
+    if not isinstance(chat, dict) or not isinstance(new, dict):
+        return None
+    chat_id = _int(chat.get("id"))
+    status = new.get("status")
+    if chat_id is not None and chat_id > 0 and chat.get("type") == "private":
+        # a user blocked the bot (kicked) or unblocked it (member)
+        if status in ("member", "kicked"):
+            return BotMembership(update_id, chat_id, status == "member")
+        return None
+    if chat_id is None or chat_id >= 0 or chat.get("type") not in ("group", "supergroup"):
+        return None
+    if status == "restricted":
+        writes = new.get("can_send_messages") is True and new.get("is_member") is not False
+        return BotMembership(update_id, chat_id, writes)
+    if status in _MAY_WRITE or status in ("left", "kicked"):
+        return BotMembership(update_id, chat_id, status in _MAY_WRITE)
+    return None

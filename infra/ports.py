@@ -125,6 +125,7 @@ class Sent:
     dropped: bool = False  # Telegram refused it for good (e.g. the bot may not write there)
     muted: bool = False  # dropped because the bot may not write in that group
     uncertain: bool = False  # the answer was lost: Telegram may or may not have shown it
+    moved_to: int | None = None  # refused: the group became this supergroup (not sent there)
 
 
 class FloodWait(Exception):

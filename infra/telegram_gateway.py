@@ -114,16 +114,23 @@ class TelegramGateway:
         self._reserve = request_reserve
 
     def send(
-        self, chat_id: int, text: str, buttons: Sequence[Sequence[Button]] | None = None
+        self,
+        chat_id: int,
+        text: str,
+        buttons: Sequence[Sequence[Button]] | None = None,
+        *,
+        follow: bool = True,
     ) -> int | None:
         """Send an HTML message; its id, or None when the chat cannot be reached.
 
-        A group that became a supergroup is followed once (see ``migrated``). A timeout is
+        A group that became a supergroup is followed once (see ``migrated``), unless
+        ``follow`` is False: then ``ChatMigrated`` reaches the caller, who moves what it keeps
+        of the group (the game's outbox, ``handlers.chat_moves``). A timeout is
         *not* retried: Telegram has no idempotency key, and a request whose answer was lost may
         have been delivered. ``TimedOut`` reaches the caller, who decides (the outbox records
         the send as uncertain, ``handlers.pipeline``).
         """
-        target = self.migrated.get(chat_id, chat_id)
+        target = self.migrated.get(chat_id, chat_id) if follow else chat_id
         try:
             message = self._call(
                 lambda: self.bot.call(
@@ -137,7 +144,7 @@ class TelegramGateway:
                 idempotent=False,
             )
         except ChatMigrated as moved:
-            if chat_id in self.migrated:
+            if chat_id in self.migrated or not follow:
                 raise
             self.migrated[chat_id] = moved.new_chat_id
             return self.send(chat_id, text, buttons)

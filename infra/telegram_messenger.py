@@ -46,7 +46,9 @@ class TelegramMessenger:
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
         try:
-            message_id = self._sorted(lambda: self.gateway.send(chat_id, text, buttons(rows)))
+            message_id = self._sorted(
+                lambda: self.gateway.send(chat_id, text, buttons(rows), follow=False)
+            )
         except TimedOut:  # the answer is lost; the message may have been shown
             log.warning("a send's answer was lost: outcome unknown")
             return Sent(False, None, uncertain=True)
@@ -76,7 +78,10 @@ class TelegramMessenger:
             return call()
         except RetryAfter as error:
             raise FloodWait(retry_seconds(error)) from error
-        except (BadRequest, ChatMigrated) as error:
+        except ChatMigrated as moved:  # the game follows its group (``handlers.chat_moves``)
+            log.warning("the group became the supergroup %s", moved.new_chat_id)
+            return Sent(False, None, dropped=True, moved_to=moved.new_chat_id)
+        except BadRequest as error:
             log.warning("Telegram refused a message for good: %s", error)
             muted = "not enough rights" in str(error).lower()
             return Sent(False, None, dropped=True, muted=muted)

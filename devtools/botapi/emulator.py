@@ -109,6 +109,7 @@ class BotApiEmulator(BotApiMethods):
             RateLimits(clock=clock) if limits is True else (limits or None)
         )
         self._injected: list[_Injected] = []
+        self.outage: tuple[float, int, str] | None = None  # until, code, description
         self._last_update_id = 0
         self._woken = False
         # Several functions may call at once (the load command, the table's threads).
@@ -141,6 +142,7 @@ class BotApiEmulator(BotApiMethods):
             if self.chaos is not None:
                 self.chaos.strike(method, params, self.clock())
             self._raise_injected(method)
+            self._raise_outage(method)
             self._check_chat(params.get("chat_id"), method)
             if self.limits is not None:
                 self.limits.admit(method, params, self.clock())
@@ -215,6 +217,45 @@ class BotApiEmulator(BotApiMethods):
 
     def inject_timeout(self, method: str | None, times: int = 1) -> None:
         self._injected.append(_Injected(method, times, lambda: TimedOut()))
+
+    def migrate_group(self, group_id: int, by_user: int, title: str | None = None) -> int:
+        """Someone upgrades the group to a supergroup, as on Telegram: the supergroup has a new
+        id (``-100…``) and none of the group's message ids; its members keep their status; every
+        later call to the group answers 400 "group chat was upgraded to a supergroup chat" with
+        ``migrate_to_chat_id``; and the bot gets the two service messages
+        (``updates.migration_updates``), queued for ``getUpdates`` and returned."""
+        from devtools.botapi.updates import migration_updates
+
+        with self.lock:
+            if group_id in self.migrated_chats:
+                raise ValueError(f"group {group_id} was upgraded already")
+            supergroup = -1_000_000_000_000 - abs(group_id)
+            self.migrated_chats[group_id] = supergroup
+            for (chat, user), status in list(self.member_status.items()):
+                if chat == group_id:
+                    self.member_status[(supergroup, user)] = status
+            who = self.directory.user_json(by_user)
+            first = self._last_update_id + 1
+            moved = migration_updates(
+                first,
+                group_id,
+                supergroup,
+                by_user,
+                who["first_name"],
+                title=title,
+                date=int(self.clock()),
+            )
+            for update in moved:
+                self.queue_update(update, update["update_id"])
+            return supergroup
+
+    def inject_outage(
+        self, seconds: float, code: int = 500, description: str = "Internal Server Error"
+    ) -> None:
+        """For ``seconds`` on the emulator's clock every call but ``getUpdates`` answers a
+        server error, as on Telegram's bad days (its 5xx carry no ``retry_after``)."""
+        with self.lock:
+            self.outage = (self.clock() + seconds, code, description)
 
     def set_member_status(self, chat_id: int, user_id: int, status: str) -> None:
         """One of creator, administrator, member, restricted, left, kicked."""
@@ -307,6 +348,15 @@ class BotApiEmulator(BotApiMethods):
             if injected.times > 0 and injected.method in (None, method):
                 injected.times -= 1
                 raise injected.make()
+
+    def _raise_outage(self, method: str) -> None:
+        if self.outage is None:
+            return
+        until, code, description = self.outage
+        if self.clock() >= until:
+            self.outage = None
+            return
+        raise Reply(code, description)
 
     def _check_chat(self, chat_id: Any, method: str) -> None:
         if chat_id is None:

@@ -78,8 +78,10 @@ class EmulatedMessenger(MemoryMessenger):
         if chat_id in self.blocked:
             return Sent(False, None, unreachable=True)
         status, body = self._call("sendMessage", self._message(chat_id, text, rows))
-        if status == 403:
-            return Sent(False, None, unreachable=True)
+        if status == 403:  # a group that removed the bot: the bot may not write there
+            return Sent(False, None, unreachable=True, muted=chat_id < 0)
+        if moved := _moved_to(body):
+            return Sent(False, None, dropped=True, moved_to=moved)
         if status != 200:
             muted = "not enough rights" in body["description"]
             return Sent(False, None, dropped=True, muted=muted)
@@ -93,8 +95,10 @@ class EmulatedMessenger(MemoryMessenger):
         self._count("editMessageText")
         params = {**self._message(chat_id, text, rows), "message_id": message_id}
         status, body = self._call("editMessageText", params)
+        if moved := _moved_to(body):
+            return Sent(False, None, dropped=True, moved_to=moved)
         if status != 200 and body["description"] != NOT_MODIFIED:
-            return Sent(False)
+            return Sent(False, muted=status == 403 and chat_id < 0)
         shown = self.messages[(chat_id, message_id)]
         shown.text, shown.rows = text, rows
         return Sent(True, message_id)
@@ -109,7 +113,9 @@ class EmulatedMessenger(MemoryMessenger):
         params: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id}
         if pinned:
             params["disable_notification"] = True
-        status, _ = self._call(method, params)
+        status, body = self._call(method, params)
+        if moved := _moved_to(body):
+            return Sent(False, None, dropped=True, moved_to=moved)
         if status != 200:
             return Sent(False)
         if pinned:
@@ -132,6 +138,12 @@ class EmulatedMessenger(MemoryMessenger):
     def pressed(self, update: dict[str, Any]) -> dict[str, Any]:
         """``update`` carries a press: the bot may answer it (once, soon)."""
         return self.api.pressed(update)
+
+
+def _moved_to(body: dict[str, Any]) -> int | None:
+    """The supergroup a refused call's group became (``ResponseParameters``), if it did."""
+    moved = (body.get("parameters") or {}).get("migrate_to_chat_id")
+    return int(moved) if moved is not None else None
 
 
 __all__ = ["EmulatedMessenger", "Reply", "keyboard"]

@@ -144,3 +144,37 @@ def chat_member(
             "new_chat_member": _member(user, new_status),
         },
     }
+
+
+def migration_updates(
+    first_update_id: int,
+    group_id: int,
+    supergroup_id: int,
+    user_id: int,
+    first_name: str,
+    *,
+    title: str | None = None,
+    date: int = DATE,
+) -> list[dict[str, Any]]:
+    """A group upgraded to a supergroup, as Telegram tells a bot in it: a service message in
+    the old group with ``migrate_to_chat_id`` and one in the new supergroup with
+    ``migrate_from_chat_id`` (both from the user who upgraded it)."""
+    user = user_json(user_id, first_name)
+    old: dict[str, Any] = {
+        "message_id": first_update_id,
+        "date": date,
+        "chat": _chat(group_id, "group", title),
+        "from": user,
+        "migrate_to_chat_id": supergroup_id,
+    }
+    new: dict[str, Any] = {
+        "message_id": 1,
+        "date": date,
+        "chat": _chat(supergroup_id, "supergroup", title),
+        "from": user,
+        "migrate_from_chat_id": group_id,
+    }
+    return [
+        {"update_id": first_update_id, "message": old},
+        {"update_id": first_update_id + 1, "message": new},
+    ]

@@ -21,6 +21,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+from unicodedata import category
 
 from devtools.botapi.chats import Message, SqliteChats, bot_user
 from devtools.botapi.emulator import BotApiEmulator
@@ -32,8 +33,11 @@ GROUP_ID = -1001000000001
 BOT_ID = 7_000_000_777
 BOT_FIRST_NAME = "Coach Ride"
 BOT_USERNAME = "coach_ride_local_bot"
-MAX_EVENTS = 5000
+MAX_EVENTS = 5000  # per page (each user's stream)
 MAX_NAME = 32
+# Seats a table gives out: a game seats ten, and every page keeps its own stream of the group's
+# events, so a flood of joins (anyone on the network with HOST=0.0.0.0) stays bounded.
+MAX_SEATS = 100
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS table_users (
@@ -60,10 +64,19 @@ class User:
 
 
 @dataclass(slots=True)
-class Event:
-    seq: int
-    audience: int | None  # a user id, or None for everyone at the table
-    payload: dict[str, Any]
+class Stream:
+    """The events one user's page may see, numbered in a sequence of that user's own: a number
+    shared by the whole table would count the others' private messages (a window's prompts to
+    its card's holders, R-D1) between two of one's own."""
+
+    seq: int = 0
+    events: deque[tuple[int, dict[str, Any]]] = field(
+        default_factory=lambda: deque(maxlen=MAX_EVENTS)
+    )
+
+    def add(self, payload: dict[str, Any]) -> None:
+        self.seq += 1
+        self.events.append((self.seq, payload))
 
 
 @dataclass(slots=True)
@@ -81,8 +94,7 @@ class Table:
         self._db.execute("PRAGMA busy_timeout = 10000")
         self._db.executescript(_SCHEMA)
         self._state = self._load()
-        self._events: deque[Event] = deque(maxlen=MAX_EVENTS)
-        self._seq = 0
+        self._streams: dict[int, Stream] = {}  # each user's events, by user id
         self.boot = secrets.token_hex(4)  # a page that saw another boot reloads its chats
         self.api = BotApiEmulator(
             chats=SqliteChats(self._db),
@@ -120,7 +132,9 @@ class Table:
     def join(self, name: str, lang: str | None, uid: int | None, secret: str | None) -> User:
         """A browser takes a seat, or takes back its own (``uid`` and its ``secret``). A new
         seat's id is the table's choice, never the browser's: not the bot's, nor anyone's."""
-        name = " ".join(name.split())[:MAX_NAME]
+        # as Telegram keeps a name: on one line, with no control character (an escape sequence)
+        name = " ".join("".join(c for c in name if c.isspace() or category(c) != "Cc").split())
+        name = name[:MAX_NAME]
         if not name:
             raise ApiError(400, "Bad Request: a name is needed")
         with self._cond:
@@ -131,6 +145,8 @@ class Table:
                 known.name, known.lang = name, lang or known.lang
                 self._save_user(known)
                 return known
+            if len(self._state.users) >= MAX_SEATS:
+                raise ApiError(403, "Forbidden: every seat at this table is taken")
             uid = 100_000_000 + secrets.randbelow(1_900_000_000)
             while uid in self._state.users or uid == BOT_ID:
                 uid = 100_000_000 + secrets.randbelow(1_900_000_000)
@@ -197,7 +213,7 @@ class Table:
         with self._cond:
             return {
                 "boot": self.boot,
-                "seq": self._seq,
+                "seq": self._stream(user.id).seq,
                 "members": len(self._state.users),
                 "started": user.started,
                 "group": [self._view(m) for m in self.api.messages_in(GROUP_ID)],
@@ -222,9 +238,13 @@ class Table:
     def _audience(self, chat_id: int) -> int | None:
         return None if chat_id == GROUP_ID else chat_id
 
+    def _stream(self, uid: int) -> Stream:
+        return self._streams.setdefault(uid, Stream())
+
     def _publish(self, audience: int | None, payload: dict[str, Any]) -> None:
-        self._seq += 1
-        self._events.append(Event(self._seq, audience, payload))
+        """An event for one user's page, or (``audience`` None) for everyone's."""
+        for uid in self._state.users if audience is None else (audience,):
+            self._stream(uid).add(payload)
         self._cond.notify_all()
 
     def _add(self, chat_id: int, sender: int, shown: Rendered, markup: Any, text: str) -> Message:
@@ -317,22 +337,18 @@ class Table:
         return list(self.api.call("getUpdates", params)[1]["result"])
 
     def events_for(self, user: User, after: int, timeout: float) -> dict[str, Any]:
-        """The events ``user`` may see after ``after``; waits up to ``timeout`` for one."""
+        """The events ``user`` may see after ``after`` (a number of their own stream); waits up
+        to ``timeout`` for one."""
         deadline = time.monotonic() + timeout
         with self._cond:
+            stream = self._stream(user.id)
             while True:
-                if self._events and after < self._events[0].seq - 1:
+                if (stream.events and after < stream.events[0][0] - 1) or after > stream.seq:
                     return {"resync": True, "boot": self.boot}
-                if after > self._seq:
-                    return {"resync": True, "boot": self.boot}
-                mine = [
-                    e.payload
-                    for e in self._events
-                    if e.seq > after and e.audience in (None, user.id)
-                ]
+                mine = [payload for seq, payload in stream.events if seq > after]
                 left = deadline - time.monotonic()
                 if mine or left <= 0:
-                    return {"boot": self.boot, "seq": self._seq, "events": mine}
+                    return {"boot": self.boot, "seq": stream.seq, "events": mine}
                 self._cond.wait(left)
 
 

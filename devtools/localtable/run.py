@@ -27,6 +27,7 @@ from infra.settings import Settings
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
+MAX_PORT = 65535
 POLL_SECONDS = 20  # a due timer wakes the poll, so a long one costs nothing
 
 
@@ -60,6 +61,8 @@ def run_table(settings: Settings) -> int:
     host = os.environ.get("HOST", DEFAULT_HOST).strip() or DEFAULT_HOST
     try:
         port = int(os.environ.get("PORT", DEFAULT_PORT))
+        if not 0 <= port <= MAX_PORT:  # bind() would raise OverflowError, not OSError
+            raise ValueError(f"a port is a number from 0 to {MAX_PORT}")
     except ValueError as error:
         raise StartupError(
             t("en", "local.port_busy", host=host, port=os.environ["PORT"], reason=error)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import unicodedata
 from pathlib import Path
 
 from devtools.botapi.chats import Message
@@ -40,9 +41,18 @@ def render(db_path: str | Path) -> str:
     out += [_message(m, started, dict(seats)) for m in group]
     for uid, name in seats:
         private = chats.get(uid, [])
-        out += ["", f"==== PRIVATE CHAT of {name} ({len(private)} messages) ===="]
+        out += ["", shown(f"==== PRIVATE CHAT of {name} ({len(private)} messages) ====")]
         out += [_message(m, started, dict(seats)) for m in private]
     return "\n".join(out) + "\n"
+
+
+def shown(text: str) -> str:
+    """``text`` safe for a terminal: a control character a player typed (an escape sequence in
+    a name or a message would move the cursor, clear the screen, retitle the window) is printed
+    as its code, and only line breaks are kept."""
+    return "".join(
+        ch if ch == "\n" or unicodedata.category(ch) != "Cc" else f"\\x{ord(ch):02x}" for ch in text
+    )
 
 
 def _message(m: Message, started: int, names: dict[int, str]) -> str:
@@ -54,7 +64,7 @@ def _message(m: Message, started: int, names: dict[int, str]) -> str:
     lines = [f"-- {minutes:02d}:{seconds:02d}{sender}{edited}", text]
     for row in m.button_rows():
         lines.append("   " + "  ".join(f"[{label}]" for label, _ in row))
-    return "\n".join(lines)
+    return shown("\n".join(lines))
 
 
 def main(argv: list[str] | None = None) -> int:

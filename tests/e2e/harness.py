@@ -38,6 +38,8 @@ class Harness:
     players: list[Player]
     seed: int = 1
     claim_from_round: int = 8
+    group: int = GROUP  # the group's chat id (a test may move it: a group upgraded)
+    group_type: str = "supergroup"
     clock: FakeClock = field(default_factory=FakeClock)
     timers: FakeTimers = field(default_factory=FakeTimers)
 
@@ -61,8 +63,8 @@ class Harness:
 
     # -- talking to the bot ------------------------------------------------------------------
     def command(self, player: Player, text: str, chat: int | None = None) -> None:
-        chat_id = GROUP if chat is None else chat
-        kind = "private" if chat_id > 0 else "supergroup"
+        chat_id = self.group if chat is None else chat
+        kind = "private" if chat_id > 0 else self.group_type
         self.service.handle_update(
             message_update(
                 next(self.ids),
@@ -92,7 +94,7 @@ class Harness:
 
     # -- the game through the store (read only) ------------------------------------------------
     def game_doc(self) -> dict[str, Any]:
-        chat = self.store.get(f"CHAT#{GROUP}")
+        chat = self.store.get(f"CHAT#{self.group}")
         assert chat is not None
         gid = chat.doc.get("game") or self.last_gid
         got = self.store.get(f"GAME#{gid}")
@@ -107,7 +109,7 @@ class Harness:
     def open_lobby_and_join(self) -> None:
         creator = self.players[0]
         self.command(creator, "/newgame")
-        lobby = self.api.last_message(GROUP)
+        lobby = self.api.last_message(self.group)
         join = next(
             url for label, url in lobby.buttons() if url and url.startswith("https://t.me/")
         )
@@ -127,11 +129,12 @@ class Harness:
                 return msg.message_id, data
         raise AssertionError(f"no prompt for decision {decision} in {player.name}'s chat")
 
-    def play_by_buttons(self, max_presses: int = 20000) -> engine.State:
-        """Random presses on the buttons shown; windows nobody can use end on their timer."""
-        for _ in range(max_presses):
+    def play_by_buttons(self, max_presses: int = 20000, stop: int | None = None) -> engine.State:
+        """Random presses on the buttons shown; windows nobody can use end on their timer.
+        ``stop``: return after so many steps (a press or a timer), the game not over."""
+        for step in range(max_presses):
             st = self.state()
-            if st.over:
+            if st.over or step == stop:
                 return st
             aw = engine.awaiting(st)
             assert aw is not None

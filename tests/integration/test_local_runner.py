@@ -122,3 +122,16 @@ def test_messages_a_dead_process_left_unsent_are_flushed_on_start(tmp_path: Path
         TimerRequest("GAME#over", FLUSH, 0.0),
         TimerRequest(reply_key(5), FLUSH, 0.0),
     ]
+
+
+@pytest.mark.parametrize("port", ["99999", "-1"])
+def test_a_port_out_of_range_ends_in_one_sentence(tmp_path: Path, port: str) -> None:
+    """PORT=99999 ended in bind()'s OverflowError and its traceback, not the sentence a busy
+    port or PORT=abc gets."""
+    done = run_bot(tmp_path, PORT=port)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    reason = "a port is a number from 0 to 65535"
+    assert done.stderr.strip() == t(
+        "en", "local.port_busy", host="127.0.0.1", port=port, reason=reason
+    )

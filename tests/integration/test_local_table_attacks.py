@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from devtools.localtable import arrivals
-from devtools.localtable.chats import BOT_ID, GROUP_ID, Table
+from devtools.localtable.chats import BOT_ID, GROUP_ID, MAX_SEATS, ApiError, Table
 from devtools.localtable.run import start_server
 from devtools.localtable.server import TableServer
 from infra.settings import Settings
@@ -275,3 +275,60 @@ def test_one_seats_long_polls_do_not_delay_the_others(served: TableServer) -> No
     assert took < 1.0
     assert answers.count(429) >= 300 - MAX_POLLS_PER_SEAT
     assert set(answers) <= {200, 429}
+
+
+def test_a_seats_event_numbers_do_not_count_the_other_seats_private_messages(
+    tmp_path: Path,
+) -> None:
+    """R-D1 on the local table: a window's prompt goes to its card's holder alone; a number
+    shared by all pages (the poll's ``seq``, the snapshot's) went up for everyone, so the others
+    counted the private messages between two of their own and learnt that someone was asked."""
+    table = Table(str(tmp_path / "t.sqlite3"))
+    ann = table.join("Ann", "en", None, None)
+    bob = table.join("Bob", "en", None, None)
+    for user in (ann, bob):
+        table.user_says(user, "private", "/start")
+    seen = table.events_for(bob, 0, 0)["seq"]
+    snapshot = table.snapshot(bob)["seq"]
+    assert table.api.call("sendMessage", {"chat_id": ann.id, "text": "Use the Priest?"})[0] == 200
+    polled = table.events_for(bob, seen, 0)
+    assert polled["events"] == []
+    assert polled["seq"] == seen
+    assert table.snapshot(bob)["seq"] == snapshot
+    # Ann's page gets her prompt, and the group's messages still reach both pages in order
+    assert table.events_for(ann, 0, 0)["events"][-1]["message"]["html"] == "Use the Priest?"
+    assert table.api.call("sendMessage", {"chat_id": GROUP_ID, "text": "Round 2"})[0] == 200
+    for user, after in ((ann, 0), (bob, seen)):
+        events = table.events_for(user, after, 0)["events"]
+        assert events[-1]["message"]["html"] == "Round 2"
+
+
+def test_a_flood_of_joins_gets_a_bounded_number_of_seats(tmp_path: Path) -> None:
+    """Every page keeps its own stream of the group's events: the seats a table gives out are
+    bounded, so a flood of joins cannot make one group message cost without bound; a seat
+    already taken is still taken back with its secret."""
+    table = Table(str(tmp_path / "t.sqlite3"))
+    first = table.join("Ann", "en", None, None)
+    for n in range(MAX_SEATS - 1):
+        table.join(f"Bot {n}", "en", None, None)
+    with pytest.raises(ApiError) as full:
+        table.join("One too many", "en", None, None)
+    assert full.value.code == 403
+    assert table.member_count() == MAX_SEATS
+    assert table.join("Ann again", "en", first.id, first.secret).id == first.id
+
+
+def test_terminal_escapes_from_players_reach_no_terminal(tmp_path: Path) -> None:
+    """A seat named, or a message typed, with an escape sequence (clear the screen, retitle the
+    window) printed it raw in `python -m devtools.localtable.transcript`; a seat's name, as
+    Telegram's, keeps no control character."""
+    from devtools.localtable import transcript
+
+    db = tmp_path / "t.sqlite3"
+    table = Table(str(db))
+    eve = table.join("Eve\x1b]0;pwned\x07\x1b[2J", "en", None, None)
+    assert eve.name == "Eve]0;pwned[2J"
+    table.user_says(eve, "group", "hello\x1b[2J\x1b[31mred")
+    printed = transcript.render(db)
+    assert not any(ord(c) < 32 and c != "\n" for c in printed)
+    assert "hello\\x1b[2J\\x1b[31mred" in printed

@@ -8,12 +8,18 @@ from typing import Any
 
 import pytest
 
+import engine
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock
-from handlers.delivery import BEHIND_SECONDS
+from handlers.delivery import BEHIND_SECONDS, PRESSURE_SECONDS
 from handlers.holds import stretch_deadline
 from handlers.store_keys import game_key
-from handlers.transaction import Txn
+from handlers.transaction import (
+    MAX_DEFER_SECONDS,
+    PRESSURE_DEFER_SECONDS,
+    Txn,
+    defer_under_pressure,
+)
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
 
@@ -214,3 +220,173 @@ def test_R_D1_a_windows_deadline_is_not_stretched_since_who_it_asks_is_secret() 
     assert stretch_deadline(doc, 5.0) == 5.0
     assert stretch_deadline(doc, 5.0) == 0.0  # once per delay
     assert doc["due"] == {"dec": 7, "at": 115.0, "deadline": 115.0}
+
+
+def private_messages(table: ServiceGame, messenger: LoggingMessenger, uid: int) -> list[int]:
+    ids = [messenger.send(uid, f"message {i}").message_id for i in range(3)]
+    messenger.log.clear()
+    return ids
+
+
+def test_under_pressure_closes_answers_and_newer_facts_wait_while_prompts_go() -> None:
+    """Issue 27: with the shared budget booked ahead (less than the group's own threshold),
+    a prompt someone else's move closed, the pressed prompt's answer and newer facts on a shown
+    prompt wait for their flush timer; a new prompt goes at once."""
+    table, messenger, _status = started()
+    uid = table.uids[1]
+    closed, reshown, pressed = private_messages(table, messenger, uid)
+    busy = BusyLimiter(PRESSURE_SECONDS + 0.5)
+    assert busy.behind < BEHIND_SECONDS
+    table.service.pipeline.limiter = busy
+
+    def change(txn: Txn) -> None:
+        txn.edit(uid, closed, "closed by a move", tag="closed")
+        txn.edit(uid, reshown, "newer facts", [[["b", "d", "x"]]], tag="reshown")
+        txn.edit(uid, pressed, "you chose", tag="answered")
+        txn.send(uid, "your prompt", tag="prompt:1:99")
+
+    run(table, change)
+    assert [x[2] for x in messenger.log] == ["your prompt"]
+    busy.behind = 0.0
+    table.clock.advance(PRESSURE_DEFER_SECONDS + 1)
+    table.fire_timers()
+    waited = ["closed by a move", "newer facts", "you chose"]
+    assert sorted(x[2] for x in messenger.log[1:]) == waited
+
+
+def test_a_held_edit_is_replaced_by_a_newer_one_and_waits_no_longer_than_the_cap() -> None:
+    table, messenger, _status = started()
+    uid = table.uids[1]
+    shown = private_messages(table, messenger, uid)[0]
+    table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)  # pressure stays on
+    texts = iter(f"facts {i}" for i in range(100))
+
+    def change(txn: Txn) -> None:
+        txn.edit(uid, shown, next(texts), [[["b", "d", "x"]]], tag="reshown")
+
+    def edits() -> list[str]:
+        return [text for op, chat, text in messenger.log if op == "edit" and chat == uid]
+
+    run(table, change)
+    assert edits() == []
+    waited = 0.0
+    while not edits():
+        table.clock.advance(5)
+        waited += 5
+        run(table, change)  # a newer text of the same message each time
+        table.fire_timers()
+    assert waited == MAX_DEFER_SECONDS
+    assert edits() == [f"facts {int(waited // 5)}"]  # one call for a message edited 13 times
+
+
+def test_under_pressure_the_pressed_prompts_answer_waits_and_the_press_says_the_choice() -> None:
+    """Issue 27: the answer of a press waits like the closes under pressure, so the callback
+    answer says the choice at once (plain text); without pressure the edit says it, no toast."""
+    for busy in (False, True):
+        table, messenger, _status = started()
+        if busy:
+            table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)
+        seat = table.state().turn
+        uid = table.uids[seat]
+        messenger.answers.clear()
+        table.press_payload(seat, "pa")  # the turn's pass
+        edited = [text for op, chat, text in messenger.log if op == "edit" and chat == uid]
+        ((_, toast, alert),) = messenger.answers
+        if not busy:
+            assert edited and toast is None
+            continue
+        assert edited == [] and toast is not None and not alert
+        (waiting,) = [e for e in table.doc()["outbox"] if e["tag"] == "answered"]
+        chosen = waiting["text"].rpartition("\n")[2]
+        assert "<" not in toast and toast == chosen.replace("<b>", "").replace("</b>", "")
+
+
+class CountingLimiter(BusyLimiter):
+    """A free budget that counts how often it is asked and how many slots are booked."""
+
+    def __init__(self) -> None:
+        super().__init__(0.0)
+        self.asked = 0
+        self.booked: list[int] = []
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        self.booked.append(count)
+        return super().reserve(count, now, latest)
+
+    def backlog(self, now: float) -> float:
+        self.asked += 1
+        return super().backlog(now)
+
+
+def budget_reads(*, secret: bool) -> int:
+    table, _messenger, _status = started()
+    limiter = CountingLimiter()
+    table.service.pipeline.limiter = limiter
+    uid = table.uids[1]
+    shown = table.messenger.send(uid, "a window's prompt").message_id
+
+    def change(txn: Txn) -> None:
+        txn.send(GROUP, "story line", tag="story")
+        if secret:
+            txn.edit(uid, shown, "the window closed", tag="closed")
+
+    run(table, change)
+    return limiter.asked
+
+
+def test_R_D1_the_budget_is_asked_alike_whether_or_not_a_private_prompt_closed() -> None:
+    """The attack: only a command that closed a secret window's prompt (a Doctor holder's) read
+    the shared budget before its commit, so the group's message came a read later."""
+    counts = [budget_reads(secret=False), budget_reads(secret=True)]
+    assert counts[0] == counts[1]
+
+
+def test_a_delivery_books_slots_only_for_what_it_sends_now() -> None:
+    """Slots booked for edits held back were never used: at 100 games the bot used 17.5 of
+    its 24 messages a second."""
+    table, messenger, _status = started()
+    uid = table.uids[1]
+    closed, reshown, _ = private_messages(table, messenger, uid)
+    limiter = CountingLimiter()
+    table.service.pipeline.limiter = limiter
+
+    def change(txn: Txn) -> None:
+        txn.send(uid, "your prompt", tag="prompt:1:99")
+        txn.edit(uid, closed, "closed", tag="closed", after=txn.now + 30)
+        txn.edit(uid, reshown, "facts", tag="reshown", after=txn.now + 30)
+
+    run(table, change)
+    assert [x[2] for x in messenger.log] == ["your prompt"]
+    assert sum(limiter.booked) == 1
+
+
+def test_a_held_answer_left_from_another_press_never_answers_this_press() -> None:
+    """The leak: a press answer held back from player A's press was claimed again by player
+    B's press, whose callback answer then said A's choice to B."""
+    earlier = Txn({"outbox": [], "seq": 0}, None, 1000.0, until=1030.0, key="GAME#g")
+    earlier.edit(101, 5, "✔️ A attacks B.", tag="answered", answer="✔️ A attacks B.")
+    defer_under_pressure(earlier, lambda: True)
+    assert earlier.toast == ("✔️ A attacks B.", False)  # A's own press: told at once
+    (held,) = earlier.doc["outbox"]
+    later = Txn(earlier.doc, 1, 1050.0, until=1080.0, key="GAME#g")
+    later.stale_entries.append(held)  # past its wait: B's press claims it
+    defer_under_pressure(later, lambda: True)
+    assert later.toast is None
+    assert held["after"] > 1050.0  # held back again, still
+
+
+def test_under_pressure_a_deadline_that_starts_now_goes_at_once() -> None:
+    """Issue 27: newer facts on a shown prompt may wait under pressure, but not the deadline
+    the first supporter's prompt gets when the Priest window closes: their time runs now."""
+    table, messenger, _status = started()
+    table.attack()
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "priest"
+    table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)
+    messenger.log.clear()
+    table.wait_until_due()  # nobody stops the fight: the window closes, support goes on
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "support"
+    first = table.uids[aw.seats[0]]
+    edits = [text for op, chat, text in messenger.log if op == "edit" and chat == first]
+    assert edits and "⏳" in edits[-1]

@@ -65,6 +65,12 @@ def test_the_formats_stay_those_of_buttons_already_in_chats() -> None:
         "G:x:de",
         "B:",
         ":3:pa",
+        # digits Python's isdigit takes but int refuses (it raised) or reads as others
+        f"{GID}:²:pa",
+        f"{GID}:١:pa",
+        "S:²:x",
+        "S:-²:1:items",
+        "G:³:de",
     ],
 )
 def test_malformed_data_is_no_button(data: str) -> None:

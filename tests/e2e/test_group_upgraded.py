@@ -1,0 +1,155 @@
+"""A group upgraded to a supergroup mid-game (Telegram gives it a new chat id): the game used to
+lose its group (every later call to the old id refused, /status and /cancel in the new chat found
+no game). Whichever signal comes first — the service messages (``migrate_to_chat_id`` in the old
+chat, ``migrate_from_chat_id`` in the new) or a call refused with ``migrate_to_chat_id`` — moves
+the group's record and its game there once; the status starts anew in the new chat, no deadline
+moves, and the game goes on to its end there."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from handlers.i18n import t
+from tests.e2e.harness import Harness, Player
+
+OLD = -4123  # a basic group
+
+
+def _table(seed: int = 6) -> tuple[Harness, list[Player]]:
+    players = [Player(uid=7300 + i, name=f"Rider {i}") for i in range(4)]
+    return Harness(players, seed=seed, group=OLD, group_type="group"), players
+
+
+def _calls_to(h: Harness, chat: int, since: int) -> int:
+    return sum(1 for call in h.api.calls[since:] if call.params.get("chat_id") == chat)
+
+
+def _record(h: Harness, chat: int) -> dict[str, Any]:
+    got = h.store.get(f"CHAT#{chat}")
+    assert got is not None, f"no record of chat {chat}"
+    return got.doc
+
+
+def _upgrade(h: Harness, by: Player) -> tuple[int, list[dict[str, Any]]]:
+    """The group becomes a supergroup; the two service messages Telegram sends, not yet
+    handled."""
+    new = h.api.migrate_group(OLD, by.uid, title="Coach")
+    moved = [u for u in h.api.updates if "message" in u]
+    h.api.updates.clear()
+    return new, moved
+
+
+def test_the_service_messages_move_the_game_to_the_supergroup_once() -> None:
+    h, players = _table()
+    h.open_lobby_and_join()
+    h.start()
+    h.play_by_buttons(stop=20)
+    due = h.game_doc()["due"]
+    new, moved = _upgrade(h, players[0])
+    since = len(h.api.calls)
+    for update in moved + moved:  # both signals, each delivered twice
+        h.service.handle_update(update)
+    h.group, h.group_type = new, "supergroup"
+    gid = h.last_gid
+    assert _record(h, new)["game"] == gid
+    assert _record(h, OLD)["game"] is None and _record(h, OLD)["moved_to"] == new
+    doc = h.game_doc()
+    assert doc["chat"] == new
+    assert doc["due"] == due  # no deadline moved or lost
+    assert [m.raw_text for m in h.api.messages_in(new)] == [doc["status"]["text"]]  # once
+    final = h.play_by_buttons()
+    assert final.over
+    assert _calls_to(h, OLD, since) == 0
+    status = h.api.message(new, h.game_doc()["status"]["msg"])
+    assert status.text.startswith("🏁")
+    assert not h.api.violations and not h.errors
+
+
+def test_a_call_refused_as_upgraded_moves_the_game_before_the_service_messages() -> None:
+    h, players = _table(seed=7)
+    h.open_lobby_and_join()
+    h.start()
+    h.play_by_buttons(stop=10)
+    new, moved = _upgrade(h, players[0])  # their updates come late
+    since = len(h.api.calls)
+    h.play_by_buttons(stop=30)
+    assert 1 <= _calls_to(h, OLD, since) <= 2  # refused with migrate_to_chat_id, then moved
+    h.group, h.group_type = new, "supergroup"
+    assert h.game_doc()["chat"] == new
+    assert _record(h, new)["game"] == h.last_gid
+    shown = len(h.api.messages_in(new))
+    assert shown >= 1  # the status, anew, and what the story had to say
+    for update in moved:  # the service messages, late: nothing moves twice
+        h.service.handle_update(update)
+    assert len(h.api.messages_in(new)) == shown
+    final = h.play_by_buttons()
+    assert final.over
+    assert h.api.message(new, h.game_doc()["status"]["msg"]).text.startswith("🏁")
+    assert not h.api.violations and not h.errors
+
+
+def test_a_lobby_moves_and_its_join_link_still_works() -> None:
+    h, players = _table()
+    creator = players[0]
+    h.command(creator, "/newgame")
+    lobby = h.api.last_message(OLD)
+    join = next(url for _, url in lobby.buttons() if url and "start=" in url)
+    gid = join.split("start=", 1)[1]
+    h.last_gid = gid
+    h.command(players[1], f"/start {gid}", chat=players[1].uid)
+    new, moved = _upgrade(h, creator)
+    for update in moved:
+        h.service.handle_update(update)
+    h.group, h.group_type = new, "supergroup"
+    shown = h.api.last_message(new)  # the lobby, anew, with its buttons
+    assert any(url == join for _, url in shown.buttons())
+    for p in (creator, *players[2:]):  # the old link (it names the game, not the chat)
+        h.command(p, f"/start {gid}", chat=p.uid)
+    assert len(h.game_doc()["players"]) == 4
+    assert t("en", "lobby.joined") in [m.text for m in h.api.messages_in(players[3].uid)]
+    h.start()  # /startgame in the supergroup
+    assert h.game_doc()["phase"] == "playing"
+    assert h.play_by_buttons().over
+    assert not h.api.violations and not h.errors
+
+
+class Interleaved:
+    """A store whose first commit of a game lets ``meanwhile`` run to its end first: the two
+    signals of an upgrade handled at the same time by two functions."""
+
+    def __init__(self, inner: Any, meanwhile: Callable[[], None]) -> None:
+        self.inner = inner
+        self.meanwhile: Callable[[], None] | None = meanwhile
+
+    def commit(self, writes: Sequence[Any], update_id: int | None = None) -> dict[str, int]:
+        if self.meanwhile is not None and any(w.key.startswith("GAME#") for w in writes):
+            run, self.meanwhile = self.meanwhile, None
+            run()
+        return dict(self.inner.commit(writes, update_id))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_both_signals_at_once_move_the_game_once() -> None:
+    """Optimistic locking: the move whose commit finds the game changed reruns on fresh reads
+    and finds it moved."""
+    h, players = _table()
+    h.open_lobby_and_join()
+    h.start()
+    h.play_by_buttons(stop=12)
+    new, moved = _upgrade(h, players[0])
+    store = h.store
+    racing = Interleaved(store, lambda: h.service.handle_update(moved[1]))
+    h.service.store = h.service.pipeline.store = racing  # type: ignore[assignment]
+    h.service.handle_update(moved[0])
+    h.service.store = h.service.pipeline.store = store
+    h.group, h.group_type = new, "supergroup"
+    assert racing.meanwhile is None  # the other signal did run in between
+    doc = h.game_doc()
+    assert doc["chat"] == new and _record(h, new)["game"] == h.last_gid
+    assert _record(h, OLD)["moved_to"] == new
+    assert [m.raw_text for m in h.api.messages_in(new)] == [doc["status"]["text"]]  # once
+    assert h.play_by_buttons().over
+    assert not h.api.violations and not h.errors
