@@ -21,7 +21,7 @@ from handlers.i18n import LANGUAGES, t
 from infra.bot_api import BotApi
 from infra.event_loop import LoopRunner
 from infra.settings import Settings
-from infra.telegram_gateway import TelegramGateway
+from infra.telegram_messenger import TelegramGateway
 
 DEFAULT_MAX_CONNECTIONS = 10  # the template's WebhookConcurrency default
 ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]

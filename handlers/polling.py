@@ -27,8 +27,7 @@ from infra.event_loop import LoopRunner
 from infra.ports import TimerRequest, Timers
 from infra.settings import Settings
 from infra.sqlite_store import SqliteStore
-from infra.telegram_gateway import TelegramGateway
-from infra.telegram_messenger import TelegramMessenger
+from infra.telegram_messenger import TelegramGateway, TelegramMessenger
 from infra.timers import LocalTimers, SystemClock
 
 log = logging.getLogger("coachride")

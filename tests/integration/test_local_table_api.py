@@ -19,7 +19,8 @@ from devtools.localtable.server import TableServer
 from devtools.localtable.telegram_html import HtmlError, render
 from infra.bot_api import BadRequest, BotApi
 from infra.event_loop import LoopRunner
-from infra.telegram_gateway import Button, TelegramGateway
+from infra.telegram_markup import Button
+from infra.telegram_messenger import TelegramGateway
 
 TOKEN = "1:test"
 
