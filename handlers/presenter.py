@@ -401,9 +401,8 @@ class Presenter(PrivateNews):
 def show(
     run: GameRunner, bot_username: str, answered: dict[int, tuple[int, Seen]] | None = None
 ) -> None:
-    """A command's messages queued (``Presenter.render``), in one call to the presenter; at the
-    game's end, the away notices closed too. ``answered``: the pressing seat's prompt message,
-    what it was asked and chose."""
+    """A command's messages queued (``Presenter.render``: ``answered``, the press's prompt), in
+    one call to the presenter; at the game's end, the away notices closed too."""
     presenter = Presenter(run, bot_username)
     presenter.render(answered)
     if run.state.over:
