@@ -60,7 +60,7 @@ class SimMessenger(EmulatedMessenger):
     tally: Tally = field(default_factory=Tally)
     clock: Callable[[], float] = time.time
     quiet: bool = False  # a player looking around their prompt's pages (not counted)
-    # As infra.telegram_gateway.TelegramGateway does in production: a short flood wait is slept
+    # As infra.telegram_messenger.TelegramGateway does in production: a short flood wait is slept
     # out in the invocation (up to FLOOD_ATTEMPTS tries of at most MAX_FLOOD_WAIT s each); only a
     # longer one reaches the pipeline, which then holds the chat.
     sleep: Callable[[float], None] | None = None

@@ -72,8 +72,7 @@ def _game_thread(
     from handlers.app import CoachRideBot
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
-    from infra.telegram_gateway import TelegramGateway
-    from infra.telegram_messenger import TelegramMessenger, make_bot
+    from infra.telegram_messenger import TelegramGateway, TelegramMessenger, make_bot
     from infra.timers import SystemClock
 
     clock = SystemClock()
@@ -273,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     logging.getLogger("coachride").setLevel(logging.CRITICAL)
-    logging.getLogger("infra.telegram_gateway").setLevel(logging.CRITICAL)
+    logging.getLogger("infra.telegram_messenger").setLevel(logging.CRITICAL)
     import warnings
 
     warnings.simplefilter("ignore")

@@ -150,8 +150,7 @@ def press_once() -> Hop:
     from devtools.memory_store import MemoryStore
     from handlers import webhook
     from handlers.app import CoachRideBot
-    from infra.telegram_gateway import TelegramGateway
-    from infra.telegram_messenger import TelegramMessenger, make_bot
+    from infra.telegram_messenger import TelegramGateway, TelegramMessenger, make_bot
 
     clock, timers = FakeClock(), FakeTimers()
     api = RecordingRequest(clock=clock.now)

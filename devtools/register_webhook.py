@@ -19,8 +19,9 @@ from telegram import Bot
 from handlers.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from handlers.i18n import LANGUAGES, t
 from infra.bot_api import BotApi
+from infra.event_loop import LoopRunner
 from infra.settings import Settings
-from infra.telegram_gateway import LoopRunner, TelegramGateway
+from infra.telegram_messenger import TelegramGateway
 
 DEFAULT_MAX_CONNECTIONS = 10  # the template's WebhookConcurrency default
 ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]

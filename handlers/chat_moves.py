@@ -27,12 +27,13 @@ from dataclasses import dataclass
 
 from handlers import holds, unit_of_work
 from handlers.context import Rooms
-from handlers.game_end import after_play
+from handlers.game_end import finish_game
 from handlers.game_record import ACTIVE, LOBBY, PLAYING
 from handlers.game_runner import GameRunner
 from handlers.group_board import GroupBoard
 from handlers.lobby_view import lobby_rows, lobby_text
 from handlers.message_tags import Kind, tag_of
+from handlers.presenter import show
 from handlers.records import ChatRecord
 from handlers.store_keys import chat_key, game_key
 from handlers.transaction import Txn
@@ -224,4 +225,6 @@ def reach_again(cmd: Unblocked, work: UnitOfWork) -> None:
     if prompt is not None and prompt.get("msg") is None:
         del game.prompts[str(seat)]  # never shown: asked anew
     table.settle()
-    after_play(work, cmd.bot_username, table)
+    show(table, cmd.bot_username)
+    if table.state.over:
+        finish_game(work, table)

@@ -1,27 +1,14 @@
-"""After the engine ran in a command: show what happened, and close a game that is over
-(the group's scores, the players' pointers, each player's final dossier)."""
+"""A game the engine says is over, closed once the presenter showed what happened
+(``handlers.presenter.show``): the group's scores, the players' pointers, each player's final
+dossier."""
 
 from __future__ import annotations
 
 import engine
 from handlers import story
 from handlers.game_record import OVER
-from handlers.game_runner import GameRunner, Seen
-from handlers.presenter import show
+from handlers.game_runner import GameRunner
 from handlers.unit_of_work import UnitOfWork
-
-
-def after_play(
-    work: UnitOfWork,
-    bot_username: str,
-    table: GameRunner,
-    answered: dict[int, tuple[int, Seen]] | None = None,
-) -> None:
-    """``answered``: the pressing seat's prompt message, what it was asked and chose."""
-    presenter = show(table, bot_username, answered)
-    if table.state.over:
-        presenter.close_away_notices()
-        finish_game(work, table)
 
 
 def finish_game(work: UnitOfWork, table: GameRunner) -> None:

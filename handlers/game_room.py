@@ -12,11 +12,11 @@ from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
-from handlers.game_end import after_play
+from handlers.game_end import finish_game
 from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt, StoredGameInvalid
 from handlers.game_runner import GameRunner, Seen
 from handlers.i18n import t
-from handlers.presenter import Presenter
+from handlers.presenter import Presenter, show
 from handlers.refusals import AheadPaused, Illegal, NotInGame, Refusal, Stale
 from handlers.store_keys import FLUSH, game_key, timer_target
 from handlers.unit_of_work import UnitOfWork, Work
@@ -96,8 +96,21 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     answered: dict[int, tuple[int, Seen]] = {}
     if not ahead and not _kept_open(table, seat, acting, before[0]):
         answered[seat] = (press.message_id, Seen(*before, action))
-    after_play(work, rooms.bot_username, table, answered)
+    _after_play(work, rooms, table, answered)
     return Outcome(action.kind)
+
+
+def _after_play(
+    work: UnitOfWork,
+    rooms: Rooms,
+    table: GameRunner,
+    answered: dict[int, tuple[int, Seen]] | None = None,
+) -> None:
+    """After the engine ran: what happened shown (``answered``: the pressing seat's prompt
+    message, what it was asked and chose), and a game that is over closed."""
+    show(table, rooms.bot_username, answered)
+    if table.state.over:
+        finish_game(work, table)
 
 
 def _presser_lang(work: UnitOfWork, press: ButtonPress) -> str:
@@ -203,7 +216,7 @@ def came_back(cmd: Back, work: UnitOfWork) -> None:
     table.reachable_again(p.user.id)
     table.settle()
     work.txn.edit(p.chat_id, p.message_id, t(cmd.lang, "bot.back_done"), None)
-    after_play(work, rooms.bot_username, table)
+    _after_play(work, rooms, table)
 
 
 @dataclass(frozen=True)
@@ -234,7 +247,7 @@ def went_away(cmd: Left, work: UnitOfWork) -> None:
     if seat is None or not table.mark_away(seat):
         return
     table.settle()
-    after_play(work, rooms.bot_username, table)
+    _after_play(work, rooms, table)
 
 
 class TimerOutcome(StrEnum):
@@ -286,6 +299,6 @@ def woke(cmd: Woke, work: UnitOfWork) -> None:
         return  # stale or duplicate timer: that decision is gone
     table.settle()
     if table.events:
-        after_play(work, rooms.bot_username, table)
+        _after_play(work, rooms, table)
     elif table.reminders or table.mention is not None:
         Presenter(table, rooms.bot_username).send_reminders()

@@ -12,13 +12,13 @@ from engine.setup import MAX_PLAYERS, MIN_PLAYERS
 from handlers import refusals, story, unit_of_work
 from handlers.callback_data import LobbyButton
 from handlers.context import Rooms
-from handlers.game_end import after_play
+from handlers.game_end import finish_game
 from handlers.game_record import CANCELLED, LOBBY, PLAYING, GameRecord, Player
 from handlers.game_runner import GameRunner
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, lobby_version, refresh_lobby
-from handlers.presenter import Presenter
+from handlers.presenter import Presenter, show
 from handlers.refusals import (
     AlreadyJoined,
     AlreadyRunning,
@@ -306,7 +306,9 @@ def start_game(rooms: Rooms, work: UnitOfWork) -> None:
         )
     table.events = [e for e in events if e.kind not in ("game_started", "dealt")]
     table.settle()
-    after_play(work, rooms.bot_username, table)
+    show(table, rooms.bot_username)
+    if table.state.over:
+        finish_game(work, table)
 
 
 def add_ai_passengers(game: GameRecord, settings: GroupSettings, seed: int) -> None:

@@ -23,11 +23,11 @@ from handlers.i18n import t
 from handlers.runtime import bot_username
 from handlers.store_keys import FLUSH, REPLY_PREFIX
 from infra import bot_api, logs
+from infra.event_loop import LoopRunner
 from infra.ports import TimerRequest, Timers
 from infra.settings import Settings
 from infra.sqlite_store import SqliteStore
-from infra.telegram_gateway import LoopRunner, TelegramGateway
-from infra.telegram_messenger import TelegramMessenger
+from infra.telegram_messenger import TelegramGateway, TelegramMessenger
 from infra.timers import LocalTimers, SystemClock
 
 log = logging.getLogger("coachride")

@@ -400,9 +400,10 @@ class Presenter(PrivateNews):
 
 def show(
     run: GameRunner, bot_username: str, answered: dict[int, tuple[int, Seen]] | None = None
-) -> Presenter:
-    """A command's messages queued (``Presenter.render``), in one call to the presenter; the
-    presenter, for what the command still shows (the away notices closed at the game's end)."""
+) -> None:
+    """A command's messages queued (``Presenter.render``: ``answered``, the press's prompt), in
+    one call to the presenter; at the game's end, the away notices closed too."""
     presenter = Presenter(run, bot_username)
     presenter.render(answered)
-    return presenter
+    if run.state.over:
+        presenter.close_away_notices()

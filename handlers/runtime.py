@@ -40,7 +40,6 @@ FIRST_UPDATE_IMPORTS = (
     "handlers.runtime",
     "handlers.app",
     "infra.telegram_messenger",
-    "infra.telegram_gateway",
     "infra.dynamo_store",
     "infra.timers",
     "infra.timed",
@@ -86,8 +85,7 @@ def _build(token: str | None) -> CoachRideBot:
     from infra import timed
     from infra.dynamo_store import DynamoStore
     from infra.rate_limit import SharedRateLimiter
-    from infra.telegram_gateway import TelegramGateway
-    from infra.telegram_messenger import TelegramMessenger, make_bot
+    from infra.telegram_messenger import TelegramGateway, TelegramMessenger, make_bot
     from infra.timers import SqsTimers, SystemClock
 
     settings = Settings()

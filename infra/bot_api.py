@@ -1,4 +1,4 @@
-"""A small Bot API client on ``http.client``, for the gateway (``infra.telegram_gateway``).
+"""A small Bot API client on ``http.client``, for the Telegram adapter (infra.telegram_messenger).
 
 A cold Lambda imports this instead of python-telegram-bot (about 280 ms of imports, most of
 them for types the gateway never looks at); requests travel on kept-alive connections

@@ -11,7 +11,7 @@ from engine.actions import Action
 from engine.kinds import DecisionKind
 from engine.view_types import SeatView
 from handlers import action_payloads, fmt
-from handlers.card_labels import association_label, drink_label, occupation_label
+from handlers.card_labels import association_label, cards, drink_label, occupation_label
 from handlers.i18n import t
 from handlers.prompts import fight, trade, turn
 from handlers.prompts.answer import answer_line
@@ -69,7 +69,7 @@ def render_prompt(
     """The decision a seat faces now, on the page ``nav`` ("" or "~" is the root), from the
     seat's ``engine.view`` and ``engine.legal_actions``. ``frozen``: the text of a message that
     stays as it is (told once, closed), its numbers said as of now."""
-    a = ask(view, legal, lang)
+    a = ask(view, legal, lang, _hand(view, lang))
     if a is not None and frozen:
         a = dataclasses.replace(a, frozen=True)
     if a is None:
@@ -85,6 +85,11 @@ def render_prompt(
     return Prompt(text, rows)
 
 
+def _hand(view: SeatView, lang: str) -> str:
+    """The seat's hand as its pages show it: made once for a prompt."""
+    return t(lang, "game.prompt.hand", cards=cards(lang, view["me"]["items"]))
+
+
 def _split(rows: Rows) -> Rows:
     return [row[i : i + MAX_PER_ROW] for row in rows for i in range(0, len(row), MAX_PER_ROW)]
 
@@ -98,7 +103,7 @@ def render_answered(
 ) -> str:
     """The prompt as it was (from the seat's view and legal actions before the answer), without
     buttons, and the choice made."""
-    a = ask(view_before, legal_before, lang)
+    a = ask(view_before, legal_before, lang, _hand(view_before, lang))
     if a is None:
         return answer_line(view_before, action, lang)
     page = _page(dataclasses.replace(a, frozen=True), "")

@@ -64,6 +64,7 @@ class Ask:
     lang: str
     p: Decision
     legal: list[Action]
+    hand: str  # the seat's hand, as the line a page shows it (made once for the prompt)
     frozen: bool = False  # shown without buttons and never updated: numbers said as of now
 
     @property
@@ -96,16 +97,14 @@ class Ask:
     def of(self, kind: str) -> list[Action]:
         return [a for a in self.legal if a.kind == kind]
 
-    def hand(self) -> str:
-        return self.t("game.prompt.hand", cards=fmt.cards(self.lang, self.me["items"]))
 
-
-def ask(view: SeatView, legal: list[Action], lang: str) -> Ask | None:
-    """``view`` is the seat's ``engine.view``; ``legal`` its ``engine.legal_actions``."""
+def ask(view: SeatView, legal: list[Action], lang: str, hand: str) -> Ask | None:
+    """``view`` is the seat's ``engine.view``; ``legal`` its ``engine.legal_actions``; ``hand``
+    the line showing the seat's hand."""
     d = view["decision"]
     if d is None or not legal:
         return None
-    return Ask(view, lang, Decision(d["id"], d["kind"], d["data"]), legal)
+    return Ask(view, lang, Decision(d["id"], d["kind"], d["data"]), legal, hand)
 
 
 def act(a: Action) -> str:

@@ -176,7 +176,7 @@ def _solo(a: Ask) -> Page:
                 coa=card_label(a.lang, COAT_OF_ARMS),
                 count=sum(a.me["goals"].values()),
             ),
-            a.hand(),
+            a.hand,
         ]
     )
     page.rows = [[(a.t("game.btn.confirm_solo"), act(a.of("solo")[0]))]]

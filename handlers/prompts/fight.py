@@ -168,7 +168,7 @@ def boost_page(a: Ask, path: list[str]) -> Page:
     page = Page([a.t("game.boost.title")])
     page.lines += fight_lines(a.table, a.lang, a.frozen)
     plays = a.of("play")
-    page.add(a.t("game.boost.body" if plays else "game.boost.nothing"), a.hand())
+    page.add(a.t("game.boost.body" if plays else "game.boost.nothing"), a.hand)
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
     buttons: list[Button] = []
     for x in plays:
@@ -223,7 +223,7 @@ def giveback_page(a: Ask, path: list[str]) -> Page:
     if took is not None:  # the loser's only item, taken without asking (R-A9)
         page.add(a.t("game.giveback.took", card=fmt.cards(a.lang, [took]), name=a.name(loser)))
     page.add(a.t("game.giveback.body", name=a.name(loser)))
-    page.add(a.hand())
+    page.add(a.hand)
     card_buttons(a, page, a.of("give"))
     return page
 
@@ -242,7 +242,7 @@ def priest_tribute_page(a: Ask, path: list[str]) -> Page:
         [
             a.t("game.window.title", label=occupation_label(a.lang, PRIEST)),
             a.t("game.priest_tribute.body", name=a.name(priest)),
-            a.hand(),
+            a.hand,
         ]
     )
     card_buttons(a, page, a.of("give"))

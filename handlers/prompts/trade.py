@@ -29,7 +29,7 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
         and any(card in BAGS for card in a.me["items"])
     ):
         page.add(a.t("game.answer_trade.no_bag"))
-    page.add(a.hand())
+    page.add(a.hand)
     page.info.append(action_payloads.info_item(item_kind(offered)))
     card_buttons(a, page, a.of("accept"), label=lambda card: a.t("game.btn.accept_give", card=card))
     refuse = a.of("refuse")
@@ -56,7 +56,7 @@ def sextant_dir_page(a: Ask, path: list[str]) -> Page:
         [
             a.t("game.effect.title", label=card_label(a.lang, "sextant")),
             a.t("game.sextant.pick_direction"),
-            a.hand(),
+            a.hand,
         ]
     )
     buttons = []
@@ -139,7 +139,7 @@ def gift_page(a: Ask, path: list[str]) -> Page:
     )
     card = _card(path, {x.card for x in gifts})
     if card is None:
-        page.add(a.t("game.gift.pick_card"), a.hand())
+        page.add(a.t("game.gift.pick_card"), a.hand)
         one_per_card = {x.card: x for x in gifts}.values()  # the recipient comes next
         card_buttons(
             a, page, one_per_card, lambda x: action_payloads.nav(action_payloads.code(x.card or ""))

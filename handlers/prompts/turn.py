@@ -37,7 +37,7 @@ def _root(a: Ask) -> Page:
     else:
         claims = any(x.kind in ("claim", "claim_other", "solo") for x in a.legal)
         choose = "game.turn.choose_claim" if claims else "game.turn.choose"
-        page = Page([_title(a), a.t("game.turn.after" if acted else choose), a.hand()])
+        page = Page([_title(a), a.t("game.turn.after" if acted else choose), a.hand])
     kinds: dict[str, Action] = {x.kind: x for x in a.legal}
     buttons: list[Button] = []
     kept = a.p.data.get("kept")
@@ -88,7 +88,7 @@ def _ahead(a: Ask) -> Page:
         label = occupation_label(a.lang, a.me["occupation"])
         key = "game.turn.next_keep_on" if a.p.data.get("keep_use") else "game.turn.next_keep_off"
         page.add(a.t(key, label=label))
-    page.add(a.hand())
+    page.add(a.hand)
     return page
 
 
@@ -108,7 +108,7 @@ def _trade(a: Ask, rest: list[str]) -> Page:
         card_buttons(a, page, [x for x in a.of("trade") if x.target == target])
         page.back = action_payloads.nav("tr")
         return page
-    page = Page([a.t("game.trade.title"), a.t("game.trade.pick_target"), a.hand()])
+    page = Page([a.t("game.trade.title"), a.t("game.trade.pick_target"), a.hand])
     page.rows = _player_buttons(a, targets, {s: action_payloads.nav("tr", s) for s in targets})
     page.back = action_payloads.nav()
     return page

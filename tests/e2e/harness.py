@@ -19,8 +19,7 @@ from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
 from engine.rng import Rng
 from handlers.app import CoachRideBot
-from infra.telegram_gateway import TelegramGateway
-from infra.telegram_messenger import TelegramMessenger, make_bot
+from infra.telegram_messenger import TelegramGateway, TelegramMessenger, make_bot
 
 GROUP = -100123
 BOT = "coachride_bot"

@@ -254,8 +254,7 @@ def test_the_local_runner_s_startup_never_prints_the_token(
 def test_credentials_settings_and_clients_print_no_secret() -> None:
     from infra.bot_api import BotApi, bot_api
     from infra.settings import Settings
-    from infra.telegram_gateway import TelegramGateway
-    from infra.telegram_messenger import TelegramMessenger
+    from infra.telegram_messenger import TelegramGateway, TelegramMessenger
 
     settings = Settings(telegram_bot_token=TOKEN, telegram_webhook_secret=SECRET)
     api = bot_api(TOKEN, settings.bot_api_base_url())

@@ -18,7 +18,9 @@ from devtools.localtable.chats import GROUP_ID, Table
 from devtools.localtable.server import TableServer
 from devtools.localtable.telegram_html import HtmlError, render
 from infra.bot_api import BadRequest, BotApi
-from infra.telegram_gateway import Button, LoopRunner, TelegramGateway
+from infra.event_loop import LoopRunner
+from infra.telegram_markup import Button
+from infra.telegram_messenger import TelegramGateway
 
 TOKEN = "1:test"
 

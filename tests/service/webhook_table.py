@@ -26,8 +26,7 @@ from handlers import lobby, timer, webhook
 from handlers.app import CoachRideBot
 from handlers.delivery import RateLimiter
 from infra.ports import Delete, DocumentStore, Put, TimerRequest
-from infra.telegram_gateway import TelegramGateway
-from infra.telegram_messenger import TelegramMessenger, make_bot
+from infra.telegram_messenger import TelegramGateway, TelegramMessenger, make_bot
 from infra.timers import timer_message
 
 GROUP = -100777

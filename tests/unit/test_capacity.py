@@ -81,7 +81,7 @@ def test_the_simulation_waits_out_floods_as_the_gateway_does() -> None:
     stands in for TelegramGateway, whose defaults production uses)."""
     import inspect
 
-    from infra.telegram_gateway import TelegramGateway
+    from infra.telegram_messenger import TelegramGateway
 
     defaults = inspect.signature(TelegramGateway.__init__).parameters
     assert defaults["flood_attempts"].default == capacity_counting.FLOOD_ATTEMPTS

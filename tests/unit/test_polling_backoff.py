@@ -13,7 +13,7 @@ from telegram.error import NetworkError, RetryAfter
 
 from handlers import polling
 from handlers.polling import Runner
-from infra.telegram_gateway import LoopRunner
+from infra.event_loop import LoopRunner
 
 # RetryAfter's constructor reads its own deprecated attribute
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")

@@ -8,12 +8,9 @@ import pytest
 
 from devtools.botapi import RecordingRequest
 from infra.bot_api import NetworkError, RetryAfter, TimedOut, bot_api
-from infra.telegram_gateway import (
-    Button,
-    LoopRunner,
-    TelegramGateway,
-    keyboard,
-)
+from infra.event_loop import LoopRunner
+from infra.telegram_markup import Button, keyboard
+from infra.telegram_messenger import TelegramGateway
 
 PLAYER, BLOCKED, GROUP = 11, 12, -100200
 

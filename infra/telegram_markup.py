@@ -1,0 +1,53 @@
+"""Inline keyboards: the outbox's rows of (label, kind, value) as :class:`Button` rows, and
+those as the Bot API's ``InlineKeyboardMarkup``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from infra.ports import Rows
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """One inline button: a callback button (``data``, 1-64 bytes) or a link (``url``)."""
+
+    text: str
+    data: str | None = None
+    url: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.data is None) == (self.url is None):
+            raise ValueError(f"button {self.text!r} needs exactly one of data and url")
+
+
+def keyboard(buttons: Sequence[Sequence[Button]] | None) -> dict[str, Any] | None:
+    """Rows of buttons as an inline keyboard (``InlineKeyboardMarkup``); no rows, no keyboard."""
+    if not buttons:
+        return None
+    return {
+        "inline_keyboard": [
+            [
+                {"text": b.text, "callback_data": b.data}
+                if b.data is not None
+                else {"text": b.text, "url": b.url}
+                for b in row
+            ]
+            for row in buttons
+        ]
+    }
+
+
+def buttons(rows: Rows | None) -> list[list[Button]] | None:
+    """The outbox's rows (label, "d" and callback data, or "u" and a link) as buttons."""
+    if not rows:
+        return None
+    return [
+        [
+            Button(label, data=value) if kind == "d" else Button(label, url=value)
+            for label, kind, value in row
+        ]
+        for row in rows
+    ]
