@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from handlers.acks import AckWriter, ack_value
 from handlers.holds import (
     MAX_HOLD_SECONDS,
     STRETCH_AFTER_SECONDS,
@@ -32,13 +33,9 @@ from handlers.holds import (
     holding_chats,
 )
 from handlers.message_tags import Kind, tag_of
-from handlers.store_keys import FLUSH, ack_key, ttl_for
+from handlers.store_keys import FLUSH
 from handlers.transaction import (
-    ACK_DROPPED,
     ACK_SENDING,
-    ACK_UNCERTAIN,
-    ACK_UNREACHABLE,
-    MAX_ATTEMPTS,
     Txn,
     deferred,
 )
@@ -48,11 +45,9 @@ from infra.ports import (
     FloodWait,
     Messenger,
     OutOfTime,
-    Put,
     Sent,
     TimerRequest,
     Timers,
-    VersionConflict,
     time_left,
 )
 
@@ -148,7 +143,7 @@ class Delivery:
             key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"])),
         )
         late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
-        acks = _AckWriter(self.store, key, txn)
+        acks = AckWriter(self.store, key, txn)
         booked = _Booked()
         held: set[int] = set()
         muted: set[int] = set()
@@ -225,7 +220,7 @@ class Delivery:
                 if sending:
                     acks.forget(e["seq"])
                 continue
-            acks.write(e["seq"], _ack_value(e, sent))
+            acks.write(e["seq"], ack_value(e, sent))
             done.add(e["seq"])
             if sent.muted:
                 muted.add(e["chat"])
@@ -339,55 +334,6 @@ class _Booked:
     slots: deque[float] = field(default_factory=deque)
     ahead: int = BOOK_AHEAD
     at: float = 0.0  # when the last booking came back
-
-
-class _AckWriter:
-    """Writes each acknowledgement as soon as its message went out, so a process killed
-    between two sends leaves nothing to resend but what it had not sent. Merges monotonically:
-    an ack is dropped only for an entry this process knows has left the outbox."""
-
-    def __init__(self, store: DocumentStore, game: str, txn: Txn) -> None:
-        self.store = store
-        self.key = ack_key(game)
-        self.known = dict(txn.acks)
-        self.version = txn.ack_version
-        self.live = {e["seq"] for e in txn.doc.get("outbox", [])}
-        self.newest = int(txn.doc.get("seq", 0))
-
-    def forget(self, seq: int) -> None:
-        """The send did not go out (Telegram said so): no longer under way."""
-        self.write(seq, None)
-
-    def write(self, seq: int, value: int | None) -> None:
-        for _ in range(MAX_ATTEMPTS):
-            if value is None:
-                self.known.pop(seq, None)
-            else:
-                self.known[seq] = value
-            keep = {str(k): v for k, v in self.known.items() if k in self.live or k > self.newest}
-            try:
-                versions = self.store.commit(
-                    [Put(self.key, {"acks": keep}, self.version, ttl_seconds=ttl_for(self.key))]
-                )
-            except VersionConflict:
-                current = self.store.get(self.key)
-                self.known = {int(k): v for k, v in current.doc["acks"].items()} if current else {}
-                self.version = current.version if current else None
-                continue
-            self.version = versions.get(self.key, (self.version or 0) + 1)
-            return
-        log.warning(json.dumps({"event": "ack_gave_up", "key": self.key, "seq": seq}))
-
-
-def _ack_value(e: dict[str, Any], sent: Sent) -> int:
-    if sent.uncertain:
-        return ACK_UNCERTAIN
-    if sent.unreachable:
-        return ACK_UNREACHABLE
-    if sent.dropped:
-        log.warning(json.dumps({"event": "dropped", "chat": e["chat"], "tag": e.get("tag")}))
-        return ACK_DROPPED
-    return sent.message_id or 0
 
 
 def _prompt_decision(e: dict[str, Any]) -> int | None:

@@ -1,0 +1,69 @@
+"""Acknowledgements of sent outbox entries (``handlers.delivery``): each written as soon as its
+message went out, merged monotonically with what other processes wrote."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from handlers.store_keys import ack_key, ttl_for
+from handlers.transaction import (
+    ACK_DROPPED,
+    ACK_UNCERTAIN,
+    ACK_UNREACHABLE,
+    MAX_ATTEMPTS,
+    Txn,
+)
+from infra.ports import DocumentStore, Put, Sent, VersionConflict
+
+log = logging.getLogger("coachride")
+
+
+class AckWriter:
+    """Writes each acknowledgement as soon as its message went out, so a process killed
+    between two sends leaves nothing to resend but what it had not sent. Merges monotonically:
+    an ack is dropped only for an entry this process knows has left the outbox."""
+
+    def __init__(self, store: DocumentStore, game: str, txn: Txn) -> None:
+        self.store = store
+        self.key = ack_key(game)
+        self.known = dict(txn.acks)
+        self.version = txn.ack_version
+        self.live = {e["seq"] for e in txn.doc.get("outbox", [])}
+        self.newest = int(txn.doc.get("seq", 0))
+
+    def forget(self, seq: int) -> None:
+        """The send did not go out (Telegram said so): no longer under way."""
+        self.write(seq, None)
+
+    def write(self, seq: int, value: int | None) -> None:
+        for _ in range(MAX_ATTEMPTS):
+            if value is None:
+                self.known.pop(seq, None)
+            else:
+                self.known[seq] = value
+            keep = {str(k): v for k, v in self.known.items() if k in self.live or k > self.newest}
+            try:
+                versions = self.store.commit(
+                    [Put(self.key, {"acks": keep}, self.version, ttl_seconds=ttl_for(self.key))]
+                )
+            except VersionConflict:
+                current = self.store.get(self.key)
+                self.known = {int(k): v for k, v in current.doc["acks"].items()} if current else {}
+                self.version = current.version if current else None
+                continue
+            self.version = versions.get(self.key, (self.version or 0) + 1)
+            return
+        log.warning(json.dumps({"event": "ack_gave_up", "key": self.key, "seq": seq}))
+
+
+def ack_value(e: dict[str, Any], sent: Sent) -> int:
+    if sent.uncertain:
+        return ACK_UNCERTAIN
+    if sent.unreachable:
+        return ACK_UNREACHABLE
+    if sent.dropped:
+        log.warning(json.dumps({"event": "dropped", "chat": e["chat"], "tag": e.get("tag")}))
+        return ACK_DROPPED
+    return sent.message_id or 0
