@@ -296,7 +296,7 @@ class Presenter(PrivateNews):
             return None
         nt = engine.view(st, owner)["next_turn"]
         if nt is None or not nt["open"]:
-            return None  # paused: its message stays as shown
+            return None  # paused: handlers.ahead_message says why, without buttons
         pr = self.prompt(owner)
         return owner, pr, self.rows(st.pending.id, pr.rows)
 
