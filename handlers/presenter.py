@@ -203,7 +203,8 @@ class Presenter(PrivateNews):
         when it was chosen for the seat."""
         lang = self.lang_of(seat)
         assert seen.action is not None
-        text = prompts.render_answered(seen.view, seen.legal, seen.action, lang)
+        now = engine.view(self.state, seat)
+        text = prompts.render_answered(seen.view, seen.legal, seen.action, lang, now)
         if not seen.why:
             return text
         asked, _, chosen = text.rpartition("\n")
