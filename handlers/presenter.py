@@ -105,8 +105,10 @@ class Presenter(PrivateNews):
         self._away_notices()
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
-        self.ahead.update(self._ahead_prompt())
         self._open_prompts(follow)
+        # after the prompts: "your turn is next" closed with "see the new message below" is
+        # true only once the turn's new message is there (issue 25)
+        self.ahead.update(self._ahead_prompt())
         self.run.events = []
 
     def send_reminders(self) -> None:

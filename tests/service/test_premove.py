@@ -10,6 +10,7 @@ from engine.turn import diplomat_names, matching_card
 from handlers import action_payloads, fmt
 from handlers.i18n import t
 from tests.service.service_game import ServiceGame
+from tests.service.test_conversation_pace import Log
 
 
 def _offer(table: ServiceGame) -> tuple[int, int, int]:
@@ -203,3 +204,22 @@ def test_premove_kept_while_a_diplomat_demand_reopens_the_turn() -> None:
     assert engine.view(after, nxt)["next_turn"]["held"]["kind"] == "pass"
     table.press_payload(now, "pa")
     assert table.state().turn == (nxt + 1) % table.n  # the kept pass, played as its turn began
+
+
+def test_premove_closed_pointing_below_only_once_the_turn_is_there() -> None:
+    """Issue 25 (a newcomer's game): "🎲 Your turn has started: see the new message below" must
+    be true when it is shown, so the turn's new message goes out before that edit (a flood
+    wait between the two would otherwise leave it pointing at nothing)."""
+    log = Log()
+    table = ServiceGame(n=4, messenger=log)
+    table.start()
+    _, nxt, partner = _offer(table)
+    message_id, _ = table.prompt(nxt)
+    _answer(table, partner)
+    chat = table.uids[nxt]
+    turn_id, _ = table.prompt(nxt)
+    mine = [(op, msg, text) for op, c, msg, text in log.log if c == chat]
+    closing = max(i for i, (op, msg, _) in enumerate(mine) if op == "edit" and msg == message_id)
+    assert t("en", "prompt.closed.turn_came") in mine[closing][2]
+    sent = next(i for i, (op, msg, _) in enumerate(mine) if op == "send" and msg == turn_id)
+    assert sent < closing, "the turn's message first, then 'see the new message below'"
