@@ -5,8 +5,8 @@ as its players read it.
 (``make run`` without a token, in the SQLite file ``GAME_DB_PATH``): the group first, then each
 seat's private chat, every message as it shows now (text after Telegram's parsing, every edit
 applied) with the time it was sent (minutes and seconds since the group's first message), how
-often it was edited and when last, and the buttons it still has. The file is opened read-only, so it can be
-read while the table runs.
+often it was edited and when last, and the buttons it still has. The file is opened read-only, so
+it can be read while the table runs.
 """
 
 from __future__ import annotations
