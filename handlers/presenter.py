@@ -22,7 +22,7 @@ from __future__ import annotations
 import html
 
 import engine
-from engine import EventKind, premove
+from engine import DecisionKind, EventKind, premove
 from engine.events import data_of
 from engine.view_types import SeatView
 from handlers import callback_data, fmt, prompts
@@ -310,24 +310,35 @@ class Presenter(PrivateNews):
         st = self.state
         view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
         pr = prompts.render_prompt(view, legal, lang, nav)
-        aw = engine.awaiting(st)
-        # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove);
-        # none for a decision of one's own asked inside a window (its deadline is not the
-        # window's: shown once the window closes, issue 25)
-        due = self.deadline_at() if deadline and self._timed(seat, aw, view) else None
+        due = self._shown_deadline(seat, view) if deadline else None
         if due is None:
             return pr
         until = t(lang, "game.status.until", time=fmt.clock(due))
         return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
 
-    def _timed(self, seat: int, aw: engine.Awaiting | None, view: SeatView) -> bool:
-        """Whether the seat's prompt shows the decision's deadline. R-A3: none before one's
-        turn; none for a turn chosen ahead (engine.premove); none for a decision of one's own
-        asked inside a window (its deadline is not the window's: shown once the window closes,
-        issue 25)."""
-        ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
+    def _shown_deadline(self, seat: int, view: SeatView) -> float | None:
+        """The deadline the seat's prompt shows, its own. R-A3: none before one's turn; none
+        for a turn chosen ahead (engine.premove). A decision of one's own asked inside a
+        window does not have the window's deadline (issue 25): a reward asked in the Doctor
+        window goes on under its own once the window closes (counted from when it was asked,
+        the window's length public, R-D1; a Doctor used cancels the reward), so it shows that
+        one from the start (a newcomer's first Reward prompt had no ⏳, issue 25); a support
+        asked in the Priest window shows none until its turn."""
+        aw = engine.awaiting(self.state)
+        if aw is not None and (seat in aw.ahead or seat == aw.premove):
+            return None
         own = view["decision"]
-        return not (ahead or bool(own is not None and own["data"].get("early")))
+        due = self.deadline_at()
+        if own is None or not own["data"].get("early"):
+            return due
+        if own["kind"] != DecisionKind.REWARD or due is None:
+            return None
+        # the same decision goes on when the window closes, its deadline counted from when it
+        # was asked (``deadline_at``); one passed already is taken as the window closes
+        dec = self.game.dec
+        assert dec is not None  # a decision is pending
+        own_due = float(dec["opened"]) + self.settings.seconds(own["deadline"]) * self.scale
+        return max(due, own_due)
 
     def _prompt_version(self, seat: int) -> str:
         """What the seat's open prompt shows, beyond its decision: re-rendered when it changes.
@@ -345,7 +356,11 @@ class Presenter(PrivateNews):
         own = view["decision"]
         kind = own["kind"] if own is not None else ""
         declared = own["data"].get("declared") if own is not None and fight else None
-        timed = self._timed(seat, engine.awaiting(st), view) and self.deadline_at() is not None
+        due = self._shown_deadline(seat, view)
+        # a reward asked in the Doctor window shows its own deadline from the start: edited at
+        # the window's close only if the deadline it runs under then is another second
+        reward = due is not None and kind == DecisionKind.REWARD
+        timed = fmt.clock(due) if reward and due is not None else due is not None
         return f"{kind}:{played}:{supports}:{declared}:{timed}"
 
     def _away_notices(self) -> None:

@@ -14,7 +14,7 @@ import engine
 from devtools.botapi.messenger import EmulatedMessenger
 from engine import Action
 from engine.cards import DOCTOR, HYPNOTIST, PRIEST
-from handlers import action_payloads, lobby
+from handlers import action_payloads, fmt, lobby
 from handlers.card_labels import occupation_label
 from handlers.i18n import t
 from infra.ports import Put, Rows, Sent
@@ -83,6 +83,31 @@ def test_R_A9_a_reward_not_chosen_in_the_doctor_window_goes_on_in_the_same_promp
     assert table.state().pending.kind == "reward"  # type: ignore[union-attr]
     same_id, _ = table.prompt(winner)
     assert same_id == prompt_id, "the same prompt, not a new message"
+
+
+def test_R_A9_the_reward_asked_in_the_doctor_window_shows_its_own_deadline_from_the_start() -> None:
+    """A newcomer's first Reward prompt, asked during the Doctor window, showed no ⏳ (every
+    other timed prompt does): it shows its own deadline from the start, the one it runs under
+    once the window closes (the choice's time from when it was asked), so the window's close
+    needs no edit of it (issue 25)."""
+    table = ServiceGame(n=4)
+    table.start()
+    attacker = table.state().turn
+    doctor = (attacker + 3) % 4
+    table.arrange(lambda st: (table.give(st, doctor, "doctor"), table.give(st, attacker, "dagger")))
+    _attack(table)
+    table.support_attacker_until("doctor")
+    prompt_id, _ = table.prompt(attacker)
+    shown = _prompt_text(table, attacker, prompt_id)
+    assert "⏳" in shown and "<tg-time" in shown
+    sends = len(table.messenger.in_chat(table.uids[attacker]))
+    table.wait_until_due()  # the window closes, the reward question goes on under its deadline
+    assert table.state().pending.kind == "reward"  # type: ignore[union-attr]
+    deadline = table.doc()["due"]["deadline"]
+    until = t("en", "game.status.until", time=fmt.clock(deadline))
+    assert until in shown, "the deadline shown from the start is the one it runs under"
+    assert _prompt_text(table, attacker, prompt_id) == shown  # nothing to edit at the close
+    assert len(table.messenger.in_chat(table.uids[attacker])) == sends
 
 
 # -- R-A3 (issue 9): every supporter asked at once, told in order ------------------------------
