@@ -98,6 +98,7 @@ class PrivateNews(RunnerBound):
             ]
             mine = _with_what_was_taken(st, seat, mine)
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
+            text = fmt.lines(_fight_lost(self.events, mine, seat, table, self.lang_of(seat)), text)
             refused = [data_of(e, EventKind.TRADE_REFUSED) for e in self.events if e.to is None]
             for r in refused:
                 if r is not None and r["seat"] == seat:
@@ -134,3 +135,20 @@ def _with_what_was_taken(st: State, seat: int, mine: list[Event]) -> list[Event]
         return mine
     lost = Event(EventKind.ITEM_LOST, (seat,), {"seat": seat, "to": winner, "card": taken["card"]})
     return [lost, *mine]
+
+
+def _fight_lost(
+    events: list[Event], mine: list[Event], seat: int, table: PublicView, lang: str
+) -> str | None:
+    """The loser of a fight hears it privately as the winner does (issue 25, a newcomer's game),
+    joined to the news the reward brings them: with "took your X" (and "gave you Y back"), or,
+    when the winner looks at their cards, as that news (public, R-A9)."""
+    for e in events:
+        if e.kind == EventKind.REWARD and e.data["target"] == seat and e.data["choice"] == "look":
+            return t(lang, "bot.fight_lost_look", name=fmt.name(table, e.data["seat"]))
+    taken = {int(e.data["target"]) for e in events if e.kind == EventKind.ITEM_TAKEN}
+    back = any((d := data_of(x, EventKind.RECEIVED)) and d["how"] == "giveback" for x in mine)
+    for e in mine:
+        if e.kind == EventKind.ITEM_LOST and (seat in taken or back):
+            return t(lang, "bot.fight_lost", name=fmt.name(table, e.data["to"]))
+    return None

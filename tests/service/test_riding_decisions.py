@@ -291,3 +291,43 @@ def test_issue_25_a_support_told_keeps_its_line_when_the_boost_window_has_nothin
     boost = t("en", "game.boost.nothing")
     chat = table.messenger.in_chat(table.uids[third])
     assert not any(boost in m.text for m in chat), "nothing to play: no message (issue 27)"
+
+
+# -- R-A9: the loser hears the result privately too (issue 25, a newcomer's game) ---------------
+def _won_by_the_attacker() -> tuple[ServiceGame, int, int]:
+    """The attacker wins (everyone supports them; the defender has nothing to play, so no boost
+    prompt of theirs carries the result); returns the table, the winner and the loser."""
+    table = ServiceGame(n=4)
+    table.start()
+    attacker, defender, _ = _attack(table)
+    table.support_attacker_until("reward")
+    assert engine.public_view(table.state())["fight"]["winner"] == attacker  # type: ignore[index]
+    return table, attacker, defender
+
+
+def test_R_A9_the_loser_is_told_the_result_with_the_winners_look() -> None:
+    table, winner, loser = _won_by_the_attacker()
+    sent = len(table.messenger.in_chat(table.uids[loser]))
+    decision = table.state().pending.id  # type: ignore[union-attr]
+    look = Action("look", winner, decision)
+    table.press_payload(winner, action_payloads.encode_action(look))
+    name = fmt.name(engine.public_view(table.state()), winner)
+    chat = table.messenger.in_chat(table.uids[loser])
+    told = t("en", "bot.fight_lost_look", name=name)
+    assert [told in m.text for m in chat[sent:]].count(True) == 1
+
+
+def test_R_A9_the_loser_is_told_the_result_in_the_one_message_of_what_was_taken() -> None:
+    table, winner, loser = _won_by_the_attacker()
+    sent = len(table.messenger.in_chat(table.uids[loser]))
+    decision = table.state().pending.id  # type: ignore[union-attr]
+    table.press_payload(winner, action_payloads.encode_action(Action("take", winner, decision)))
+    while (p := table.state().pending) is not None and p.kind in ("reward_take", "giveback"):
+        table.press_payload(
+            winner, action_payloads.encode_action(engine.legal_actions(table.state(), winner)[0])
+        )
+    name = fmt.name(engine.public_view(table.state()), winner)
+    chat = table.messenger.in_chat(table.uids[loser])
+    new = [m.text for m in chat[sent:] if "📤" in m.text]
+    assert len(new) == 1, "one message: the result and what was taken"
+    assert new[0].startswith(t("en", "bot.fight_lost", name=name))
