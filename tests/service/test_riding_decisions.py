@@ -331,3 +331,25 @@ def test_R_A9_the_loser_is_told_the_result_in_the_one_message_of_what_was_taken(
     new = [m.text for m in chat[sent:] if "📤" in m.text]
     assert len(new) == 1, "one message: the result and what was taken"
     assert new[0].startswith(t("en", "bot.fight_lost", name=name))
+
+
+def test_a_newcomer_reading_the_fight_20_s_is_not_cut_off_from_declaring() -> None:
+    """Issue 25 (a newcomer's game): the 15 s to declare a support ran out while a newcomer read
+    the fight. The default (docs/rules.md §8) is 30 s from one's turn, reminded 15 s before:
+    20 s in, the first supporter is still asked, and declares."""
+    table = ServiceGame(n=4)
+    table.start()
+    attacker, _, first = _attack(table)
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "support":
+        table.wait_until_due()  # the Priest window, if it opened, runs out
+    assert aw is not None and aw.seats == (first,)
+    table.clock.advance(20)
+    table.fire_timers()
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "support" and aw.seats == (first,), "not timed out"
+    reminder = t("en", "game.kind.support")
+    assert any(reminder in m.text for m in table.messenger.in_chat(table.uids[first]))
+    table.press_payload(first, "su.ha", prefix=True)
+    name = table.state().players[first].name
+    assert any(f"{name}</b> supports" in x for x in table.group_texts())
+    assert attacker != first
