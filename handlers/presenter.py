@@ -105,9 +105,7 @@ class Presenter(PrivateNews):
         self._away_notices()
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
-        self._open_prompts(follow)
-        # after the prompts: "your turn is next" closed with "see the new message below" is
-        # true only once the turn's new message is there (issue 25)
+        self._open_prompts(follow)  # first: "🔜" closed says "see the new message below"
         self.ahead.update(self._ahead_prompt())
         self.run.events = []
 
@@ -317,13 +315,10 @@ class Presenter(PrivateNews):
         return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
 
     def _shown_deadline(self, seat: int, view: SeatView) -> float | None:
-        """The deadline the seat's prompt shows, its own. R-A3: none before one's turn; none
-        for a turn chosen ahead (engine.premove). A decision of one's own asked inside a
-        window does not have the window's deadline (issue 25): a reward asked in the Doctor
-        window goes on under its own once the window closes (counted from when it was asked,
-        the window's length public, R-D1; a Doctor used cancels the reward), so it shows that
-        one from the start (a newcomer's first Reward prompt had no ⏳, issue 25); a support
-        asked in the Priest window shows none until its turn."""
+        """The seat's own deadline. R-A3: none before one's turn, none for a turn chosen ahead
+        (engine.premove). One's own decision asked in a window does not have the window's
+        (issue 25): a reward asked in the Doctor window shows the one it goes on under once
+        the window closes; a support asked in the Priest window, none until its turn."""
         aw = engine.awaiting(self.state)
         if aw is not None and (seat in aw.ahead or seat == aw.premove):
             return None
@@ -333,8 +328,7 @@ class Presenter(PrivateNews):
             return due
         if own["kind"] != DecisionKind.REWARD or due is None:
             return None
-        # the same decision goes on when the window closes, its deadline counted from when it
-        # was asked (``deadline_at``); one passed already is taken as the window closes
+        # counted from when it was asked (``deadline_at``), and not before the window closes
         dec = self.game.dec
         assert dec is not None  # a decision is pending
         own_due = float(dec["opened"]) + self.settings.seconds(own["deadline"]) * self.scale
@@ -357,8 +351,7 @@ class Presenter(PrivateNews):
         kind = own["kind"] if own is not None else ""
         declared = own["data"].get("declared") if own is not None and fight else None
         due = self._shown_deadline(seat, view)
-        # a reward asked in the Doctor window shows its own deadline from the start: edited at
-        # the window's close only if the deadline it runs under then is another second
+        # a reward asked in the Doctor window: edited at its close only if its deadline moved
         reward = due is not None and kind == DecisionKind.REWARD
         timed = fmt.clock(due) if reward and due is not None else due is not None
         return f"{kind}:{played}:{supports}:{declared}:{timed}"
