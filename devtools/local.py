@@ -7,8 +7,11 @@ this process serves itself, with a web page for the chats.
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from handlers.i18n import t
 from handlers.polling import Runner, StartupError, rearm_timers
@@ -27,17 +30,32 @@ def run_telegram(settings: Settings, token: str) -> int:
     return 0
 
 
+@contextmanager
+def only_process_on(db_path: str) -> Iterator[None]:
+    """This process alone serves the SQLite file ``db_path``: a second table (or bot) on the
+    same file would fire the same games' timers twice and keep its own chats in memory, so it
+    is refused in one sentence. An exclusive ``flock`` on the file, held while the process
+    runs (independent of SQLite's own locks; the system drops it when the process ends)."""
+    with open(db_path, "ab") as held:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StartupError(t("en", "local.db_busy", db=db_path)) from None
+        yield
+
+
 def main() -> int:
     settings = Settings()
     configure_logging()
     # httpx logs every request at INFO, with the token in its URL.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     try:
-        if settings.telegram_bot_token:
-            return run_telegram(settings, settings.telegram_bot_token)
-        from devtools.localtable.run import run_table
+        with only_process_on(settings.db_path):
+            if settings.telegram_bot_token:
+                return run_telegram(settings, settings.telegram_bot_token)
+            from devtools.localtable.run import run_table
 
-        return run_table(settings)
+            return run_table(settings)
     except StartupError as error:
         print(error, file=sys.stderr)
         return 2

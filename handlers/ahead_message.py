@@ -12,6 +12,7 @@ import engine
 from engine import EventKind, premove
 from engine.actions import action_of
 from engine.events import data_of
+from engine.view_types import SeatView
 from handlers import action_payloads, fmt, prompts
 from handlers.game_record import Ahead
 from handlers.game_runner import GameRunner, RunnerBound
@@ -33,8 +34,9 @@ class AheadMessage(RunnerBound):
     def update(self, offered: tuple[int, prompts.Prompt, Rows] | None) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
         first offered, edited only when what it shows changes (never for the decision id its
-        buttons carry: a press on it counts for the decision pending then, issue 25 item 7; nor
-        for a pause: a press on it then is answered why it waits), and closed when the seat's turn
+        buttons carry: a press on it counts for the decision pending then, issue 25 item 7), its
+        buttons taken away while it is paused, saying why (edited, never re-sent, docs/rules.md
+        §4: a newcomer pressed the dead buttons, issue 25), and closed when the seat's turn
         starts: saying what was played, or kept for one tap, or dropped and why, or with nothing
         chosen that the turn has come. The turn's own prompt is always a new message: Telegram
         notifies new messages, never edits (issue 25).
@@ -72,13 +74,44 @@ class AheadMessage(RunnerBound):
                 }
             return
         msg = rec["msg"]
+        if pr is None and not nt["open"]:
+            # paused (engine.premove): its buttons would do nothing now, so they go, and it says
+            # why; edited, never re-sent, and back when it opens again (docs/rules.md §4)
+            text = self._paused_text(owner, view)
+            version = f"paused:{_digest(text)}"
+            if rec.get("v") == version or msg is None:
+                return
+            self.txn.edit(self.chat_of(owner), msg, text, None, tag="prompt")
+            rec["v"] = version
+            return
         if pr is None or rec.get("v") == version or msg is None:
-            # paused, unchanged, or still being sent (the next command edits it); while paused
-            # it is left as shown, and a press on it is told why it waits (handlers.game_room)
+            # unchanged, or still being sent (the next command edits it)
             return
         self.txn.edit(self.chat_of(owner), msg, pr.text, rows, tag="prompt")
         rec["dec"] = st.pending.id
         rec["v"] = version
+
+    def _paused_text(self, owner: int, view: SeatView) -> str:
+        """ "Your turn is next" while paused: whose turn it is, what is kept, and what the table
+        waits for: the fight, or the pending decision as the group's status names it (public,
+        R-D1), from the owner themselves when they are asked it (a trade offered to them)."""
+        lang = self.lang_of(owner)
+        table = view["table"]
+        nt = view["next_turn"]
+        assert nt is not None
+        out = [t(lang, "game.turn.next_title")]
+        pending, name = table["pending"], fmt.name(table, nt["now"])
+        if table["fight"] is not None:
+            # one line for the whole fight, not one edit per step of it
+            out.append(t(lang, "game.turn.next_paused_fight", name=name))
+        elif pending is not None:
+            what = t(lang, f"game.kind.{pending['kind']}")
+            you = not pending["window"] and owner in pending["seats"]
+            key = "game.turn.next_paused_you" if you else "game.turn.next_paused_table"
+            out.append(t(lang, key, name=name, what=what))
+        if nt["held"] is not None:
+            out += ["", t(lang, "game.turn.next_held"), ahead_line(view, nt["held"], lang)]
+        return fmt.truncate(fmt.lines(*out))
 
     def end(self, rec: Ahead) -> None:
         """The seat's turn started (or the game ended, or the seat is away): close its message."""
@@ -121,5 +154,8 @@ class AheadMessage(RunnerBound):
 
 def _shown(pr: prompts.Prompt) -> str:
     """A short digest of a prompt's text and buttons (labels and payloads, no decision id)."""
-    raw = json.dumps([pr.text, pr.rows], ensure_ascii=False)
+    return _digest(json.dumps([pr.text, pr.rows], ensure_ascii=False))
+
+
+def _digest(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]

@@ -143,7 +143,7 @@ def _presser(
     # "your turn is next" is not edited for the decision id its buttons carry (issue 25 item
     # 7): a press on it as last shown counts for the decision pending
     shown = pending is not None and _on_ahead(work.game, seat, decision, press)
-    if shown and not ahead:  # paused, its buttons still shown: the press is told why it waits
+    if shown and not ahead:  # paused since the press was made: told why it waits
         raise AheadPaused(table.state.players[(seat - 1) % table.state.n].name)
     if not table.asked_now(seat, pending.id if shown and pending is not None else decision):
         raise Stale

@@ -25,7 +25,9 @@ AiLevel = Literal["ai", "expert"]
 DEADLINE_BOUNDS: dict[str, tuple[int, int, int]] = {
     "turn": (60, 10, 3600),  # think 8-35 s; 3 x 60 s before an AI stands in
     "trade": (30, 10, 3600),  # think 5-20 s
-    "support": (15, 5, 3600),  # think 3-12 s
+    # think 3-12 s; a newcomer also reads the fight and the declarations told before theirs
+    # (issue 25: 15 s cut a newcomer off), so the trade answer's 30 s, reminded 15 s before
+    "support": (30, 5, 3600),
     "window": (5, 5, 120),  # Priest / Hypnotist / Doctor windows: always this long
     "window_min": (5, 1, 60),  # R-D1: no window closes sooner
     "boost": (10, 5, 600),  # think 2-10 s; a card played adds a window's time
@@ -91,7 +93,7 @@ AI_FILL_CHOICES = (0, 3, 4, 5, 6, 8, 10)
 DEADLINE_CHOICES: dict[str, tuple[int, ...]] = {
     "turn": (45, 60, 90, 180, 600),
     "trade": (20, 30, 45, 90, 300),
-    "support": (10, 15, 20, 40, 120),
+    "support": (10, 15, 20, 30, 60, 120),
     "window": (5, 8, 12, 20),
     "boost": (10, 15, 30, 60),
     "choice": (15, 30, 60, 300),

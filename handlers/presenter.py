@@ -22,8 +22,7 @@ from __future__ import annotations
 import html
 
 import engine
-from engine import EventKind, premove
-from engine.events import data_of
+from engine import DecisionKind, premove
 from engine.view_types import SeatView
 from handlers import callback_data, fmt, prompts
 from handlers.ahead_message import AheadMessage
@@ -107,8 +106,8 @@ class Presenter(PrivateNews):
         self._away_notices()
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
+        self._open_prompts(follow)  # first: "🔜" closed says "see the new message below"
         self.ahead.update(self._ahead_prompt())
-        self._open_prompts(follow)
         self.run.events = []
 
     def send_reminders(self) -> None:
@@ -140,17 +139,6 @@ class Presenter(PrivateNews):
         prompt["uncertain"] = False
         prompt["v"] = self._prompt_version(seat)
         return True
-
-    def close_away_notices(self) -> None:
-        """At the game's end no "I'm back" button stays: each away notice loses it."""
-        notices = self.game.away_notices
-        for seat_s, msg in notices.items():
-            seat = int(seat_s)
-            if msg and not self.no_chat(seat):
-                back = not self.state.players[seat].away
-                text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-        self.game.away_notices = {}
 
     def status_text(self) -> str:
         """The living status (``handlers.group_board``)."""
@@ -212,7 +200,8 @@ class Presenter(PrivateNews):
         when it was chosen for the seat."""
         lang = self.lang_of(seat)
         assert seen.action is not None
-        text = prompts.render_answered(seen.view, seen.legal, seen.action, lang)
+        now = engine.view(self.state, seat)
+        text = prompts.render_answered(seen.view, seen.legal, seen.action, lang, now)
         if not seen.why:
             return text
         asked, _, chosen = text.rpartition("\n")
@@ -309,7 +298,7 @@ class Presenter(PrivateNews):
             return None
         nt = engine.view(st, owner)["next_turn"]
         if nt is None or not nt["open"]:
-            return None  # paused: its message stays as shown
+            return None  # paused: handlers.ahead_message says why, without buttons
         pr = self.prompt(owner)
         return owner, pr, self.rows(st.pending.id, pr.rows)
 
@@ -320,24 +309,31 @@ class Presenter(PrivateNews):
         st = self.state
         view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
         pr = prompts.render_prompt(view, legal, lang, nav)
-        aw = engine.awaiting(st)
-        # R-A3: no deadline before one's turn; none for a turn chosen ahead (engine.premove);
-        # none for a decision of one's own asked inside a window (its deadline is not the
-        # window's: shown once the window closes, issue 25)
-        due = self.deadline_at() if deadline and self._timed(seat, aw, view) else None
+        due = self._shown_deadline(seat, view) if deadline else None
         if due is None:
             return pr
         until = t(lang, "game.status.until", time=fmt.clock(due))
         return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
 
-    def _timed(self, seat: int, aw: engine.Awaiting | None, view: SeatView) -> bool:
-        """Whether the seat's prompt shows the decision's deadline. R-A3: none before one's
-        turn; none for a turn chosen ahead (engine.premove); none for a decision of one's own
-        asked inside a window (its deadline is not the window's: shown once the window closes,
-        issue 25)."""
-        ahead = aw is not None and (seat in aw.ahead or seat == aw.premove)
+    def _shown_deadline(self, seat: int, view: SeatView) -> float | None:
+        """The seat's own deadline. R-A3: none before one's turn, none for a turn chosen ahead
+        (engine.premove). One's own decision asked in a window does not have the window's
+        (issue 25): a reward asked in the Doctor window shows the one it goes on under once
+        the window closes; a support asked in the Priest window, none until its turn."""
+        aw = engine.awaiting(self.state)
+        if aw is not None and (seat in aw.ahead or seat == aw.premove):
+            return None
         own = view["decision"]
-        return not (ahead or bool(own is not None and own["data"].get("early")))
+        due = self.deadline_at()
+        if own is None or not own["data"].get("early"):
+            return due
+        if own["kind"] != DecisionKind.REWARD or due is None:
+            return None
+        # counted from when it was asked (``deadline_at``), and not before the window closes
+        dec = self.game.dec
+        assert dec is not None  # a decision is pending
+        own_due = float(dec["opened"]) + self.settings.seconds(own["deadline"]) * self.scale
+        return max(due, own_due)
 
     def _prompt_version(self, seat: int) -> str:
         """What the seat's open prompt shows, beyond its decision: re-rendered when it changes.
@@ -355,24 +351,11 @@ class Presenter(PrivateNews):
         own = view["decision"]
         kind = own["kind"] if own is not None else ""
         declared = own["data"].get("declared") if own is not None and fight else None
-        timed = self._timed(seat, engine.awaiting(st), view) and self.deadline_at() is not None
+        due = self._shown_deadline(seat, view)
+        # a reward asked in the Doctor window: edited at its close only if its deadline moved
+        reward = due is not None and kind == DecisionKind.REWARD
+        timed = fmt.clock(due) if reward and due is not None else due is not None
         return f"{kind}:{played}:{supports}:{declared}:{timed}"  # timed last: _open_prompts
-
-    def _away_notices(self) -> None:
-        """R-D2: a player just marked away hears it privately, with a way back."""
-        for e in self.events:
-            away = data_of(e, EventKind.AWAY)
-            if away is None or self.no_chat(away["seat"]):
-                continue
-            seat = away["seat"]
-            lang = self.lang_of(seat)
-            rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.game.gid)]]]
-            self.txn.send(self.chat_of(seat), self._away_text(seat), rows, tag=Tag.away(seat))
-
-    def _away_text(self, seat: int) -> str:
-        lang = self.lang_of(seat)
-        stand_in = t(lang, "bot.away_ai" if self.settings.ai_takeover else "bot.away_defaults")
-        return t(lang, "bot.away_notice", stand_in=stand_in)
 
     def _unreachable_notes(self) -> str:
         """Tell the group once about each player the bot cannot write to, when a public decision

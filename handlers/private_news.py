@@ -1,6 +1,6 @@
 """The presenter's private side of a press (``handlers.presenter``): each seat's news of a
-command, what a loser is told when an item comes back, and which pressers are asked a follow-up
-of their own press in the prompt they pressed (issue 27)."""
+command, what a loser is told when an item comes back, which pressers are asked a follow-up of
+their own press in the prompt they pressed (issue 27), and the away notices (R-D2)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from engine.actions import Event
 from engine.events import data_of
 from engine.kinds import DecisionKind
 from engine.view_types import PublicView
-from handlers import fmt, story
+from handlers import callback_data, fmt, story
 from handlers.game_runner import RunnerBound
+from handlers.group_settings import GroupSettings
 from handlers.i18n import t
+from handlers.message_tags import Tag
 
 # Decisions that follow the asked player's own press at once (issue 27: asked in the prompt they
 # pressed, which they are looking at). A turn, a fight's decision or a trade's answer is never
@@ -39,8 +41,10 @@ class PrivateNews(RunnerBound):
     """What the presenter tells each seat privately, besides its prompts."""
 
     lang_of: Callable[[int], str]
+    chat_of: Callable[[int], int]
     no_chat: Callable[[int], bool]
     asks: Callable[[int], bool]
+    settings: GroupSettings
 
     def _asked_again(self, st: State, seat: int) -> bool:
         """Whether the seat's open prompt is for the decision still pending (a boost window
@@ -98,6 +102,7 @@ class PrivateNews(RunnerBound):
             ]
             mine = _with_what_was_taken(st, seat, mine)
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
+            text = fmt.lines(_fight_lost(self.events, mine, seat, table, self.lang_of(seat)), text)
             refused = [data_of(e, EventKind.TRADE_REFUSED) for e in self.events if e.to is None]
             for r in refused:
                 if r is not None and r["seat"] == seat:
@@ -110,6 +115,34 @@ class PrivateNews(RunnerBound):
             if text and not self.no_chat(seat):
                 news[seat] = text
         return news
+
+    # -- R-D2: a player marked away, told privately with a way back -------------------------
+    def _away_notices(self) -> None:
+        """R-D2: a player just marked away hears it privately, with a way back."""
+        for e in self.events:
+            away = data_of(e, EventKind.AWAY)
+            if away is None or self.no_chat(away["seat"]):
+                continue
+            seat = away["seat"]
+            lang = self.lang_of(seat)
+            rows = [[[t(lang, "bot.back_button"), "d", callback_data.back(self.game.gid)]]]
+            self.txn.send(self.chat_of(seat), self._away_text(seat), rows, tag=Tag.away(seat))
+
+    def _away_text(self, seat: int) -> str:
+        lang = self.lang_of(seat)
+        stand_in = t(lang, "bot.away_ai" if self.settings.ai_takeover else "bot.away_defaults")
+        return t(lang, "bot.away_notice", stand_in=stand_in)
+
+    def close_away_notices(self) -> None:
+        """At the game's end no "I'm back" button stays: each away notice loses it."""
+        notices = self.game.away_notices
+        for seat_s, msg in notices.items():
+            seat = int(seat_s)
+            if msg and not self.no_chat(seat):
+                back = not self.state.players[seat].away
+                text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
+                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+        self.game.away_notices = {}
 
 
 def _with_what_was_taken(st: State, seat: int, mine: list[Event]) -> list[Event]:
@@ -134,3 +167,20 @@ def _with_what_was_taken(st: State, seat: int, mine: list[Event]) -> list[Event]
         return mine
     lost = Event(EventKind.ITEM_LOST, (seat,), {"seat": seat, "to": winner, "card": taken["card"]})
     return [lost, *mine]
+
+
+def _fight_lost(
+    events: list[Event], mine: list[Event], seat: int, table: PublicView, lang: str
+) -> str | None:
+    """The loser of a fight hears it privately as the winner does (issue 25, a newcomer's game),
+    joined to the news the reward brings them: with "took your X" (and "gave you Y back"), or,
+    when the winner looks at their cards, as that news (public, R-A9)."""
+    for e in events:
+        if e.kind == EventKind.REWARD and e.data["target"] == seat and e.data["choice"] == "look":
+            return t(lang, "bot.fight_lost_look", name=fmt.name(table, e.data["seat"]))
+    taken = {int(e.data["target"]) for e in events if e.kind == EventKind.ITEM_TAKEN}
+    back = any((d := data_of(x, EventKind.RECEIVED)) and d["how"] == "giveback" for x in mine)
+    for e in mine:
+        if e.kind == EventKind.ITEM_LOST and (seat in taken or back):
+            return t(lang, "bot.fight_lost", name=fmt.name(table, e.data["to"]))
+    return None

@@ -83,8 +83,9 @@ class Illegal(Refusal):
 
 
 class AheadPaused(Refusal):
-    """A press on "your turn is next" while it is paused (engine.premove): the message is not
-    edited for the pause and back (issue 27), so the press is told why it waits."""
+    """A press on "your turn is next" while it is paused (engine.premove): its buttons are taken
+    away by the pause's edit (issue 25), so only a press made before that edit arrived gets
+    here; it is told why it waits."""
 
     key = "game.turn.next_paused"
     alert = True

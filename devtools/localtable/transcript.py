@@ -5,8 +5,8 @@ as its players read it.
 (``make run`` without a token, in the SQLite file ``GAME_DB_PATH``): the group first, then each
 seat's private chat, every message as it shows now (text after Telegram's parsing, every edit
 applied) with the time it was sent (minutes and seconds since the group's first message), how
-often it was edited, and the buttons it still has. The file is opened read-only, so it can be
-read while the table runs.
+often it was edited and when last, and the buttons it still has. The file is opened read-only, so
+it can be read while the table runs.
 """
 
 from __future__ import annotations
@@ -56,15 +56,24 @@ def shown(text: str) -> str:
 
 
 def _message(m: Message, started: int, names: dict[int, str]) -> str:
-    minutes, seconds = divmod(max(0, m.date - started), 60)
     sender = "" if m.sender == BOT_ID else f" · {names.get(m.sender, '?')} says"
+    # the text shown is the last edit's: when that was, so a line like "see the new message
+    # below" is read at the moment it was shown, not at the send (issue 25)
     edited = f" · edited {m.edits}×" if m.edits else ""
+    if m.edits and m.edit_date is not None:
+        edited += f", last at {_clock(m.edit_date, started)}"
     # a deep link's /start shows as /start: its payload is the bot's, not the reader's
     text = parse(m.shown).text if m.shown is not None else m.text
-    lines = [f"-- {minutes:02d}:{seconds:02d}{sender}{edited}", text]
+    lines = [f"-- {_clock(m.date, started)}{sender}{edited}", text]
     for row in m.button_rows():
         lines.append("   " + "  ".join(f"[{label}]" for label, _ in row))
     return shown("\n".join(lines))
+
+
+def _clock(date: int, started: int) -> str:
+    """Minutes and seconds since the group's first message."""
+    minutes, seconds = divmod(max(0, date - started), 60)
+    return f"{minutes:02d}:{seconds:02d}"
 
 
 def main(argv: list[str] | None = None) -> int:

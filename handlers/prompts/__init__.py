@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from engine.actions import Action
 from engine.kinds import DecisionKind
-from engine.view_types import SeatView
+from engine.view_types import Me, PublicView, SeatView
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, cards, drink_label, occupation_label
 from handlers.i18n import t
@@ -98,16 +98,49 @@ def _count(rows: Rows) -> int:
     return sum(len(r) for r in rows)
 
 
+# Decisions whose prompt shows the fight as it stands (``fight.fight_lines``) and the hand
+FIGHT_PROMPTS = frozenset(
+    {
+        DecisionKind.PRIEST,
+        DecisionKind.SUPPORT,
+        DecisionKind.HYPNOTIST,
+        DecisionKind.BOOST,
+        DecisionKind.DOCTOR,
+    }
+)
+
+
 def render_answered(
-    view_before: SeatView, legal_before: list[Action], action: Action, lang: str
+    view_before: SeatView,
+    legal_before: list[Action],
+    action: Action,
+    lang: str,
+    view_now: SeatView | None = None,
 ) -> str:
     """The prompt as it was (from the seat's view and legal actions before the answer), without
-    buttons, and the choice made."""
+    buttons, and the choice made. ``view_now``: the seat's view when this text is shown; a fight
+    prompt's strengths and hand are said as of then (a card of one's own just played changed
+    them: every number in a prompt is true when shown, issue 25)."""
+    if view_now is not None:
+        view_before = _fight_as_of_now(view_before, view_now)
     a = ask(view_before, legal_before, lang, _hand(view_before, lang))
     if a is None:
         return answer_line(view_before, action, lang)
     page = _page(dataclasses.replace(a, frozen=True), "")
     return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
+
+
+def _fight_as_of_now(before: SeatView, now: SeatView) -> SeatView:
+    """``before``, with the fight and the seat's items of ``now`` when it asked a fight's
+    decision and that fight is still on (the same attacker and defender)."""
+    mine, fight, fight_now = before["decision"], before["table"]["fight"], now["table"]["fight"]
+    if mine is None or mine["kind"] not in FIGHT_PROMPTS or fight is None or fight_now is None:
+        return before
+    if (fight["attacker"], fight["defender"]) != (fight_now["attacker"], fight_now["defender"]):
+        return before
+    table: PublicView = {**before["table"], "fight": fight_now}
+    me: Me = {**before["me"], "items": list(now["me"]["items"])}
+    return {**before, "table": table, "me": me}
 
 
 def render_info(lang: str, info: action_payloads.Info) -> str:

@@ -1,7 +1,7 @@
 """Issue 23: a person plays a whole game at the local table, at the default deadlines.
 
 One human and four AI passengers; the table runs as `make run` starts it without a token and
-without GAME_TIME_SCALE, so every deadline is the default one (a turn 60 s, a support 15 s, a
+without GAME_TIME_SCALE, so every deadline is the default one (a turn 60 s, a support 30 s, a
 boost window 10 s …) and the AI passengers pause 3 s before their turns. The human looks at
 the private chat as a person would, and presses a button of every decision it is shown.
 

@@ -72,24 +72,32 @@ class AfterDelivery:
 
 @dataclass
 class LongFlood:
-    """From ``start`` on ``clock``, every message call answers 429 for ``seconds``."""
+    """From ``start`` on ``clock``, every message call answers 429 for ``seconds``; with
+    ``start`` None, from the first message call after it is installed (the flood then meets
+    the bot's next call whatever the game was doing: no idle stretch eats into it)."""
 
     clock: Callable[[], float]
-    start: float
+    start: float | None
     seconds: float = 1200.0
     refused: int = 0
     longest_retry_after: int = 0
 
     @property
     def end(self) -> float:
-        return self.start + self.seconds
+        return (self.start if self.start is not None else self.clock()) + self.seconds
 
     def install(self, api: RecordingRequest) -> None:
         inner: Handle = api.handle
 
         def handle(method: str, params: dict[str, Any]) -> tuple[int, bytes]:
             now = self.clock()
-            if method in MESSAGE_METHODS and self.start <= now < self.end:
+            if method in MESSAGE_METHODS and self.start is None:
+                self.start = now
+            if (
+                method in MESSAGE_METHODS
+                and self.start is not None
+                and self.start <= now < self.end
+            ):
                 wait = max(1, math.ceil(self.end - now))
                 self.refused += 1
                 self.longest_retry_after = max(self.longest_retry_after, wait)

@@ -89,6 +89,23 @@ def test_a_busy_port_ends_in_one_sentence(tmp_path: Path, other_bot_api: str) ->
     assert done.stderr.strip() == busy
 
 
+def test_a_second_table_on_the_same_file_ends_in_one_sentence(tmp_path: Path) -> None:
+    """`make run` twice with the same GAME_DB_PATH (another port): the second is refused, not
+    a second table firing the same games' timers (issue 25, a newcomer's set-up)."""
+    db = tmp_path / "bot.sqlite3"
+    table = TableProcess(db, free_port())
+    table.start()
+    try:
+        done = run_bot(tmp_path, PORT=str(free_port()))
+        assert done.returncode == 2
+        assert done.stderr.strip() == t("en", "local.db_busy", db=str(db))
+        assert "Traceback" not in done.stderr
+        with urllib.request.urlopen(table.url, timeout=10) as page:
+            assert page.status == 200  # the first table still runs
+    finally:
+        table.stop()
+
+
 def test_timers_of_running_games_are_rearmed_on_start(tmp_path: Path) -> None:
     store = SqliteStore(str(tmp_path / "g.sqlite3"))
     store.commit(

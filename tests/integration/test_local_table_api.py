@@ -220,6 +220,7 @@ def test_a_game_played_at_the_table_reads_back_as_its_players_read_it(
     assert "Ann says\n/newgame" in group and "\nRound 1" in group
     assert ann_chat.startswith("PRIVATE CHAT of Ann (2 messages) ====")
     assert "Ann says\n/start\n" in ann_chat and "g1" not in ann_chat
-    assert "edited 1×\nYour turn\n✔️ You pass." in ann_chat and "[⏭️ Pass]" not in ann_chat
+    assert "edited 1×, last at " in ann_chat  # when the text shown was shown (issue 25)
+    assert "\nYour turn\n✔️ You pass." in ann_chat and "[⏭️ Pass]" not in ann_chat
     assert bob_chat.startswith("PRIVATE CHAT of Bob (2 messages) ====")
     assert "Support?\n   [⚔️ Attacker]" in bob_chat and "Your turn" not in bob_chat

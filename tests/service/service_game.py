@@ -161,15 +161,22 @@ class ServiceGame:
         """Every supporter asked sides with the attacker (who then wins), and every other wait
         runs to its deadline, until the game asks for a decision of ``kind``."""
         while (aw := engine.awaiting(self.state())) is not None and aw.kind != kind:
-            supporters = [
-                s
-                for s in aw.seats
-                if (engine.view(self.state(), s)["decision"] or {}).get("kind") == "support"
-            ]
-            if supporters:
-                self.press_payload(supporters[0], "su.ha", prefix=True)
-            else:
-                self.wait_until_due()
+            self.support_attacker_until_next_step()
+
+    def support_attacker_until_next_step(self) -> None:
+        """One step of ``support_attacker_until``: the first supporter asked sides with the
+        attacker, or else the pending wait runs to its deadline."""
+        aw = engine.awaiting(self.state())
+        assert aw is not None
+        supporters = [
+            s
+            for s in aw.seats
+            if (engine.view(self.state(), s)["decision"] or {}).get("kind") == "support"
+        ]
+        if supporters:
+            self.press_payload(supporters[0], "su.ha", prefix=True)
+        else:
+            self.wait_until_due()
 
     def fire_timers(self) -> None:
         for request in self.timers.pop_due(self.clock.now()):

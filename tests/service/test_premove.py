@@ -7,9 +7,10 @@ from __future__ import annotations
 import engine
 from engine import Action
 from engine.turn import diplomat_names, matching_card
-from handlers import action_payloads
+from handlers import action_payloads, fmt
 from handlers.i18n import t
 from tests.service.service_game import ServiceGame
+from tests.service.test_conversation_pace import Log
 
 
 def _offer(table: ServiceGame) -> tuple[int, int, int]:
@@ -93,8 +94,9 @@ def test_premove_not_chosen_the_turn_comes_as_a_new_message() -> None:
 
 def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answers() -> None:
     """The next player is offered their turn as soon as the turn before starts; offered a trade
-    themselves, the same message waits as shown (the choice kept; a press on it meanwhile is told
-    why it waits), the offer comes as a message of its own, and the choice plays once it is
+    themselves, the same message is paused: edited, not re-sent, to say why (the table waits
+    for their answer), the choice kept, and no button that would do nothing (a newcomer's game,
+    issue 25); the offer comes as a message of its own, and the choice plays once it is
     answered."""
     table = ServiceGame(n=4)
     table.start()
@@ -105,6 +107,7 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
     chat = table.uids[nxt]
     assert t("en", "game.turn.next_title") in table.messenger.messages[(chat, ahead_id)].text
     table.press_payload(nxt, "pa")  # chosen while the trader still thinks
+    sent_before = len(table.messenger.in_chat(chat))
 
     assert st.pending is not None
     card = st.players[trader].items[0]
@@ -113,25 +116,49 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
     offer = Action("trade", trader, st.pending.id, target=nxt, card=card)
     table.press_payload(trader, action_payloads.encode_action(offer))
     paused = table.messenger.messages[(chat, ahead_id)]
-    # paused: the message is not edited for the pause and back (issue 27); a press on it while
-    # the offer is answered is told why it waits, and changes nothing
+    trader_name = fmt.name(engine.public_view(st), trader)
+    what = t("en", "game.kind.trade_answer")
+    assert t("en", "game.turn.next_paused_you", name=trader_name, what=what) in paused.text
     assert t("en", "game.turn.next_held") in paused.text
     assert t("en", "game.answer.turn.pass") in paused.text
-    pass_button = next(b[2] for row in paused.rows or [] for b in row if b[2].endswith(":pa"))
-    before = table.state()
-    table.press(chat, ahead_id, pass_button)
-    _, told, alert = table.messenger.answers[-1]
-    trader_name = before.players[trader].name
-    assert alert and told == t("en", "game.turn.next_paused", name=trader_name)
-    assert table.state().pending == before.pending
+    assert not paused.rows  # nothing to press while it waits
     offer_id, _ = table.prompt(nxt)
     assert offer_id != ahead_id  # the offer is a new message: it notifies
+    assert len(table.messenger.in_chat(chat)) == sent_before + 1  # the pause was an edit
 
     _answer(table, nxt)
     after = table.state()
     assert after.turn == (nxt + 1) % table.n  # the kept pass, played as the turn started
     closed = table.messenger.messages[(chat, ahead_id)].text
     assert t("en", "prompt.closed.premove_played") in closed
+
+
+def test_premove_paused_during_a_fight_says_so_and_opens_again_by_an_edit() -> None:
+    """A fight pauses "your turn is next" (engine.premove): the same message loses its buttons
+    and says why, once for the whole fight (not an edit per step), then gets them back by an
+    edit once the result stands (a newcomer pressed the dead buttons, issue 25)."""
+    table = ServiceGame(n=5)
+    table.start()
+    attacker = table.state().turn
+    nxt = (attacker + 1) % table.n
+    ahead_id, _ = table.prompt(nxt)
+    chat = table.uids[nxt]
+    sent_before = len(table.messenger.in_chat(chat))
+    table.attack()
+    name = fmt.name(engine.public_view(table.state()), attacker)
+    paused = table.messenger.messages[(chat, ahead_id)]
+    assert t("en", "game.turn.next_paused_fight", name=name) in paused.text
+    assert not paused.rows
+    texts = set()
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
+        texts.add(table.messenger.messages[(chat, ahead_id)].text)
+        table.support_attacker_until_next_step()
+    assert len(texts) == 1  # one pause for the whole fight: priest, support, boost, doctor
+    reopened = table.messenger.messages[(chat, ahead_id)]
+    assert reopened.rows and "⏸️" not in reopened.text
+    assert t("en", "game.turn.next_body", name=name) in reopened.text
+    assert len(table.messenger.in_chat(chat)) >= sent_before
+    assert [m.message_id for m in table.messenger.in_chat(chat)].count(ahead_id) == 1
 
 
 def _diplomat_table() -> tuple[ServiceGame, int, int]:
@@ -177,3 +204,22 @@ def test_premove_kept_while_a_diplomat_demand_reopens_the_turn() -> None:
     assert engine.view(after, nxt)["next_turn"]["held"]["kind"] == "pass"
     table.press_payload(now, "pa")
     assert table.state().turn == (nxt + 1) % table.n  # the kept pass, played as its turn began
+
+
+def test_premove_closed_pointing_below_only_once_the_turn_is_there() -> None:
+    """Issue 25 (a newcomer's game): "🎲 Your turn has started: see the new message below" must
+    be true when it is shown, so the turn's new message goes out before that edit (a flood
+    wait between the two would otherwise leave it pointing at nothing)."""
+    log = Log()
+    table = ServiceGame(n=4, messenger=log)
+    table.start()
+    _, nxt, partner = _offer(table)
+    message_id, _ = table.prompt(nxt)
+    _answer(table, partner)
+    chat = table.uids[nxt]
+    turn_id, _ = table.prompt(nxt)
+    mine = [(op, msg, text) for op, c, msg, text in log.log if c == chat]
+    closing = max(i for i, (op, msg, _) in enumerate(mine) if op == "edit" and msg == message_id)
+    assert t("en", "prompt.closed.turn_came") in mine[closing][2]
+    sent = next(i for i, (op, msg, _) in enumerate(mine) if op == "send" and msg == turn_id)
+    assert sent < closing, "the turn's message first, then 'see the new message below'"

@@ -47,3 +47,29 @@ def test_a_supporter_asked_in_the_priest_window_sees_its_own_deadline_and_wordin
     shown = t_.messenger.messages[(t_.uids[first], msg)].text
     kept = t("en", "game.support.held_window.neutral")[:20]
     assert kept in shown and t("en", "game.support.held.neutral")[:20] not in shown
+
+
+def test_a_boost_prompt_answered_with_ones_own_card_says_the_strength_it_made() -> None:
+    """A newcomer played their Dagger in the boost window: the answered prompt said "Strength at
+    this moment: attacker 1 : 1" from before the card, while the Dagger had made it 2 : 1. The
+    answered prompt's strength is the fight's when it is shown."""
+    t_, _ = table()
+    attacker = t_.state().turn
+    t_.arrange(lambda st: t_.give(st, attacker, "dagger"))
+    t_.attack()
+    while (aw := engine.awaiting(t_.state())) is not None and aw.kind != "boost":
+        t_.wait_until_due()
+    aw = engine.awaiting(t_.state())
+    assert aw is not None
+    prompt_id, _ = t_.prompt(attacker)
+    before = engine.public_view(t_.state())["fight"]
+    assert before is not None and before["strength"] is not None
+    press_action(t_, attacker, Action("play", attacker, aw.decision, card="dagger"))
+    fight = engine.public_view(t_.state())["fight"]
+    assert fight is not None and fight["strength"] is not None and not fight["decided"]
+    att, dfn = fight["strength"]
+    assert (att, dfn) != tuple(before["strength"])  # the Dagger changed it
+    shown = t_.messenger.messages[(t_.uids[attacker], prompt_id)].text
+    assert t("en", "game.fight.strength_then", attack=att, defence=dfn) in shown
+    b_att, b_dfn = before["strength"]
+    assert t("en", "game.fight.strength_then", attack=b_att, defence=b_dfn) not in shown

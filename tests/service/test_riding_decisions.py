@@ -14,7 +14,7 @@ import engine
 from devtools.botapi.messenger import EmulatedMessenger
 from engine import Action
 from engine.cards import DOCTOR, HYPNOTIST, PRIEST
-from handlers import action_payloads, lobby
+from handlers import action_payloads, fmt, lobby
 from handlers.card_labels import occupation_label
 from handlers.i18n import t
 from infra.ports import Put, Rows, Sent
@@ -83,6 +83,31 @@ def test_R_A9_a_reward_not_chosen_in_the_doctor_window_goes_on_in_the_same_promp
     assert table.state().pending.kind == "reward"  # type: ignore[union-attr]
     same_id, _ = table.prompt(winner)
     assert same_id == prompt_id, "the same prompt, not a new message"
+
+
+def test_R_A9_the_reward_asked_in_the_doctor_window_shows_its_own_deadline_from_the_start() -> None:
+    """A newcomer's first Reward prompt, asked during the Doctor window, showed no ⏳ (every
+    other timed prompt does): it shows its own deadline from the start, the one it runs under
+    once the window closes (the choice's time from when it was asked), so the window's close
+    needs no edit of it (issue 25)."""
+    table = ServiceGame(n=4)
+    table.start()
+    attacker = table.state().turn
+    doctor = (attacker + 3) % 4
+    table.arrange(lambda st: (table.give(st, doctor, "doctor"), table.give(st, attacker, "dagger")))
+    _attack(table)
+    table.support_attacker_until("doctor")
+    prompt_id, _ = table.prompt(attacker)
+    shown = _prompt_text(table, attacker, prompt_id)
+    assert "⏳" in shown and "<tg-time" in shown
+    sends = len(table.messenger.in_chat(table.uids[attacker]))
+    table.wait_until_due()  # the window closes, the reward question goes on under its deadline
+    assert table.state().pending.kind == "reward"  # type: ignore[union-attr]
+    deadline = table.doc()["due"]["deadline"]
+    until = t("en", "game.status.until", time=fmt.clock(deadline))
+    assert until in shown, "the deadline shown from the start is the one it runs under"
+    assert _prompt_text(table, attacker, prompt_id) == shown  # nothing to edit at the close
+    assert len(table.messenger.in_chat(table.uids[attacker])) == sends
 
 
 # -- R-A3 (issue 9): every supporter asked at once, told in order ------------------------------
@@ -266,3 +291,65 @@ def test_issue_25_a_support_told_keeps_its_line_when_the_boost_window_has_nothin
     boost = t("en", "game.boost.nothing")
     chat = table.messenger.in_chat(table.uids[third])
     assert not any(boost in m.text for m in chat), "nothing to play: no message (issue 27)"
+
+
+# -- R-A9: the loser hears the result privately too (issue 25, a newcomer's game) ---------------
+def _won_by_the_attacker() -> tuple[ServiceGame, int, int]:
+    """The attacker wins (everyone supports them; the defender has nothing to play, so no boost
+    prompt of theirs carries the result); returns the table, the winner and the loser."""
+    table = ServiceGame(n=4)
+    table.start()
+    attacker, defender, _ = _attack(table)
+    table.support_attacker_until("reward")
+    assert engine.public_view(table.state())["fight"]["winner"] == attacker  # type: ignore[index]
+    return table, attacker, defender
+
+
+def test_R_A9_the_loser_is_told_the_result_with_the_winners_look() -> None:
+    table, winner, loser = _won_by_the_attacker()
+    sent = len(table.messenger.in_chat(table.uids[loser]))
+    decision = table.state().pending.id  # type: ignore[union-attr]
+    look = Action("look", winner, decision)
+    table.press_payload(winner, action_payloads.encode_action(look))
+    name = fmt.name(engine.public_view(table.state()), winner)
+    chat = table.messenger.in_chat(table.uids[loser])
+    told = t("en", "bot.fight_lost_look", name=name)
+    assert [told in m.text for m in chat[sent:]].count(True) == 1
+
+
+def test_R_A9_the_loser_is_told_the_result_in_the_one_message_of_what_was_taken() -> None:
+    table, winner, loser = _won_by_the_attacker()
+    sent = len(table.messenger.in_chat(table.uids[loser]))
+    decision = table.state().pending.id  # type: ignore[union-attr]
+    table.press_payload(winner, action_payloads.encode_action(Action("take", winner, decision)))
+    while (p := table.state().pending) is not None and p.kind in ("reward_take", "giveback"):
+        table.press_payload(
+            winner, action_payloads.encode_action(engine.legal_actions(table.state(), winner)[0])
+        )
+    name = fmt.name(engine.public_view(table.state()), winner)
+    chat = table.messenger.in_chat(table.uids[loser])
+    new = [m.text for m in chat[sent:] if "📤" in m.text]
+    assert len(new) == 1, "one message: the result and what was taken"
+    assert new[0].startswith(t("en", "bot.fight_lost", name=name))
+
+
+def test_a_newcomer_reading_the_fight_20_s_is_not_cut_off_from_declaring() -> None:
+    """Issue 25 (a newcomer's game): the 15 s to declare a support ran out while a newcomer read
+    the fight. The default (docs/rules.md §8) is 30 s from one's turn, reminded 15 s before:
+    20 s in, the first supporter is still asked, and declares."""
+    table = ServiceGame(n=4)
+    table.start()
+    attacker, _, first = _attack(table)
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "support":
+        table.wait_until_due()  # the Priest window, if it opened, runs out
+    assert aw is not None and aw.seats == (first,)
+    table.clock.advance(20)
+    table.fire_timers()
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "support" and aw.seats == (first,), "not timed out"
+    reminder = t("en", "game.kind.support")
+    assert any(reminder in m.text for m in table.messenger.in_chat(table.uids[first]))
+    table.press_payload(first, "su.ha", prefix=True)
+    name = table.state().players[first].name
+    assert any(f"{name}</b> supports" in x for x in table.group_texts())
+    assert attacker != first

@@ -19,6 +19,7 @@ from handlers.i18n import t
 from handlers.presenter import STATUS_EVERY_SECONDS
 from tests.e2e.harness import BOT
 from tests.service.twins import (
+    NAMES,
     Record,
     Twin,
     assert_same_streams,
@@ -201,6 +202,37 @@ def test_R_D1_the_turn_sent_anew_looks_the_same_whatever_the_hidden_cards() -> N
     assert shape_a == shape_b
     sends = [r for r in a.stream(uid) if r[1] == "sendMessage"]
     assert any(t("en", "game.turn.title", round=1) in (r[3] or "") for r in sends)  # sent anew
+
+
+def test_R_D1_your_turn_is_next_paused_for_a_fight_whatever_the_doctor() -> None:
+    """Issue 25: "🔜 Your turn is next" loses its buttons for the fight, by an edit of its one
+    message. A: a seat that is neither fighting nor next holds the Doctor
+    and taps "Not now" in its window; B: nobody holds it. The next player's chat (the pause, and
+    its turn coming after the tie), the group and every other seat see the same, call for
+    call."""
+    seed = find_seed(lambda st: "doctor" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    turn, nxt, _ = seats(deal(N, seed))
+    target, x = (turn + 2) % N, (turn + 3) % N
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, x, "doctor"),
+        lambda st: give_occupation(st, x, plain_in_deck(st)),
+    )
+    for twin, doctor in ((a, True), (b, False)):
+        twin.wait(5)
+        twin.press(turn, "~at")
+        twin.press(turn, payload("attack", target=target))
+        while twin.state().pending.kind != "doctor":  # type: ignore[union-attr]
+            twin.run_until(twin.due() or 0)
+        twin.wait(2)
+        if doctor:
+            twin.press(x, payload("pass"))
+        twin.wait(150)
+    assert_same_streams(a, b, hidden={x})
+    uid = a.player(nxt).uid
+    name = f"<b>{NAMES[turn]}</b>"
+    edits = [r[3] or "" for r in a.stream(uid) if r[1] == "editMessageText"]
+    assert any(t("en", "game.turn.next_paused_fight", name=name) in e for e in edits)
 
 
 # -- 3. a timed-out trade answer -------------------------------------------------------------
