@@ -114,6 +114,7 @@ def test_no_room_imports_the_bot() -> None:
 STORE_READERS = {
     "handlers.transaction",
     "handlers.delivery",
+    "handlers.acks",  # merges the acknowledgements other processes wrote
     "handlers.unit_of_work",
     "handlers.polling",  # rearms the timers on start
 }
