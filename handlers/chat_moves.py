@@ -103,9 +103,22 @@ def move_records(mv: Move, work: UnitOfWork) -> None:
         return
     dst = work.chat(mv.new)
     _merge(src, dst)
+    if dst.game != src.game and _takes_the_chat(work, src.game, dst.game):
+        dst.game = src.game
     dst.extra[MOVED_FROM] = mv.old
     src.extra[MOVED_TO] = mv.new
     src.game = None
+
+
+def _takes_the_chat(work: UnitOfWork, ours: str | None, theirs: str | None) -> bool:
+    """The supergroup already names a game of its own (a /newgame there handled before the
+    upgrade's signal): the group's game, running, takes the chat unless the supergroup's game is
+    itself under way, so /status, /startgame and /cancel there reach the game its players are
+    in. A lobby opened there meanwhile is left to expire on its own deadline."""
+    moving, other = work.other_game(ours), work.other_game(theirs)
+    if moving is None or not moving.active:
+        return False
+    return other is None or other.phase != PLAYING
 
 
 def _merge(src: ChatRecord, dst: ChatRecord) -> None:
