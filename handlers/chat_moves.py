@@ -90,6 +90,11 @@ def move_game(mv: Move, work: UnitOfWork) -> None:
     if game.chat == mv.old:
         game.chat = mv.new
         _move_outbox(work.txn, mv.old, mv.new)
+        # a mute was the old group's (its "bot left" may come before the upgrade's signal): the
+        # supergroup is written to, and its own refusal would mute it again
+        game.extra[MUTED] = False
+        game.unreachable = [c for c in game.unreachable if c != mv.old]
+        work.txn.doc["muted_told"] = False
         if game.active:
             show_anew(work, mv.bot_username, mv.scale)
     move_records(mv, work)
