@@ -129,6 +129,8 @@ def _message(update_id: int, msg: dict[str, Any], bot_username: str) -> Command 
     chat_id, chat_type = _int(chat.get("id")), chat.get("type")
     if chat_id is None or chat_type not in ("private", "group", "supergroup"):
         return None
+    if msg.get("is_automatic_forward") is True:
+        return None  # a channel's post copied into its discussion group: nobody's command
     if isinstance(msg.get("sender_chat"), dict) and chat_type != "private":
         command = _command_name(text, bot_username)
         return None if command is None else AnonymousCommand(update_id, chat_id, command)
