@@ -91,6 +91,11 @@ def move_game(mv: Move, work: UnitOfWork) -> None:
     if game.chat == mv.old:
         game.chat = mv.new
         _move_outbox(work.txn, mv.old, mv.new)
+        # a mute was the old group's (its "bot left" may come before the upgrade's signal): the
+        # supergroup is written to, and its own refusal would mute it again
+        game.extra[MUTED] = False
+        game.unreachable = [c for c in game.unreachable if c != mv.old]
+        work.txn.doc["muted_told"] = False
         if game.active:
             show_anew(work, mv.bot_username, mv.scale)
     move_records(mv, work)
@@ -104,9 +109,22 @@ def move_records(mv: Move, work: UnitOfWork) -> None:
         return
     dst = work.chat(mv.new)
     _merge(src, dst)
+    if dst.game != src.game and _takes_the_chat(work, src.game, dst.game):
+        dst.game = src.game
     dst.extra[MOVED_FROM] = mv.old
     src.extra[MOVED_TO] = mv.new
     src.game = None
+
+
+def _takes_the_chat(work: UnitOfWork, ours: str | None, theirs: str | None) -> bool:
+    """The supergroup already names a game of its own (a /newgame there handled before the
+    upgrade's signal): the group's game, running, takes the chat unless the supergroup's game is
+    itself under way, so /status, /startgame and /cancel there reach the game its players are
+    in. A lobby opened there meanwhile is left to expire on its own deadline."""
+    moving, other = work.other_game(ours), work.other_game(theirs)
+    if moving is None or not moving.active:
+        return False
+    return other is None or other.phase != PLAYING
 
 
 def _merge(src: ChatRecord, dst: ChatRecord) -> None:

@@ -27,6 +27,12 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 # Characters that show nothing though Unicode counts them as letters or symbols.
 BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
 STAND_IN = "👤{n}"
+# Cyrillic and Greek letters (lowercase, as casefolded) whose form, or their capital's, reads as
+# a Latin letter: "Аnn" with a Cyrillic А reads as "Ann" on a button.
+LOOKALIKES = str.maketrans(
+    "авеікмнорстухѕјԁԛԝһӏүαβεζηικμνορτυχϲı",
+    "abeikmhopctyxsjdqwhlyabezhikmnoptyxci",
+)
 
 
 def _shows_something(ch: str) -> bool:
@@ -54,9 +60,10 @@ def cleaned(name: str) -> str:
 
 
 def _key(name: str) -> str:
-    """What two names that read alike have in common: compatibility forms, case and invisible
-    characters (a zero-width space makes "A\u200bnn" read as "Ann") set aside."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
+    """What two names that read alike have in common: compatibility forms, case, invisible
+    characters (a zero-width space makes "A\u200bnn" read as "Ann") and letters of another
+    script that look Latin (``LOOKALIKES``) set aside."""
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(LOOKALIKES)
     seen = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf" and ch not in BLANKS)
     return " ".join(seen.split())
 

@@ -129,6 +129,8 @@ def _message(update_id: int, msg: dict[str, Any], bot_username: str) -> Command 
     chat_id, chat_type = _int(chat.get("id")), chat.get("type")
     if chat_id is None or chat_type not in ("private", "group", "supergroup"):
         return None
+    if msg.get("is_automatic_forward") is True:
+        return None  # a channel's post copied into its discussion group: nobody's command
     if isinstance(msg.get("sender_chat"), dict) and chat_type != "private":
         command = _command_name(text, bot_username)
         return None if command is None else AnonymousCommand(update_id, chat_id, command)
@@ -193,17 +195,29 @@ def _member(update_id: int, cm: dict[str, Any]) -> Command | None:
     return MemberLeft(update_id, chat_id, user)
 
 
+_SUPERGROUP_IDS = -1_000_000_000_000  # a supergroup's id is -100… (at most this); a group's above
+
+
+def _basic_group(chat_id: int) -> bool:
+    return _SUPERGROUP_IDS < chat_id < 0
+
+
 def _moved(update_id: int, msg: dict[str, Any]) -> ChatMoved | None:
-    """The service message of a group upgraded to a supergroup, in the old chat or the new."""
+    """The service message of a group upgraded to a supergroup, in the old chat or the new:
+    ``migrate_to_chat_id`` in a basic group naming a supergroup id, ``migrate_from_chat_id`` in
+    a supergroup naming a basic group id, and nothing a person writes (no text, no caption). A
+    message shaped otherwise (a user's message carrying the field) moves nothing."""
     chat = msg.get("chat")
-    chat_id = _int(chat.get("id")) if isinstance(chat, dict) else None
-    to, came_from = _int(msg.get("migrate_to_chat_id")), _int(msg.get("migrate_from_chat_id"))
-    if chat_id is None or chat_id >= 0:
+    if not isinstance(chat, dict) or "text" in msg or "caption" in msg:
         return None
-    if to is not None and to < 0 and to != chat_id:
+    chat_id, kind = _int(chat.get("id")), chat.get("type")
+    to, came_from = _int(msg.get("migrate_to_chat_id")), _int(msg.get("migrate_from_chat_id"))
+    if chat_id is None:
+        return None
+    if kind == "group" and _basic_group(chat_id) and to is not None and to <= _SUPERGROUP_IDS:
         return ChatMoved(update_id, chat_id, to)
-    if came_from is not None and came_from < 0 and came_from != chat_id:
-        return ChatMoved(update_id, came_from, chat_id)
+    if kind == "supergroup" and chat_id <= _SUPERGROUP_IDS and came_from is not None:
+        return ChatMoved(update_id, came_from, chat_id) if _basic_group(came_from) else None
     return None
 
 

@@ -153,3 +153,61 @@ def test_both_signals_at_once_move_the_game_once() -> None:
     assert [m.raw_text for m in h.api.messages_in(new)] == [doc["status"]["text"]]  # once
     assert h.play_by_buttons().over
     assert not h.api.violations and not h.errors
+
+
+def test_a_running_game_moved_into_a_supergroup_with_a_fresh_lobby_is_the_chats_game() -> None:
+    """Before: the supergroup's record kept the lobby, the moved game played on in the chat
+    without it knowing (its /status showed the lobby, /cancel could not reach the game)."""
+    players = [Player(uid=7400 + i, name=f"Rider {i}") for i in range(4)]
+    h = Harness(players, seed=6, group=OLD, group_type="group")
+    h.open_lobby_and_join()
+    h.start()
+    h.play_by_buttons(stop=10)
+    running = h.last_gid
+    new, moved = _upgrade(h, players[0])
+    h.group, h.group_type = new, "supergroup"
+    late = Player(uid=7499, name="Late")
+    h.command(late, "/newgame")  # handled before the upgrade's signal
+    lobby_gid = _record(h, new)["game"]
+    assert lobby_gid != running
+    for update in moved:
+        h.service.handle_update(update)
+    assert _record(h, new)["game"] == running
+    assert _record(h, OLD)["game"] is None
+    h.command(players[1], "/status")
+    assert h.api.last_message(new).text.startswith("📋")  # the running game's status, not the lobby
+    final = h.play_by_buttons()
+    assert final.over
+    h.clock.advance(3600)
+    h.fire_timers()  # the lobby opened meanwhile expires on its own
+    lobby = h.store.get(f"GAME#{lobby_gid}")
+    assert lobby is not None and lobby.doc["phase"] != "lobby"
+    h.command(late, "/newgame")  # the chat is free again
+    assert _record(h, new)["game"] not in (running, lobby_gid, None)
+    assert not h.api.violations and not h.errors
+
+
+def test_a_game_muted_in_the_group_speaks_again_in_the_supergroup_it_became() -> None:
+    """The old group's "bot left" (``my_chat_member``) handled before the upgrade's service
+    messages muted the game; the move kept the mark, so the supergroup, where the bot is a
+    member, never heard from the game again (status, story, final result all dropped)."""
+    from devtools.botapi.updates import my_chat_member
+
+    players = [Player(uid=7500 + i, name=f"Rider {i}") for i in range(4)]
+    h = Harness(players, seed=6, group=OLD, group_type="group")
+    h.open_lobby_and_join()
+    h.start()
+    h.play_by_buttons(stop=10)
+    new, moved = _upgrade(h, players[0])
+    h.service.handle_update(
+        my_chat_member(999_001, OLD, "group", 7500, "Rider 0", "member", "left")
+    )
+    assert h.game_doc()["muted"] is True
+    for update in moved:
+        h.service.handle_update(update)
+    h.group, h.group_type = new, "supergroup"
+    assert h.api.messages_in(new)  # the status, anew
+    final = h.play_by_buttons()
+    assert final.over
+    assert h.api.message(new, h.game_doc()["status"]["msg"]).text.startswith("🏁")
+    assert not h.api.violations and not h.errors

@@ -376,3 +376,29 @@ def test_an_anonymous_administrators_command_is_answered_with_why_nobody_plays_a
     assert [m.text for m in g.messenger.in_chat(GROUP)] == [
         t("en", "bot.anonymous_sender", command="newgame")
     ]
+
+
+def test_a_channel_post_forwarded_into_its_discussion_group_is_nobodys_command() -> None:
+    """Attack run 6: a channel's post that starts like a command ("/newgame tonight at 8"),
+    copied by Telegram into the channel's linked discussion group (``is_automatic_forward``),
+    was answered there as an anonymous administrator's command, though nobody sent one."""
+    g = Group()
+    g.service.handle_update(
+        {
+            "update_id": 910,
+            "message": {
+                "message_id": 910,
+                "date": 0,
+                "chat": {"id": GROUP, "type": "supergroup", "title": "Coach"},
+                "from": {"id": 777000, "is_bot": False, "first_name": "Telegram"},
+                "sender_chat": {"id": -1001234567890, "type": "channel", "title": "News"},
+                "is_automatic_forward": True,
+                "text": "/newgame tonight at 8, everyone welcome",
+            },
+        }
+    )
+    assert g.messenger.in_chat(GROUP) == []
+    say_anonymously(g, "/newgame", 911)  # an anonymous administrator is still answered
+    assert [m.text for m in g.messenger.in_chat(GROUP)] == [
+        t("en", "bot.anonymous_sender", command="newgame")
+    ]

@@ -77,3 +77,15 @@ def test_seat_names_keep_what_a_name_may_be() -> None:
     assert seat_name("A\u200bnn\u2060", ["Ann"]) == "A\u200bnn\u2060 (2)"  # invisible inside
     assert seat_name("Ann", ["Ann", "Ann (2)"]) == "Ann (3)"
     assert seat_name("👤1", ["\u3164"]) == "👤1"
+
+
+def test_names_spelt_alike_in_other_scripts_are_told_apart() -> None:
+    """Attack run 6: a Cyrillic or Greek letter that looks Latin ("Аnn" with a Cyrillic А,
+    "Bοb" with a Greek ο) made a second "Ann" or "Bob" on the buttons that choose a player."""
+    g = seated(["Ann", "\u0410nn", "Bob", "B\u03bfb"])
+    names = [p.name for p in g.state().players]
+    assert names == ["Ann", "\u0410nn (2)", "Bob", "B\u03bfb (2)"]
+    assert seat_name("\u0391\u039d\u039d", ["Ann"]) == "\u0391\u039d\u039d (2)"  # Greek capitals
+    assert seat_name("\u0440\u0430\u0441\u0435", ["Pace"]) == "\u0440\u0430\u0441\u0435 (2)"
+    assert seat_name("Олег", ["Oleg"]) == "Олег"  # a name in its own script is not numbered
+    assert seat_name("Иван", ["Ivan"]) == "Иван"

@@ -53,3 +53,23 @@ def test_a_user_blocking_or_unblocking_the_bot_in_private_says_so() -> None:
     assert parse(blocked, BOT) == BotMembership(3, 5, False)
     unblocked = my_chat_member(4, 5, "private", 5, "Ann", "kicked", "member")
     assert parse(unblocked, BOT) == BotMembership(4, 5, True)
+
+
+def test_an_upgrade_field_not_shaped_as_telegram_sends_it_moves_nothing() -> None:
+    """Attack run 6: the parser took any message with ``migrate_to_chat_id`` or
+    ``migrate_from_chat_id`` for the upgrade, whatever its chat type, text or ids, so a message
+    that carried the field (a user's text, a supergroup naming another supergroup, a group naming
+    a group) would move a group's game into a chat of the sender's choosing."""
+    to, came_from = migration_updates(10, -4123, -1000000004123, 5, "Ann")
+    forged = [
+        {**to, "message": {**to["message"], "text": "/status"}},  # a person's text
+        {**to, "message": {**to["message"], "migrate_to_chat_id": -4555}},  # to a basic group
+        {**to, "message": {**to["message"], "chat": {"id": -1000000007777, "type": "supergroup"}}},
+        {**came_from, "message": {**came_from["message"], "caption": "x"}},
+        {**came_from, "message": {**came_from["message"], "migrate_from_chat_id": -1000000000009}},
+        {**came_from, "message": {**came_from["message"], "chat": {"id": -4999, "type": "group"}}},
+    ]
+    for update in forged:
+        assert not isinstance(parse(update, BOT), ChatMoved), update
+    assert parse(to, BOT) == ChatMoved(10, -4123, -1000000004123)  # the real ones still move
+    assert parse(came_from, BOT) == ChatMoved(11, -4123, -1000000004123)
