@@ -150,6 +150,7 @@ class BriskPlayers:
             premove is not None
             and planned is not None
             and planned[0] == premove
+            and planned[1] >= 0  # chosen already (``take``): a refused choice is not tapped again
             and not _held_ahead(st, premove)
         ):
             mine.append((max(now, planned[1]), premove))

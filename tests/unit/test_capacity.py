@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 import pytest
 
@@ -99,3 +100,24 @@ def test_a_seeded_simulation_replays_its_deals_and_figures() -> None:
         return got
 
     assert figures() == figures()
+
+
+def test_a_player_whose_choice_ahead_was_refused_does_not_press_it_again_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under pressure a paused "your turn is next" may still show its buttons (its edit waits,
+    issue 27); a press there is refused. The pace player took that choice as made and pressed
+    again at the same instant, for ever: the fake clock stood still at 100 games (seed 1, at
+    59 s into the window) while taps piled up. Bounded: every event the scheduler pops."""
+    popped = {"n": 0}
+    pop = capacity_clock.Scheduler.pop
+
+    def counted(self: capacity_clock.Scheduler) -> Any:
+        popped["n"] += 1
+        if popped["n"] > 20_000:  # a whole run makes ~7,900
+            raise AssertionError("the simulation's clock stands still")
+        return pop(self)
+
+    monkeypatch.setattr(capacity_clock.Scheduler, "pop", counted)
+    figures = capacity_sim.Simulation(100, seed=1, ramp=60.0, window=60.0).run()
+    assert figures.games == 100 and popped["n"] < 20_000
