@@ -166,7 +166,7 @@ def show_anew(work: UnitOfWork, bot_username: str, scale: float) -> None:
     elif game.phase == PLAYING:
         game.status = None
         game.story = None
-        game.extra["mention"] = None
+        game.mention = None
         GroupBoard(GameRunner(work, scale)).update_status()
 
 

@@ -282,14 +282,7 @@ def _drop_live_sends(txn: Txn) -> None:
             return False
         return not (kind == Kind.STATUS and e["seq"] in fresh)
 
-    gone = {e["seq"] for e in doc.get("outbox", []) if live(e)}
-    if not gone:
-        return
-    log.info(json.dumps({"event": "dropped_after_end", "seqs": sorted(gone)}))
-    doc["outbox"] = [e for e in doc["outbox"] if e["seq"] not in gone]
-    txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
-    txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]
-    txn.changed = True
+    _drop_unsent(txn, {e["seq"] for e in doc.get("outbox", []) if live(e)}, "dropped_after_end")
 
 
 def _drop_muted_sends(txn: Txn) -> None:
@@ -298,11 +291,17 @@ def _drop_muted_sends(txn: Txn) -> None:
     doc = txn.doc
     if not txn.key.startswith("GAME#") or not doc.get("muted") or "chat" not in doc:
         return
-    gone = {e["seq"] for e in doc.get("outbox", []) if e["chat"] == doc["chat"]}
+    _drop_unsent(
+        txn, {e["seq"] for e in doc.get("outbox", []) if e["chat"] == doc["chat"]}, "dropped_muted"
+    )
+
+
+def _drop_unsent(txn: Txn, gone: set[int], why: str) -> None:
+    """The outbox entries ``gone`` (not sent yet) leave the outbox and this command's lists."""
     if not gone:
         return
-    log.info(json.dumps({"event": "dropped_muted", "seqs": sorted(gone)}))
-    doc["outbox"] = [e for e in doc["outbox"] if e["seq"] not in gone]
+    log.info(json.dumps({"event": why, "seqs": sorted(gone)}))
+    txn.doc["outbox"] = [e for e in txn.doc["outbox"] if e["seq"] not in gone]
     txn.new_entries = [e for e in txn.new_entries if e["seq"] not in gone]
     txn.stale_entries = [e for e in txn.stale_entries if e["seq"] not in gone]
     txn.changed = True
