@@ -211,3 +211,29 @@ def test_a_game_muted_in_the_group_speaks_again_in_the_supergroup_it_became() ->
     assert final.over
     assert h.api.message(new, h.game_doc()["status"]["msg"]).text.startswith("🏁")
     assert not h.api.violations and not h.errors
+
+
+def test_a_turn_mention_sent_in_the_old_group_is_forgotten_when_the_game_moves() -> None:
+    """The turn reminder mentioned the player in the old group; the move kept its record, whose
+    message id names a message of the old chat: the turn's end would edit that id in the
+    supergroup (another message, or none) instead of leaving the old mention behind."""
+    h, players = _table()
+    h.open_lobby_and_join()
+    h.start()
+    due = h.game_doc()["due"]
+    assert due["at"] < due["deadline"]
+    h.clock.advance(max(0.0, due["at"] - h.clock.now()) + 0.01)
+    h.fire_timers()  # the reminder: a mention in the old group
+    assert h.game_doc()["mention"] is not None
+    assert any("tg://user?id=" in m.raw_text for m in h.api.messages_in(OLD))
+    new, moved = _upgrade(h, players[0])
+    for update in moved:
+        h.service.handle_update(update)
+    h.group, h.group_type = new, "supergroup"
+    assert h.game_doc()["mention"] is None
+    since = len(h.api.calls)
+    h.clock.advance(max(0.0, h.game_doc()["due"]["at"] - h.clock.now()) + 0.01)
+    h.fire_timers()  # the turn ends by its deadline
+    assert _calls_to(h, OLD, since) == 0
+    assert h.play_by_buttons().over
+    assert not h.api.violations and not h.errors
