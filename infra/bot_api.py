@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from infra.http_pool import HttpPool
+from infra.metrics import TELEGRAM_ERRORS, TELEGRAM_FLOODS, count
 from infra.ports import time_left
 
 REQUEST_SECONDS = 5.0  # connect + read of one request, at most
@@ -133,9 +134,15 @@ class BotApi:
         try:
             status, raw = self._transport(method, body, timeout)
         except TimeoutError as error:
+            count(TELEGRAM_ERRORS)
             raise TimedOut(f"{method} timed out") from error
         except OSError as error:
+            count(TELEGRAM_ERRORS)
             raise NetworkError(f"{method} failed: {error}") from error
+        if status == 429:
+            count(TELEGRAM_FLOODS)  # the shared budget (infra.rate_limit) or a chat's own limit
+        elif status >= 500:
+            count(TELEGRAM_ERRORS)
         if status == 200:
             try:
                 answer = json.loads(raw)
