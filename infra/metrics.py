@@ -69,6 +69,12 @@ def adopt() -> Tally:
     return tally if tally is not None and not tally.reported else start()
 
 
+def unreported() -> Tally | None:
+    """The current tally if its line has not been written yet."""
+    tally = _current.get()
+    return tally if tally is not None and not tally.reported else None
+
+
 def count(name: str, amount: int = 1) -> None:
     tally = _current.get()
     if tally is not None:

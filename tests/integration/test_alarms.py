@@ -232,18 +232,29 @@ def test_a_late_timer_reports_how_late_it_ran_as_a_metric(
     assert fields[metrics.TIMER_LATE] == 95.5
 
 
-def test_an_update_that_fails_inside_the_webhook_raises_an_alarm(aws_env: None) -> None:
+def test_an_update_that_fails_inside_the_webhook_raises_an_alarm(
+    aws_env: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """The webhook answers 200 when handling an update raised (so AWS/Lambda Errors stays 0) and
     the timer reports failed messages instead of raising: what reaches an operator is the
-    service's own Errors metric, which an alarm must watch (a deploy whose every update fails
-    was silent before)."""
+    service's own Errors metric, which an alarm must watch. The service that cannot even be
+    built (a revoked token: getMe answers 401 on every cold start; Telegram down at a cold
+    start) still writes its update line with outcome "error": before, it logged a traceback
+    only, no metric, and a bot dead on every update raised no alarm."""
     from handlers import webhook
 
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "stack-WebhookFunction-x")
+    monkeypatch.setenv("METRICS_SERVICE", "stack")
+
     def broken() -> Any:
-        raise RuntimeError("every update fails")
+        raise RuntimeError("the service cannot be built")
 
     event = {"headers": {webhook.SECRET_HEADER: "s"}, "body": "{}"}
-    assert webhook.handle(event, broken, "s")["statusCode"] == 200
+    metrics.start()  # as webhook.handler does before it calls handle
+    with caplog.at_level(logging.INFO):
+        assert webhook.handle(event, broken, "s")["statusCode"] == 200
+    lines = [vars(r) for r in caplog.records if getattr(r, "event", None) == "update"]
+    assert [(line["outcome"], line.get("Errors")) for line in lines] == [("error", 1)]
     assert metrics.outcome_metric("error") == metrics.outcome_metric("failed") == "Errors"
     resources = expand_sam(load_template())["Resources"]
     watching = [
