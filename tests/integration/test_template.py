@@ -327,3 +327,31 @@ def test_expanded_concurrency_limits_match_telegram_max_connections(aws_env: Non
     url = resources["WebhookFunctionUrl"]["Properties"]
     # The URL serves the alias: pointing `live` at an older version rolls the webhook back.
     assert url["TargetFunctionArn"] == {"Ref": "WebhookFunctionAliaslive"}
+
+
+def aws_operations_the_code_calls() -> set[str]:
+    """Every operation of the services the functions call (botocore's models) whose method a
+    shipped module calls, as ``client.get_item(`` names it; a new call is found by itself."""
+    import botocore.session
+    from botocore import xform_name
+
+    from deploy.package import CALLED_SERVICES, called_operations
+
+    session = botocore.session.get_session()
+    called = called_operations()
+    found: set[str] = set()
+    for service in CALLED_SERVICES:
+        model = session.get_service_model(service)
+        for operation in model.operation_names:
+            method = xform_name(operation)
+            if method.replace("_", "") in called:
+                found.add(method)
+    return found
+
+
+def test_every_aws_call_of_the_shipped_code_has_its_iam_action() -> None:
+    """The roles grant what CALL_ACTIONS lists; a call of the code not listed there (an
+    UpdateItem, a Query, a DeleteMessage) would be refused in AWS with AccessDenied while every
+    test on moto passed: it must be listed, and granted, or not made."""
+    calls = aws_operations_the_code_calls()
+    assert calls == set(CALL_ACTIONS), calls ^ set(CALL_ACTIONS)
