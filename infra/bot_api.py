@@ -126,6 +126,7 @@ class BotApi:
         if not url_prefix.endswith("/"):
             url_prefix += "/"
         self._transport = transport or http_transport(url_prefix)
+        self._hidden = _token_parts(url_prefix)
 
     def call(self, method: str, **params: Any) -> Any:
         left = time_left() - MIN_REQUEST_SECONDS
@@ -150,11 +151,21 @@ class BotApi:
                 raise NetworkError(f"{method}: unreadable answer") from None
             if isinstance(answer, dict) and answer.get("ok"):
                 return answer.get("result")
+        for part in self._hidden:  # an answer that echoes the path (a proxy's) holds the token
+            raw = raw.replace(part, b"[redacted]")
         raise error_for(status, raw)
 
     def get_me(self) -> dict[str, Any]:
         me: dict[str, Any] = self.call("getMe")
         return me
+
+
+def _token_parts(url_prefix: str) -> tuple[bytes, ...]:
+    """The token in ``…/bot<TOKEN>/`` and its key after the colon, longest first."""
+    last = url_prefix.rstrip("/").rsplit("/", 1)[-1]
+    token = last.removeprefix("bot")
+    _, _, key = token.partition(":")
+    return tuple(p.encode() for p in (token, key) if len(p) >= 8)
 
 
 def bot_api(token: str, base_url: str, transport: Transport | None = None) -> BotApi:
