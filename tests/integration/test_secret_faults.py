@@ -190,3 +190,41 @@ def test_what_escapes_the_timer_handler_is_redacted(
     escaped = "".join(traceback.format_exception(raised.value))
     assert "ValueError: bad answer for /bot[redacted]/getMe" in escaped
     assert_no_secret(escaped, lambda_like.getvalue())
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_container_that_read_a_revoked_token_takes_the_new_one_within_a_minute(
+    lambda_like: io.StringIO, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token rotation (README, Rotate): a container that started between /revoke and the
+    put-secret-value read the revoked token, and Telegram refuses its getMe. Before, it kept
+    that token for the secret's 15-minute age and dropped every update meanwhile; now a refused
+    getMe reads the secret again (at most once a minute, as for the webhook secret)."""
+    from devtools.botapi.emulator import BotApiEmulator
+    from infra.bot_secrets import SecretSource
+    from infra.settings import Settings
+    from tests.integration.test_register_webhook import TOKEN as NEW
+    from tests.integration.test_register_webhook import bot_api_over_http
+
+    revoked = "123456789:" + "R" * 35
+    secrets = boto3.client("secretsmanager")
+    arn = secrets.create_secret(Name=unique("token"), SecretString=revoked)["ARN"]
+    monkeypatch.setenv("BOT_TOKEN_SECRET_ARN", arn)
+    clock = Clock()
+    monkeypatch.setattr(runtime, "_source", SecretSource(Settings(), clock=clock))
+    with bot_api_over_http(BotApiEmulator()) as root:  # knows the NEW token only
+        monkeypatch.setenv("TELEGRAM_API_BASE_URL", root)
+        with pytest.raises(Exception, match="Unauthorized"):
+            runtime.lambda_service()
+        secrets.put_secret_value(SecretId=arn, SecretString=NEW)  # the operator's rotation
+        clock.now += 61
+        service = runtime.lambda_service()
+    assert service.bot_username
+    assert runtime.bot_secrets().token == NEW
