@@ -69,9 +69,23 @@ def bot_secrets(refresh: bool = False) -> BotSecrets:
 
 def lambda_service() -> CoachRideBot:
     """One per warm container: the Bot API client and its connection pool are reused.
-    Built again only when the token in Secrets Manager changed (a rotation)."""
-    global _built
+    Built again only when the token in Secrets Manager changed (a rotation). A token Telegram
+    refuses (read between a /revoke and the new secret) makes it read the secret again, at
+    most once a minute, rather than keep the refused one for the secret's whole age."""
+    from infra.bot_api import InvalidToken
+
     token = bot_secrets().token
+    try:
+        return _service(token)
+    except InvalidToken:
+        fresh = bot_secrets(refresh=True).token
+        if fresh == token:
+            raise
+        return _service(fresh)
+
+
+def _service(token: str | None) -> CoachRideBot:
+    global _built
     with _lock:
         if _built is not None and _built[0] == token:
             return _built[1]

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from infra import metrics
+from infra import logs, metrics
 from infra.timers import parse_timer_message, requeue_if_early
 
 log = logging.getLogger("coachride")
@@ -82,7 +82,14 @@ def _handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     from handlers.runtime import lambda_service
     from handlers.webhook import seconds_left
 
-    service = lambda_service()
+    try:
+        service = lambda_service()
+    except Exception as error:
+        # The batch must fail (SQS delivers it again, then dead-letters it), but what escapes
+        # a handler is printed by the Lambda runtime itself, past the log's redaction: the
+        # error is logged (redacted) and what escapes holds only its redacted text.
+        log.exception("the timer service could not be built")
+        raise RuntimeError(logs.redact(f"{type(error).__name__}: {error}")) from None
     return handle(
         event, service, service.timers, service.clock.now(), lambda: seconds_left(context)
     )

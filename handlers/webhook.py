@@ -90,7 +90,13 @@ def handle(
     try:
         service_factory().handle_update(update, seconds_left(context))
     except Exception:
-        log.exception("update handling failed")
+        # The service writes each update's line itself; one that could not even be built (a
+        # revoked token's getMe, Telegram down at a cold start) writes it here, or the Errors
+        # alarm would never hear of a bot that fails every update.
+        tally = metrics.unreported()
+        fields = {"outcome": "error"}
+        extra = metrics.line("update", fields, tally) if tally is not None else None
+        log.exception("update handling failed", extra=extra)
     return _response(200)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from infra.http_pool import HttpPool
+from infra.metrics import TELEGRAM_ERRORS, TELEGRAM_FLOODS, count
 from infra.ports import time_left
 
 REQUEST_SECONDS = 5.0  # connect + read of one request, at most
@@ -125,6 +126,7 @@ class BotApi:
         if not url_prefix.endswith("/"):
             url_prefix += "/"
         self._transport = transport or http_transport(url_prefix)
+        self._hidden = _token_parts(url_prefix)
 
     def call(self, method: str, **params: Any) -> Any:
         left = time_left() - MIN_REQUEST_SECONDS
@@ -133,9 +135,15 @@ class BotApi:
         try:
             status, raw = self._transport(method, body, timeout)
         except TimeoutError as error:
+            count(TELEGRAM_ERRORS)
             raise TimedOut(f"{method} timed out") from error
         except OSError as error:
+            count(TELEGRAM_ERRORS)
             raise NetworkError(f"{method} failed: {error}") from error
+        if status == 429:
+            count(TELEGRAM_FLOODS)  # the shared budget (infra.rate_limit) or a chat's own limit
+        elif status >= 500:
+            count(TELEGRAM_ERRORS)
         if status == 200:
             try:
                 answer = json.loads(raw)
@@ -143,11 +151,21 @@ class BotApi:
                 raise NetworkError(f"{method}: unreadable answer") from None
             if isinstance(answer, dict) and answer.get("ok"):
                 return answer.get("result")
+        for part in self._hidden:  # an answer that echoes the path (a proxy's) holds the token
+            raw = raw.replace(part, b"[redacted]")
         raise error_for(status, raw)
 
     def get_me(self) -> dict[str, Any]:
         me: dict[str, Any] = self.call("getMe")
         return me
+
+
+def _token_parts(url_prefix: str) -> tuple[bytes, ...]:
+    """The token in ``…/bot<TOKEN>/`` and its key after the colon, longest first."""
+    last = url_prefix.rstrip("/").rsplit("/", 1)[-1]
+    token = last.removeprefix("bot")
+    _, _, key = token.partition(":")
+    return tuple(p.encode() for p in (token, key) if len(p) >= 8)
 
 
 def bot_api(token: str, base_url: str, transport: Transport | None = None) -> BotApi:

@@ -20,6 +20,11 @@ from typing import Any
 
 NAMESPACE = "CoachRide"
 CONFLICTS, GAVE_UPS, SEND_FAILURES = "Conflicts", "GaveUps", "SendFailures"
+# Bot API answers: 429 flood control; 5xx, timeouts and unreachable (``infra.bot_api``).
+TELEGRAM_FLOODS, TELEGRAM_ERRORS = "TelegramFloods", "TelegramErrors"
+# How long after its deadline a timer ran (seconds; ``handlers.timer``'s ``late_s``).
+TIMER_LATE = "TimerLateSeconds"
+COUNTED = (CONFLICTS, GAVE_UPS, SEND_FAILURES, TELEGRAM_FLOODS, TELEGRAM_ERRORS)
 # Outcomes that are not "applied", each counted under its own metric name.
 OUTCOME_METRICS = {
     "error": "Errors",
@@ -64,6 +69,12 @@ def adopt() -> Tally:
     return tally if tally is not None and not tally.reported else start()
 
 
+def unreported() -> Tally | None:
+    """The current tally if its line has not been written yet."""
+    tally = _current.get()
+    return tally if tally is not None and not tally.reported else None
+
+
 def count(name: str, amount: int = 1) -> None:
     tally = _current.get()
     if tally is not None:
@@ -97,20 +108,38 @@ def line(event: str, fields: dict[str, Any], tally: Tally) -> dict[str, Any]:
     out.update({name.lower(): n for name, n in sorted(tally.counts.items())})
     service = os.environ.get("METRICS_SERVICE")
     if service and os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
-        out.update(embedded(event, str(fields.get("outcome", "")), ms, tally, service))
+        late = fields.get("late_s")
+        late_s = float(late) if isinstance(late, int | float) and event == "timer" else None
+        out.update(embedded(event, str(fields.get("outcome", "")), ms, tally, service, late_s))
     return out
 
 
-def embedded(event: str, outcome: str, ms: float, tally: Tally, service: str) -> dict[str, Any]:
-    """CloudWatch embedded metric format: the ``_aws`` block and the metric values."""
+def _unit(name: str) -> str:
+    if name.endswith("Ms"):
+        return "Milliseconds"
+    return "Seconds" if name.endswith("Seconds") else "Count"
+
+
+def embedded(
+    event: str,
+    outcome: str,
+    ms: float,
+    tally: Tally,
+    service: str,
+    late_s: float | None = None,
+) -> dict[str, Any]:
+    """CloudWatch embedded metric format: the ``_aws`` block and the metric values; a timer's
+    ``late_s`` (how long after its deadline it ran) becomes ``TimerLateSeconds``."""
     values: dict[str, float] = {
         "Updates" if event == "update" else "Timers": 1,
         outcome_metric(outcome): 1,
         "LatencyMs": ms,
     }
-    for name in (CONFLICTS, GAVE_UPS, SEND_FAILURES):
+    for name in COUNTED:
         values[name] = tally.counts.get(name, 0)
-    units = {name: "Milliseconds" if name.endswith("Ms") else "Count" for name in values}
+    if late_s is not None:
+        values[TIMER_LATE] = late_s
+    units = {name: _unit(name) for name in values}
     return {
         "_aws": {
             "Timestamp": int(time.time() * 1000),

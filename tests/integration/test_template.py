@@ -329,94 +329,29 @@ def test_expanded_concurrency_limits_match_telegram_max_connections(aws_env: Non
     assert url["TargetFunctionArn"] == {"Ref": "WebhookFunctionAliaslive"}
 
 
-def test_expanded_alarms_watch_what_an_operator_must_know(aws_env: None) -> None:
-    resources = expand_sam(load_template())["Resources"]
-    alarms = {
-        k: r["Properties"] for k, r in resources.items() if r["Type"] == "AWS::CloudWatch::Alarm"
-    }
+def aws_operations_the_code_calls() -> set[str]:
+    """Every operation of the services the functions call (botocore's models) whose method a
+    shipped module calls, as ``client.get_item(`` names it; a new call is found by itself."""
+    import botocore.session
+    from botocore import xform_name
 
-    def watched(alarm: dict[str, Any]) -> set[tuple[str, str, str]]:
-        stats = [m["MetricStat"]["Metric"] for m in alarm.get("Metrics", []) if "MetricStat" in m]
-        stats = stats or [alarm]
-        return {
-            (m["Namespace"], m["MetricName"], json.dumps(m["Dimensions"][0]["Value"]))
-            for m in stats
-        }
+    from deploy.package import CALLED_SERVICES, called_operations
 
-    seen = set().union(*(watched(a) for a in alarms.values()))
-    webhook, timer = json.dumps({"Ref": "WebhookFunction"}), json.dumps({"Ref": "TimerFunction"})
-    for fn in (webhook, timer):
-        for metric in ("Errors", "Throttles", "Duration"):
-            assert ("AWS/Lambda", metric, fn) in seen
-    dlq = json.dumps({"Fn::GetAtt": ["TimerDeadLetterQueue", "QueueName"]})
-    assert ("AWS/SQS", "ApproximateNumberOfMessagesVisible", dlq) in seen
-    table = json.dumps({"Ref": "GameTable"})
-    assert ("AWS/DynamoDB", "ReadThrottleEvents", table) in seen
-    assert ("AWS/DynamoDB", "WriteThrottleEvents", table) in seen
-    assert ("CoachRide", "GaveUps", json.dumps({"Ref": "AWS::StackName"})) in seen
-    for name, alarm in alarms.items():
-        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
-        assert alarm["TreatMissingData"] == "notBreaching", name
-    dead = alarms["DeadLetterAlarm"]
-    assert (dead["Threshold"], dead["ComparisonOperator"]) == (0, "GreaterThanThreshold")
-    timeout_ms = load_template()["Globals"]["Function"]["Timeout"] * 1000
-    assert 0.5 * timeout_ms <= alarms["WebhookDurationAlarm"]["Threshold"] < timeout_ms
-    subscription = resources["AlarmEmailSubscription"]
-    assert subscription["Condition"] == "HasAlarmEmail"
-    assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
+    session = botocore.session.get_session()
+    called = called_operations()
+    found: set[str] = set()
+    for service in CALLED_SERVICES:
+        model = session.get_service_model(service)
+        for operation in model.operation_names:
+            method = xform_name(operation)
+            if method.replace("_", "") in called:
+                found.add(method)
+    return found
 
 
-def test_an_update_that_fails_inside_the_webhook_raises_an_alarm(aws_env: None) -> None:
-    """The webhook answers 200 when handling an update raised (so AWS/Lambda Errors stays 0) and
-    the timer reports failed messages instead of raising: what reaches an operator is the
-    service's own Errors metric, which an alarm must watch (a deploy whose every update fails
-    was silent before)."""
-    from handlers import webhook
-    from infra import metrics
-
-    def broken() -> Any:
-        raise RuntimeError("every update fails")
-
-    event = {"headers": {webhook.SECRET_HEADER: "s"}, "body": "{}"}
-    assert webhook.handle(event, broken, "s")["statusCode"] == 200
-    assert metrics.outcome_metric("error") == metrics.outcome_metric("failed") == "Errors"
-    resources = expand_sam(load_template())["Resources"]
-    stack = {"Ref": "AWS::StackName"}
-    watching = [
-        r["Properties"]
-        for r in resources.values()
-        if r["Type"] == "AWS::CloudWatch::Alarm"
-        and r["Properties"].get("Namespace") == metrics.NAMESPACE
-        and r["Properties"].get("MetricName") == "Errors"
-    ]
-    assert watching, "no alarm on the service's own Errors metric"
-    alarm = watching[0]
-    assert alarm["Dimensions"] == [{"Name": "Service", "Value": stack}]
-    assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
-    assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (
-        1,
-        "GreaterThanOrEqualToThreshold",
-    )
-
-
-def test_cloudwatch_can_publish_to_the_alarm_topic(aws_env: None) -> None:
-    """CloudWatch alarms cannot publish to an SNS topic encrypted with SNS's AWS managed key
-    (alias/aws/sns): that key's policy cannot let cloudwatch.amazonaws.com use it, and every
-    notice is dropped. The topic is unencrypted or under a key of ours that grants CloudWatch."""
-    resources = expand_sam(load_template())["Resources"]
-    topic = resources["AlarmTopic"].get("Properties", {})
-    key = topic.get("KmsMasterKeyId")
-    if key is None:
-        return
-    assert "alias/aws/sns" not in json.dumps(key), "CloudWatch cannot use SNS's managed key"
-    assert isinstance(key, dict) and "Ref" in key
-    policy = json.dumps(resources[key["Ref"]]["Properties"]["KeyPolicy"])
-    assert "cloudwatch.amazonaws.com" in policy and "kms:GenerateDataKey" in policy
-
-
-def test_expanded_table_keeps_point_in_time_recovery(aws_env: None) -> None:
-    table = expand_sam(load_template())["Resources"]["GameTable"]
-    assert table["Properties"]["PointInTimeRecoverySpecification"] == {
-        "PointInTimeRecoveryEnabled": True
-    }
-    assert table["DeletionPolicy"] == "Retain"
+def test_every_aws_call_of_the_shipped_code_has_its_iam_action() -> None:
+    """The roles grant what CALL_ACTIONS lists; a call of the code not listed there (an
+    UpdateItem, a Query, a DeleteMessage) would be refused in AWS with AccessDenied while every
+    test on moto passed: it must be listed, and granted, or not made."""
+    calls = aws_operations_the_code_calls()
+    assert calls == set(CALL_ACTIONS), calls ^ set(CALL_ACTIONS)
