@@ -1,0 +1,45 @@
+"""How many direct replies a group gets: Telegram takes 20 sends a minute in one group, and the
+game's own messages (the story, the status, the lobby) need them. Without a budget a member
+typing /help, /status, /rules or a refused /newgame over and over used them up, and Telegram held
+the game's messages back for most of a minute (flood control, ``retry_after`` up to 58 s).
+
+So a group's direct replies (to commands, refusals, the notice to anonymous admins) are
+rationed in their chat's reply outbox (``store_keys.reply_key``), where they are committed:
+
+- at most ``GROUP_REPLIES_PER_MINUTE`` in any 60 s, the game keeping the rest of the 20;
+- a plain reply whose text the group was given in the last ``SAME_REPLY_SECONDS`` is not sent
+  again: the ten members asking /rules at once read the one answer (a menu, with buttons, is
+  its asker's to press: it is counted, never taken for another).
+
+A reply over the budget is dropped, not queued (it would come late and eat the next minute's
+sends). Private chats and edits (a menu's next page) are not rationed: Telegram counts a group's
+sends only."""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+GROUP_REPLIES_PER_MINUTE = 6
+WINDOW_SECONDS = 60.0
+SAME_REPLY_SECONDS = 60.0
+
+
+def _digest(text: str) -> int:
+    return zlib.crc32(text.encode())
+
+
+def admit(doc: dict[str, Any], chat_id: int, text: str, now: float, menu: bool = False) -> bool:
+    """Whether a direct reply ``text`` (with buttons: ``menu``) to ``chat_id`` may be sent now;
+    if so it is counted in ``doc`` (the chat's reply outbox, committed with the reply)."""
+    if chat_id >= 0:
+        return True
+    horizon = now - max(WINDOW_SECONDS, SAME_REPLY_SECONDS)
+    recent = [(float(at), int(d)) for at, d in doc.get("replied", []) if float(at) > horizon]
+    digest = 0 if menu else _digest(text)
+    if not menu and any(d == digest and at > now - SAME_REPLY_SECONDS for at, d in recent):
+        return False
+    if sum(1 for at, _ in recent if at > now - WINDOW_SECONDS) >= GROUP_REPLIES_PER_MINUTE:
+        return False
+    doc["replied"] = [[at, d] for at, d in recent] + [[now, digest]]
+    return True
