@@ -217,7 +217,9 @@ def _start(
     """Start the lobby's game: by command (refusals said in the group) or button (toasts)."""
     starting = Start(rooms, chat_id, uid, lang, query, button)
     with Work(rooms.pipeline, game_key(gid), update_id, query=query) as work:
-        work.run(start, starting)
+        refused = work.run(start, starting)
+    if refused is not None:  # a reply, under the group's budget (``handlers.reply_budget``)
+        rooms.messenger.send(chat_id, refusals.text(lang, refused))
     if work.txn is None and query:
         rooms.messenger.answer(query, refusals.text(lang, LobbyNotOpen()))
 
@@ -234,19 +236,19 @@ class Start:
     button: LobbyButton | None
 
 
-def start(cmd: Start, work: UnitOfWork) -> None:
+def start(cmd: Start, work: UnitOfWork) -> Refusal | None:
+    """The game starts; a refused /startgame returns why, to be told as a direct reply."""
     txn, lang = work.txn, cmd.lang
     try:
         _check_start(cmd.rooms, work, cmd.chat_id, cmd.uid, cmd.button)
     except LobbyNotOpen as refused:
         txn.toast = refusals.toast(lang, refused)
-        return
+        return None
     except Refusal as refused:
         txn.toast = refusals.toast(lang, refused)
-        if cmd.query is None:
-            txn.send(cmd.chat_id, refusals.text(lang, refused))
-        return
+        return refused if cmd.query is None else None
     start_game(cmd.rooms, work)
+    return None
 
 
 def _check_start(
@@ -358,20 +360,23 @@ def cmd_cancel(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         return
 
     with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
-        work.run(cancel, Said(rooms, cmd, lang, gid))
+        refused = work.run(cancel, Said(rooms, cmd, lang, gid))
+    if refused is not None:  # a reply, under the group's budget (``handlers.reply_budget``)
+        rooms.messenger.send(cmd.chat_id, refusals.text(lang, refused))
 
 
-def cancel(said: Said, work: UnitOfWork) -> None:
-    """/cancel by the game's creator or an admin: the lobby or the game ends without a result."""
+def cancel(said: Said, work: UnitOfWork) -> Refusal | None:
+    """/cancel by the game's creator or an admin: the lobby or the game ends without a result;
+    anyone else's returns why not."""
     rooms, cmd, lang = said.rooms, said.cmd, said.lang
     game, txn = work.game, work.txn
     if not game.active:
-        return
+        return None
     if not may_manage(rooms, game, cmd.chat_id, cmd.user.id):
-        txn.send(cmd.chat_id, refusals.text(lang, NotManager()))
-        return
+        return NotManager()
     if game.phase == PLAYING:
         table = GameRunner(work, rooms.scale)
         Presenter(table, rooms.bot_username).cancel()
         txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
     _cancel(work, "lobby.cancelled")
+    return None

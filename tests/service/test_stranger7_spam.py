@@ -56,3 +56,17 @@ def test_private_replies_are_not_rationed() -> None:
         bot.message(SPAMMER, SPAMMER, "/help")
         bot.clock.advance(2)
     assert len(bot.api.calls_to("sendMessage")) - before == 6
+
+
+def test_refused_cancel_and_startgame_are_replies_under_the_budget() -> None:
+    """Before: a non-manager's /cancel and /startgame were refused through the game's own
+    outbox, beside the budget: 40 of them in a minute sent 40 refusals to the group."""
+    bot = BotTable(n=4)
+    bot.start()
+    before = len(group_sends(bot))
+    for i in range(40):
+        bot.message(SPAMMER + i % 3, GROUP, ("/cancel", "/startgame")[i % 2])
+        bot.clock.advance(1.4)
+    assert bot.doc()["phase"] == "playing"  # nobody but the creator or an admin cancels
+    assert len(group_sends(bot)) - before <= GROUP_REPLIES_PER_MINUTE + 1
+    assert bot.api.limits is not None and bot.api.limits.by_reason["group"] == 0
