@@ -28,13 +28,14 @@ from handlers.refusals import (
     NoGame,
     NoLobby,
     NotManager,
+    NotMember,
     Refusal,
     Stale,
     TooFew,
 )
 from handlers.seat_names import seat_name
 from handlers.store_keys import game_key, new_game_id
-from handlers.unit_of_work import UnitOfWork, Work
+from handlers.unit_of_work import RecordReader, UnitOfWork, Work
 from handlers.updates import ButtonPress, CommandMsg
 
 
@@ -106,10 +107,21 @@ def cmd_start_private(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         rooms.messenger.send(cmd.chat_id, t(lang, "bot.welcome", bot=rooms.bot_username))
         return
 
+    group = unit_of_work.reading(rooms.store, lambda work: _lobby_chat(work, gid))
+    if group is not None and not rooms.is_member(group, cmd.user.id):
+        # a join link forwarded outside the group seats nobody from outside it
+        rooms.messenger.send(cmd.chat_id, refusals.text(lang, NotMember()))
+        return
     with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
         work.run(join, Said(rooms, cmd, lang, gid))
     if work.txn is None:
         rooms.messenger.send(cmd.chat_id, refusals.text(lang, LobbyNotOpen()))
+
+
+def _lobby_chat(work: RecordReader, gid: str) -> int | None:
+    """The group whose open lobby ``gid`` is (None: no such lobby)."""
+    game = work.other_game(gid)
+    return game.chat if game is not None and game.phase == LOBBY else None
 
 
 def join(said: Said, work: UnitOfWork) -> None:

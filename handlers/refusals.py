@@ -34,6 +34,12 @@ class LobbyNotOpen(Refusal):
     key = "lobby.not_open"
 
 
+class NotMember(Refusal):
+    """A join link forwarded outside the group: only its members take seats."""
+
+    key = "lobby.not_member"
+
+
 class AlreadyJoined(Refusal):
     key = "lobby.already_joined"
 
