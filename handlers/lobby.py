@@ -18,14 +18,13 @@ from handlers.game_runner import GameRunner
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, lobby_version, refresh_lobby
-from handlers.presenter import Presenter, show
+from handlers.presenter import show
 from handlers.refusals import (
     AlreadyJoined,
     AlreadyRunning,
     InOtherGame,
     LobbyFull,
     LobbyNotOpen,
-    NoGame,
     NoLobby,
     NotManager,
     NotMember,
@@ -347,10 +346,10 @@ def expire_if_due(work: UnitOfWork) -> None:
     settings = game.settings
     if work.txn.now < game.touched + settings.lobby_minutes * 60:
         return
-    _cancel(work, "lobby.expired")
+    close(work, "lobby.expired")
 
 
-def _cancel(work: UnitOfWork, key: str) -> None:
+def close(work: UnitOfWork, key: str) -> None:
     game, txn = work.game, work.txn
     lang = game.settings.language
     game.phase = CANCELLED
@@ -363,32 +362,3 @@ def _cancel(work: UnitOfWork, key: str) -> None:
     if game.lobby_msg and game.engine is None:
         txn.edit(game.chat, game.lobby_msg, lobby_text(game, t(lang, key)), None, tag="lobby_edit")
     txn.send(game.chat, t(lang, key))
-
-
-def cmd_cancel(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
-    gid = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).game)
-    if not gid:
-        rooms.messenger.send(cmd.chat_id, refusals.text(lang, NoGame()))
-        return
-
-    with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
-        refused = work.run(cancel, Said(rooms, cmd, lang, gid))
-    if refused is not None:  # a reply, under the group's budget (``handlers.reply_budget``)
-        rooms.messenger.send(cmd.chat_id, refusals.text(lang, refused))
-
-
-def cancel(said: Said, work: UnitOfWork) -> Refusal | None:
-    """/cancel by the game's creator or an admin: the lobby or the game ends without a result;
-    anyone else's returns why not."""
-    rooms, cmd, lang = said.rooms, said.cmd, said.lang
-    game, txn = work.game, work.txn
-    if not game.active:
-        return None
-    if not may_manage(rooms, game, cmd.chat_id, cmd.user.id):
-        return NotManager()
-    if game.phase == PLAYING:
-        table = GameRunner(work, rooms.scale)
-        Presenter(table, rooms.bot_username).cancel()
-        txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
-    _cancel(work, "lobby.cancelled")
-    return None

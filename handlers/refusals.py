@@ -59,6 +59,19 @@ class NotManager(Refusal):
     alert = True
 
 
+class CancelVote(Refusal):
+    """/cancel of a game under way by one of its players: counted, not yet enough."""
+
+    key = "lobby.cancel_vote"
+
+    def __init__(self, have: int = 0, need: int = 0) -> None:
+        super().__init__(have, need)
+        self.have, self.need = have, need
+
+    def params(self) -> dict[str, Any]:
+        return {"have": self.have, "need": self.need}
+
+
 class NotAdmin(Refusal):
     """Settings are changed by the game's creator or a group admin."""
 
