@@ -69,3 +69,23 @@ def test_the_creator_of_a_game_muted_in_its_group_still_ends_it_alone() -> None:
     assert bot.doc()["muted"] is True
     bot.message(bot.uids[0], GROUP, "/cancel")
     assert bot.doc()["phase"] == "cancelled"
+
+
+def test_two_votes_at_the_same_moment_are_both_counted() -> None:
+    """Optimistic locking: of two votes read before either is written, the one whose commit
+    finds the game changed is counted again on fresh reads, not lost."""
+    from devtools.botapi.updates import message_update
+    from tests.service.test_stranger7_updates import raw_update
+    from tests.service.test_stranger_attacks import Meeting, at_once
+
+    bot = BotTable(n=4)
+    bot.start()
+    bot.message(bot.uids[0], GROUP, "/cancel")
+    meeting = Meeting(bot.store, f"GAME#{bot.gid}")  # type: ignore[arg-type]
+    votes = [
+        message_update(next(bot.ids), GROUP, "supergroup", uid, "P", "/cancel", "en")
+        for uid in bot.uids[1:3]
+    ]
+    at_once(*[lambda u=u: raw_update(bot, u) for u in votes])  # type: ignore[misc]
+    assert meeting.met_both()
+    assert bot.doc()["phase"] == "cancelled"
