@@ -11,9 +11,14 @@ rationed in their chat's reply outbox (``store_keys.reply_key``), where they are
   again: the ten members asking /rules at once read the one answer (a menu, with buttons, is
   its asker's to press: it is counted, never taken for another).
 
+A player's private chat is rationed alike, at ``PRIVATE_REPLIES_PER_MINUTE`` (Telegram takes
+about one message a second there, with short bursts): a player typing /help over and over in it
+drained the chat's allowance, so the game's own prompt to them was refused (429) and, as nobody
+is timed out for a prompt the bot could not deliver, the game waited for them — a player who is
+losing could stall the table.
+
 A reply over the budget is dropped, not queued (it would come late and eat the next minute's
-sends). Private chats and edits (a menu's next page) are not rationed: Telegram counts a group's
-sends only."""
+sends). Edits (a menu's next page) are not rationed."""
 
 from __future__ import annotations
 
@@ -23,8 +28,10 @@ from typing import Any
 # The game's own group sends and edits in its busiest minute: 14 (``devtools.pace --players 5
 # --games 6 --seed 1``); with these 6 the group stays within Telegram's 20.
 GROUP_REPLIES_PER_MINUTE = 6
+PRIVATE_REPLIES_PER_MINUTE = 12
 WINDOW_SECONDS = 60.0
 SAME_REPLY_SECONDS = 60.0
+PRIVATE_SAME_REPLY_SECONDS = 10.0  # a player asking again a while later is answered again
 
 
 def _digest(text: str) -> int:
@@ -34,14 +41,15 @@ def _digest(text: str) -> int:
 def admit(doc: dict[str, Any], chat_id: int, text: str, now: float, menu: bool = False) -> bool:
     """Whether a direct reply ``text`` (with buttons: ``menu``) to ``chat_id`` may be sent now;
     if so it is counted in ``doc`` (the chat's reply outbox, committed with the reply)."""
-    if chat_id >= 0:
-        return True
+    group = chat_id < 0
+    limit = GROUP_REPLIES_PER_MINUTE if group else PRIVATE_REPLIES_PER_MINUTE
+    same = SAME_REPLY_SECONDS if group else PRIVATE_SAME_REPLY_SECONDS
     horizon = now - max(WINDOW_SECONDS, SAME_REPLY_SECONDS)
     recent = [(float(at), int(d)) for at, d in doc.get("replied", []) if float(at) > horizon]
     digest = 0 if menu else _digest(text)
-    if not menu and any(d == digest and at > now - SAME_REPLY_SECONDS for at, d in recent):
+    if not menu and any(d == digest and at > now - same for at, d in recent):
         return False
-    if sum(1 for at, _ in recent if at > now - WINDOW_SECONDS) >= GROUP_REPLIES_PER_MINUTE:
+    if sum(1 for at, _ in recent if at > now - WINDOW_SECONDS) >= limit:
         return False
     doc["replied"] = [[at, d] for at, d in recent] + [[now, digest]]
     return True
