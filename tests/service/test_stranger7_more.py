@@ -78,3 +78,22 @@ def test_a_stranger_cannot_start_a_lobby_and_is_told_within_the_budget() -> None
         bot.message(9999, GROUP, "/startgame")
     assert bot.store.get(f"GAME#{gid}").doc["phase"] == "lobby"  # type: ignore[union-attr]
     assert group_sends(bot)[before:] == [t("en", "lobby.only_creator")]
+
+
+def test_the_emulator_refuses_chat_id_0_as_telegram_does() -> None:
+    """Before: the emulator sent to chat 0 (Telegram: 400 chat not found), so an update naming
+    chat 0 could pass a test that would fail on Telegram."""
+    from devtools.botapi.emulator import BotApiEmulator
+
+    api = BotApiEmulator(limits=False)
+    status, body = api.handle("sendMessage", {"chat_id": 0, "text": "hi"})
+    assert status == 400 and b"chat not found" in body
+
+
+def test_a_command_from_chat_0_is_answered_200_and_starts_nothing() -> None:
+    bot = BotTable(n=4)
+    u = message_update(next(bot.ids), 0, "private", 0, "Zero", "/start", "en")
+    assert raw_update(bot, u) == 200
+    u = message_update(next(bot.ids), 0, "supergroup", 5, "P", "/newgame", "en")
+    assert raw_update(bot, u) == 200
+    assert not bot.api.violations
