@@ -59,6 +59,7 @@ class CoachRideBot:
         bot_username: str,
         time_scale: float = 1.0,
         is_admin: Callable[[int, int], bool] | None = None,
+        is_member: Callable[[int, int], bool] | None = None,
         limiter: RateLimiter | None = None,
         sleep: Callable[[float], None] = time.sleep,
         deal_seeds: Callable[[], int] | None = None,
@@ -76,6 +77,9 @@ class CoachRideBot:
         # Direct replies go through the update's marker: a redelivery never speaks twice.
         self.messenger: Messenger = self.pipeline.replies
         self.is_admin = is_admin or (lambda chat, user: False)
+        # whether a user may take a seat in the group's lobby (a forwarded join link): without
+        # a way to ask Telegram (the local table, tests), everyone may
+        self.is_member = is_member or (lambda chat, user: True)
 
     def _deadline(self, seconds_left: float | None) -> float:
         return self.clock.now() + (DEFAULT_BUDGET_SECONDS if seconds_left is None else seconds_left)

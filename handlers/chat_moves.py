@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from handlers import holds, unit_of_work
 from handlers.context import Rooms
 from handlers.game_end import finish_game
-from handlers.game_record import ACTIVE, LOBBY, PLAYING
+from handlers.game_record import ACTIVE, CANCELLED, LOBBY, PLAYING
 from handlers.game_runner import GameRunner
 from handlers.group_board import GroupBoard
+from handlers.group_settings import GroupSettings
+from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text
 from handlers.message_tags import Kind, tag_of
 from handlers.presenter import show
@@ -64,10 +66,30 @@ def moved(rooms: Rooms, cmd: ChatMoved) -> str:
 
 
 def follow(rooms: Rooms, key: str, moved_to: dict[int, int]) -> None:
-    """A send refused because the game's group became a supergroup: the game follows it."""
+    """A send refused because the game's group became a supergroup: the game follows it. A
+    direct reply refused so (``key``: the chat's replies) is given in the supergroup, and the
+    group's record and game move there too."""
     for old, new in moved_to.items():
         log.warning(json.dumps({"event": "group_moved", "key": key, "old": old, "new": new}))
-        move(rooms, old, new, None, gid=key.removeprefix("GAME#"))
+        if key.startswith("GAME#"):
+            move(rooms, old, new, None, gid=key.removeprefix("GAME#"))
+            continue
+        move(rooms, old, new, None)
+        with Work(rooms.pipeline, key, None) as work:
+            work.run(_replies_follow, (old, new))
+
+
+def _replies_follow(chats: tuple[int, int], work: UnitOfWork) -> None:
+    """The chat's replies refused as upgraded go to the supergroup now: this invocation sent
+    them (its lease), so it sends them again, not their flush timer a while later."""
+    txn, (old, new) = work.txn, chats
+    mine = {e["seq"] for e in txn.new_entries + txn.stale_entries}
+    refused = [e for e in txn.doc.get("outbox", []) if e["chat"] == old and e["seq"] not in mine]
+    _move_outbox(txn, old, new)
+    for e in refused:
+        if e in txn.doc["outbox"]:
+            e["until"] = txn.until
+            txn.stale_entries.append(e)
 
 
 def move(rooms: Rooms, old: int, new: int, update_id: int | None, gid: str | None = None) -> str:
@@ -96,9 +118,27 @@ def move_game(mv: Move, work: UnitOfWork) -> None:
         game.extra[MUTED] = False
         game.unreachable = [c for c in game.unreachable if c != mv.old]
         work.txn.doc["muted_told"] = False
-        if game.active:
+        move_records(mv, work)
+        if game.phase == LOBBY and work.chat(mv.new).game != game.gid:
+            _close_lobby(work)
+        elif game.active:
             show_anew(work, mv.bot_username, mv.scale)
+        return
     move_records(mv, work)
+
+
+def _close_lobby(work: UnitOfWork) -> None:
+    """A lobby moved into a supergroup where a game is already being played (its service
+    messages came late, and the supergroup went on meanwhile) does not take the chat (the game
+    under way keeps it, ``_takes_the_chat``): shown there too, it could start a second game
+    that /status and /cancel never reach. It is closed, and its players, free again, are told
+    privately (the group has its game's messages to read)."""
+    game = work.game
+    game.phase = CANCELLED
+    game.due = None
+    for p in game.humans():
+        work.clear_pointer(p.uid)
+        work.txn.send(p.uid, t(p.lang or game.settings.language, "lobby.closed_by_move"))
 
 
 def move_records(mv: Move, work: UnitOfWork) -> None:
@@ -127,8 +167,16 @@ def _takes_the_chat(work: UnitOfWork, ours: str | None, theirs: str | None) -> b
     return other is None or other.phase != PLAYING
 
 
+def _chosen_there(chat: ChatRecord) -> bool:
+    """Whether the supergroup's settings were chosen there (a language picked, a setting
+    changed), not only written as defaults by a /newgame there before the upgrade's signal
+    (then the group's settings, chosen over its life, would be lost in the move)."""
+    as_default = chat.group_settings.changed(language=GroupSettings().language)
+    return chat.language_chosen or as_default != GroupSettings()
+
+
 def _merge(src: ChatRecord, dst: ChatRecord) -> None:
-    if dst.is_new or not (dst.settings or dst.language_chosen):
+    if dst.is_new or not _chosen_there(dst):
         dst.settings = dict(src.settings)
         dst.language_chosen = src.language_chosen
     for name, score in src.scores.items():

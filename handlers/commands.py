@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from handlers import info, language_menu, lobby, settings_menu
+from handlers import game_cancel, info, language_menu, lobby, settings_menu
 from handlers.context import Rooms
 from handlers.updates import CommandMsg
 
@@ -23,7 +23,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("newgame", group=lobby.cmd_newgame),
     Command("start", private=lobby.cmd_start_private),
     Command("startgame", group=lobby.cmd_startgame),
-    Command("cancel", group=lobby.cmd_cancel),
+    Command("cancel", group=game_cancel.cmd_cancel),
     Command("settings", group=settings_menu.cmd_settings),
     Command("language", group=language_menu.cmd_language, private=language_menu.cmd_language),
     Command("status", group=info.cmd_status),

@@ -212,9 +212,10 @@ class Delivery:
                     acks.forget(e["seq"])
                 failed.add(e["chat"])
                 continue
-            if sent.moved_to is not None and key.startswith("GAME#"):
-                # the group became a supergroup: its entries stay for the game to move there
-                # (``handlers.chat_moves``), not one more call to the old id
+            if sent.moved_to is not None:
+                # the group became a supergroup: its entries stay for the game (or the chat's
+                # direct replies) to move there (``handlers.chat_moves``), not one more call to
+                # the old id
                 moved[e["chat"]] = sent.moved_to
                 held.add(e["chat"])
                 if sending:
@@ -247,6 +248,8 @@ class Delivery:
                 holds[chat] = max(holds.get(chat, 0.0), at)
         if key.startswith("GAME#"):
             delivered = Delivered(late, bool(muted), holds, moved, removed)
+        elif moved:  # a direct reply refused as upgraded goes to the supergroup
+            delivered = Delivered(moved=moved)
         if held:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))

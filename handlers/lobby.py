@@ -18,23 +18,23 @@ from handlers.game_runner import GameRunner
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, lobby_version, refresh_lobby
-from handlers.presenter import Presenter, show
+from handlers.presenter import show
 from handlers.refusals import (
     AlreadyJoined,
     AlreadyRunning,
     InOtherGame,
     LobbyFull,
     LobbyNotOpen,
-    NoGame,
     NoLobby,
     NotManager,
+    NotMember,
     Refusal,
     Stale,
     TooFew,
 )
 from handlers.seat_names import seat_name
 from handlers.store_keys import game_key, new_game_id
-from handlers.unit_of_work import UnitOfWork, Work
+from handlers.unit_of_work import RecordReader, UnitOfWork, Work
 from handlers.updates import ButtonPress, CommandMsg
 
 
@@ -106,10 +106,21 @@ def cmd_start_private(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
         rooms.messenger.send(cmd.chat_id, t(lang, "bot.welcome", bot=rooms.bot_username))
         return
 
+    group = unit_of_work.reading(rooms.store, lambda work: _lobby_chat(work, gid))
+    if group is not None and not rooms.is_member(group, cmd.user.id):
+        # a join link forwarded outside the group seats nobody from outside it
+        rooms.messenger.send(cmd.chat_id, refusals.text(lang, NotMember()))
+        return
     with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
         work.run(join, Said(rooms, cmd, lang, gid))
     if work.txn is None:
         rooms.messenger.send(cmd.chat_id, refusals.text(lang, LobbyNotOpen()))
+
+
+def _lobby_chat(work: RecordReader, gid: str) -> int | None:
+    """The group whose open lobby ``gid`` is (None: no such lobby)."""
+    game = work.other_game(gid)
+    return game.chat if game is not None and game.phase == LOBBY else None
 
 
 def join(said: Said, work: UnitOfWork) -> None:
@@ -217,7 +228,9 @@ def _start(
     """Start the lobby's game: by command (refusals said in the group) or button (toasts)."""
     starting = Start(rooms, chat_id, uid, lang, query, button)
     with Work(rooms.pipeline, game_key(gid), update_id, query=query) as work:
-        work.run(start, starting)
+        refused = work.run(start, starting)
+    if refused is not None:  # a reply, under the group's budget (``handlers.reply_budget``)
+        rooms.messenger.send(chat_id, refusals.text(lang, refused))
     if work.txn is None and query:
         rooms.messenger.answer(query, refusals.text(lang, LobbyNotOpen()))
 
@@ -234,19 +247,19 @@ class Start:
     button: LobbyButton | None
 
 
-def start(cmd: Start, work: UnitOfWork) -> None:
+def start(cmd: Start, work: UnitOfWork) -> Refusal | None:
+    """The game starts; a refused /startgame returns why, to be told as a direct reply."""
     txn, lang = work.txn, cmd.lang
     try:
         _check_start(cmd.rooms, work, cmd.chat_id, cmd.uid, cmd.button)
     except LobbyNotOpen as refused:
         txn.toast = refusals.toast(lang, refused)
-        return
+        return None
     except Refusal as refused:
         txn.toast = refusals.toast(lang, refused)
-        if cmd.query is None:
-            txn.send(cmd.chat_id, refusals.text(lang, refused))
-        return
+        return refused if cmd.query is None else None
     start_game(cmd.rooms, work)
+    return None
 
 
 def _check_start(
@@ -333,10 +346,10 @@ def expire_if_due(work: UnitOfWork) -> None:
     settings = game.settings
     if work.txn.now < game.touched + settings.lobby_minutes * 60:
         return
-    _cancel(work, "lobby.expired")
+    close(work, "lobby.expired")
 
 
-def _cancel(work: UnitOfWork, key: str) -> None:
+def close(work: UnitOfWork, key: str) -> None:
     game, txn = work.game, work.txn
     lang = game.settings.language
     game.phase = CANCELLED
@@ -349,29 +362,3 @@ def _cancel(work: UnitOfWork, key: str) -> None:
     if game.lobby_msg and game.engine is None:
         txn.edit(game.chat, game.lobby_msg, lobby_text(game, t(lang, key)), None, tag="lobby_edit")
     txn.send(game.chat, t(lang, key))
-
-
-def cmd_cancel(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
-    gid = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).game)
-    if not gid:
-        rooms.messenger.send(cmd.chat_id, refusals.text(lang, NoGame()))
-        return
-
-    with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
-        work.run(cancel, Said(rooms, cmd, lang, gid))
-
-
-def cancel(said: Said, work: UnitOfWork) -> None:
-    """/cancel by the game's creator or an admin: the lobby or the game ends without a result."""
-    rooms, cmd, lang = said.rooms, said.cmd, said.lang
-    game, txn = work.game, work.txn
-    if not game.active:
-        return
-    if not may_manage(rooms, game, cmd.chat_id, cmd.user.id):
-        txn.send(cmd.chat_id, refusals.text(lang, NotManager()))
-        return
-    if game.phase == PLAYING:
-        table = GameRunner(work, rooms.scale)
-        Presenter(table, rooms.bot_username).cancel()
-        txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
-    _cancel(work, "lobby.cancelled")

@@ -119,6 +119,7 @@ class Runner:
             bot_username=self.username,
             time_scale=settings.game_time_scale,
             is_admin=self.messenger.is_admin,
+            is_member=self.messenger.is_member,
         )
         rearm_timers(self.store, self.timers)
         try:

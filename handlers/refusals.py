@@ -34,6 +34,12 @@ class LobbyNotOpen(Refusal):
     key = "lobby.not_open"
 
 
+class NotMember(Refusal):
+    """A join link forwarded outside the group: only its members take seats."""
+
+    key = "lobby.not_member"
+
+
 class AlreadyJoined(Refusal):
     key = "lobby.already_joined"
 
@@ -51,6 +57,19 @@ class NotManager(Refusal):
 
     key = "lobby.only_creator"
     alert = True
+
+
+class CancelVote(Refusal):
+    """/cancel of a game under way by one of its players: counted, not yet enough."""
+
+    key = "lobby.cancel_vote"
+
+    def __init__(self, have: int = 0, need: int = 0) -> None:
+        super().__init__(have, need)
+        self.have, self.need = have, need
+
+    def params(self) -> dict[str, Any]:
+        return {"have": self.have, "need": self.need}
 
 
 class NotAdmin(Refusal):

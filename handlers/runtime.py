@@ -117,5 +117,6 @@ def _build(token: str | None) -> CoachRideBot:
         bot_username=bot_username(messenger),
         time_scale=settings.game_time_scale,
         is_admin=messenger.is_admin,
+        is_member=messenger.is_member,
         limiter=SharedRateLimiter(store),  # the bot's ~30 messages a second, across functions
     )

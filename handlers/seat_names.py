@@ -10,6 +10,11 @@ a trade, a support), so:
 - bidirectional formatting characters (an override U+202E, an embedding, an isolate) would
   reverse or reorder the rest of every line the name is shown in (a status line, a story line):
   they are dropped, as are control characters (a line break would start a line of its own);
+- a name written right to left (Hebrew, Arabic) would take the text around it along: in
+  "نور's turn · pile: 17" the bidirectional algorithm moves "'s turn" and the count to the
+  name's side. Such a name is isolated (U+2068 FIRST STRONG ISOLATE … U+2069 POP DIRECTIONAL
+  ISOLATE, the bot's own balanced pair), so it reads right to left inside a line that keeps
+  its direction;
 - a name that shows nothing (blank, or only invisible fillers) is a numbered stand-in;
 - a name that starts like an AI passenger's (``🤖 Ada``) would pass a person off as an AI: the
   marker is dropped from a person's name.
@@ -27,6 +32,8 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 # Characters that show nothing though Unicode counts them as letters or symbols.
 BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
 STAND_IN = "👤{n}"
+FSI, PDI = "\u2068", "\u2069"
+RIGHT_TO_LEFT = frozenset(("R", "AL", "AN"))
 # Cyrillic and Greek letters (lowercase, as casefolded) whose form, or their capital's, reads as
 # a Latin letter: "Аnn" with a Cyrillic А reads as "Ann" on a button.
 LOOKALIKES = str.maketrans(
@@ -68,8 +75,19 @@ def _key(name: str) -> str:
     return " ".join(seen.split())
 
 
+def isolated(name: str) -> str:
+    """``name``, isolated from the line around it when it has right-to-left letters."""
+    if any(unicodedata.bidirectional(ch) in RIGHT_TO_LEFT for ch in name):
+        return f"{FSI}{name}{PDI}"
+    return name
+
+
 def seat_name(name: str, taken: Iterable[str]) -> str:
     """The name a player joining a table whose players are called ``taken`` is shown by."""
+    return isolated(_unique(name, taken))
+
+
+def _unique(name: str, taken: Iterable[str]) -> str:
     used = {_key(other) for other in taken}
     base = cleaned(name)
     if not base:

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from handlers import reply_budget
 from handlers.store_keys import reply_key
 from handlers.transaction import Txn, invocation
 from infra.ports import DocumentStore, DuplicateUpdate, Messenger, Rows, Sent
@@ -67,7 +68,11 @@ class UpdateReplies:
         return True
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        return self._reply(chat_id, lambda txn: txn.send(chat_id, text, rows, tag="reply"))
+        def add(txn: Txn) -> None:  # a group's replies are rationed (``handlers.reply_budget``)
+            if reply_budget.admit(txn.doc, chat_id, text, txn.now, bool(rows)):
+                txn.send(chat_id, text, rows, tag="reply")
+
+        return self._reply(chat_id, add)
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
         return self._reply(

@@ -261,6 +261,16 @@ class TelegramGateway:
         )
         return member.get("status") in _ADMINS
 
+    def is_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is in the group (an admin, a member, or restricted but a member)."""
+        member = self._call(
+            lambda: self.bot.call("getChatMember", chat_id=chat_id, user_id=user_id)
+        )
+        status = member.get("status")
+        return status in (*_ADMINS, "member") or (
+            status == "restricted" and bool(member.get("is_member"))
+        )
+
     def _call(self, request: Callable[[], T], idempotent: bool = True) -> T:
         """Run ``request``, waiting out flood control and retrying transient network errors;
         a timeout (the request may have been carried out) only when ``idempotent``."""
@@ -368,6 +378,20 @@ class TelegramMessenger:
                 error,
             )
             return False
+
+    def is_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is in the group; when Telegram cannot tell (a bot that is no admin
+        of a large group may not see every member, an error, no time left), yes: a player is
+        never kept out by the bot's own blindness, only a stranger Telegram names as one."""
+        try:
+            return self.gateway.is_member(chat_id, user_id)
+        except Exception as error:
+            log.warning(
+                "the membership check failed (%s: %s); taken as a member",
+                type(error).__name__,
+                error,
+            )
+            return True
 
 
 def make_bot(token: str, base_url: str, transport: Transport | None = None) -> BotApi:

@@ -365,7 +365,7 @@ class BotApiEmulator(BotApiMethods):
             if isinstance(chat_id, int) and chat_id < 0:  # a group that removed the bot
                 raise Reply(403, "Forbidden: bot was kicked from the supergroup chat")
             raise Reply(403, "Forbidden: bot was blocked by the user")
-        if chat_id in self.missing_chats:
+        if chat_id in self.missing_chats or chat_id in (0, "0"):  # no chat has the id 0
             raise Reply(400, "Bad Request: chat not found")
         if chat_id in self.migrated_chats:
             description = "Bad Request: group chat was upgraded to a supergroup chat"

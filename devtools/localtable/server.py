@@ -23,7 +23,8 @@ Routes:
 - ``/api/join``, ``/api/texts``, ``/api/state``, ``/api/events``, ``/api/send``,
   ``/api/press`` — the page: take a seat, its texts and menus, the chats, long-polled changes,
   typing a message, pressing a button. A seat is an id (the server's) and a secret kept in the
-  browser.
+  browser, sent in the ``X-Seat-Id`` and ``X-Seat-Secret`` headers (or a POST's body), never
+  in a URL.
 
 Here the server, its workers and the routing; how requests arrive without a thread each is
 ``arrivals``, what a request may not be (host, text) ``guards``, the page's routes ``page_api``.
@@ -53,6 +54,10 @@ from devtools.localtable.page_api import CHANGES, Polls
 
 log = logging.getLogger(__name__)
 
+# The page's seat travels in these headers (a POST may carry it in its JSON body too), never
+# in a URL: the seat's secret in the query of the long-polled GET /api/events was in every
+# proxy's and server's log line and the browser's history.
+ID_HEADER, SECRET_HEADER, SEAT_SECRET = "X-Seat-Id", "X-Seat-Secret", "secret"
 WORKERS = 32
 MAX_POLLS = WORKERS - 8  # long polls of all pages together; the rest serve sends at once
 SOCKET_SECONDS = 10.0  # any one read or write of a worker
@@ -178,6 +183,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _params(self) -> dict[str, Any]:
         url = urlsplit(self.path)
         params: dict[str, Any] = dict(parse_qsl(url.query))
+        if SEAT_SECRET in params:  # a URL is logged, kept in history, sent on as a Referer
+            raise ApiError(400, f"Bad Request: send the seat's secret in {SECRET_HEADER}")
         body = self._body()
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         try:
@@ -190,6 +197,10 @@ class _Handler(BaseHTTPRequestHandler):
                 params.update(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
         except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
             raise ApiError(400, "Bad Request: the body is not JSON or a UTF-8 form") from exc
+        for header, key in ((ID_HEADER, "id"), (SECRET_HEADER, SEAT_SECRET)):
+            value = self.headers.get(header)
+            if value is not None:
+                params[key] = value
         if not encodable(params):
             raise ApiError(400, "Bad Request: text must be valid Unicode, nested at most 16 deep")
         return params
@@ -249,7 +260,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._reply(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
             return
         name = "index.html" if path in ("/", "/index.html") else path.removeprefix("/static/")
-        if "/" in name or name.startswith(".") or not (STATIC / name).is_file():
+        if "/" in name or name.startswith(".") or not _a_file(name):
             self._reply(HTTPStatus.NOT_FOUND, b"not found", "text/plain; charset=utf-8")
             return
         kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
@@ -261,3 +272,12 @@ class _Handler(BaseHTTPRequestHandler):
         if name in CHANGES:
             self._same_origin()
         self._json(200, page_api.answer(self.server.table, self.server.polls, name, self._params()))
+
+
+def _a_file(name: str) -> bool:
+    """Whether the page has a file ``name``: a name too long for the file system, or with a NUL
+    in it, is none (it raised, and the connection was dropped without an answer)."""
+    try:
+        return (STATIC / name).is_file()
+    except (OSError, ValueError):
+        return False

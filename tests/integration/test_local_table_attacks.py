@@ -140,7 +140,8 @@ def test_text_that_cannot_be_encoded_is_refused(served: TableServer) -> None:
     ann = seat(served, "Ann")
     assert status(served, "send", chat="group", text="hi \ud800", **ann) == 400
     assert status(served, "join", name="\udfff") == 400
-    head = f"POST /api/send?id={ann['id']}&secret={ann['secret']} HTTP/1.1\n"
+    head = "POST /api/send HTTP/1.1\n"
+    head += f"X-Seat-Id: {ann['id']}\nX-Seat-Secret: {ann['secret']}\n"
     head += f"Host: 127.0.0.1:{served.port}\n"
     head += "Content-Type: application/x-www-form-urlencoded\n"
     for form, expected in (
@@ -217,8 +218,8 @@ def test_deep_or_mistyped_json_and_non_numeric_ids_are_refused_with_400(
         ("press", {"chat": "group", "message_id": 1, "data": {"x": 1}, **ann}),
     ):
         assert status(served, route, **params) == 400, (route, params)
-    query = f"/api/state?id=1x&secret={ann['secret']}"
-    assert code(raw(served, f"GET {query} HTTP/1.1\nHost: 127.0.0.1:{served.port}\n")) == 400
+    head = f"GET /api/state HTTP/1.1\nX-Seat-Id: 1x\nX-Seat-Secret: {ann['secret']}\n"
+    assert code(raw(served, head + f"Host: 127.0.0.1:{served.port}\n")) == 400
     # the Bot API: a value of the wrong type is Telegram's 400, not a dropped connection
     bot = f"POST /bot{TOKEN}/getUpdates HTTP/1.1\nHost: 127.0.0.1:{served.port}\n"
     form = b"timeout=soon"
@@ -262,7 +263,8 @@ def test_one_seats_long_polls_do_not_delay_the_others(served: TableServer) -> No
     """300 long polls from one seat delayed the others' sends to 2 s."""
     ann, bob = seat(served, "Ann"), seat(served, "Bob")
     seq = page(served, "state", **ann)["seq"]
-    poll = f"GET /api/events?after={seq}&id={ann['id']}&secret={ann['secret']} HTTP/1.1\n"
+    poll = f"GET /api/events?after={seq} HTTP/1.1\n"
+    poll += f"X-Seat-Id: {ann['id']}\nX-Seat-Secret: {ann['secret']}\n"
     poll += f"Host: 127.0.0.1:{served.port}\n"
     with ThreadPoolExecutor(300) as pool:
         polls = [pool.submit(raw, served, poll, b"", 40.0) for _ in range(300)]

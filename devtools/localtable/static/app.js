@@ -11,14 +11,14 @@ const panes = {};
 function $(selector, root = document) { return root.querySelector(selector); }
 
 async function call(name, params, method = "POST") {
-  const seat = state.seat ? { id: state.seat.id, secret: state.seat.secret } : {};
-  const all = { ...seat, ...params };
+  // the seat goes in headers, never in a URL (logged, kept in the history)
+  const seat = state.seat ? { "X-Seat-Id": String(state.seat.id), "X-Seat-Secret": state.seat.secret } : {};
   let response;
   if (method === "GET") {
-    response = await fetch(`/api/${name}?${new URLSearchParams(all)}`);
+    response = await fetch(`/api/${name}?${new URLSearchParams(params)}`, { headers: seat });
   } else {
     response = await fetch(`/api/${name}`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(all),
+      method: "POST", headers: { "Content-Type": "application/json", ...seat }, body: JSON.stringify(params),
     });
   }
   const body = await response.json();

@@ -1,0 +1,84 @@
+"""/cancel: a lobby is closed by its creator or a group admin; a game under way ends by a group
+admin's /cancel, or by a majority of its players': its creator alone, losing, cannot end it for
+the others. Nobody needs to end a game to free the group: its deadlines end it without them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from handlers import refusals, story, unit_of_work
+from handlers.chat_moves import MUTED
+from handlers.context import Rooms
+from handlers.game_record import PLAYING, Json
+from handlers.game_runner import GameRunner
+from handlers.lobby import Said, close, may_manage
+from handlers.presenter import Presenter
+from handlers.refusals import CancelVote, NoGame, NotManager, Refusal
+from handlers.store_keys import game_key
+from handlers.unit_of_work import UnitOfWork, Work
+from handlers.updates import CommandMsg
+
+CANCEL_VOTES = "cancel_votes"  # in a game under way: who sent /cancel (uid -> when)
+CANCEL_VOTE_SECONDS = 300.0
+
+
+def cmd_cancel(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
+    gid = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).game)
+    if not gid:
+        rooms.messenger.send(cmd.chat_id, refusals.text(lang, NoGame()))
+        return
+
+    with Work(rooms.pipeline, game_key(gid), cmd.update_id) as work:
+        refused = work.run(cancel, Said(rooms, cmd, lang, gid))
+    if refused is not None:  # a reply, under the group's budget (``handlers.reply_budget``)
+        rooms.messenger.send(cmd.chat_id, refusals.text(lang, refused))
+
+
+def cancel(said: Said, work: UnitOfWork) -> Refusal | None:
+    """/cancel by the game's creator or an admin: the lobby or the game ends without a result;
+    anyone else's returns why not."""
+    rooms, cmd, lang = said.rooms, said.cmd, said.lang
+    game, txn = work.game, work.txn
+    if not game.active:
+        return None
+    # muted in its group (handlers.holds.tell_muted), its creator is told to end it: nobody
+    # there could follow the game, nor a vote
+    creator_alone = bool(game.extra.get(MUTED)) and game.creator == cmd.user.id
+    if game.phase == PLAYING and not creator_alone and not rooms.is_admin(cmd.chat_id, cmd.user.id):
+        refused = _cancel_vote(work, cmd.user.id)
+        if refused is not None:
+            return refused
+    elif not may_manage(rooms, game, cmd.chat_id, cmd.user.id):
+        return NotManager()
+    if game.phase == PLAYING:
+        table = GameRunner(work, rooms.scale)
+        Presenter(table, rooms.bot_username).cancel()
+        txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
+    close(work, "lobby.cancelled")
+    return None
+
+
+def _cancel_vote(work: UnitOfWork, uid: int) -> Refusal | None:
+    """A game under way ends by /cancel of a group admin, or of a majority of its players
+    within ``CANCEL_VOTE_SECONDS``: its creator alone, losing, cannot end it for the others
+    (a game never waits for anyone: its deadlines end it without them). None: enough."""
+    game, now = work.game, work.txn.now
+    humans = {p.uid for p in game.humans()}
+    if uid not in humans:
+        return NotManager()
+    votes: Json = {
+        k: at
+        for k, at in _votes(game.extra.get(CANCEL_VOTES)).items()
+        if int(k) in humans and now - at < CANCEL_VOTE_SECONDS
+    }
+    votes[str(uid)] = now
+    need = len(humans) // 2 + 1
+    if len(votes) >= need:
+        return None
+    game.extra[CANCEL_VOTES] = votes
+    return CancelVote(len(votes), need)
+
+
+def _votes(stored: Any) -> dict[str, float]:
+    return {str(k): float(v) for k, v in stored.items()} if isinstance(stored, dict) else {}
