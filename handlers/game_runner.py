@@ -119,7 +119,7 @@ class GameRunner:
     def _ai_waits_until(self, aw: engine.Awaiting) -> float | None:
         """An AI takes its turn after a short pause, so the table can follow the story; it
         answers everything else at once (windows still last their minimum, R-D1)."""
-        if aw.kind != "turn" or not any(self.ai_plays(s) for s in aw.seats):
+        if aw.kind != DecisionKind.TURN or not any(self.ai_plays(s) for s in aw.seats):
             return None
         return float(self._dec["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
 
@@ -258,7 +258,7 @@ class GameRunner:
 
     def _nothing_to_play(self, aw: engine.Awaiting) -> int | None:
         """A player asked in the boost window who can only pass is not asked to tap Done."""
-        if aw.kind != "boost":
+        if aw.kind != DecisionKind.BOOST:
             return None
         for seat in aw.seats:
             if self.asks(seat) and len(engine.legal_actions(self.state, seat)) == 1:
