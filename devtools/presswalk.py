@@ -9,8 +9,11 @@ Only the table's modules count (``handlers``, ``infra``); a call into the engine
 emulator is part of the module that made it. The walk lists each *hop*: a call from one of those
 modules into another whose callee went on into a third (or is the Bot API call itself); a call
 into a leaf that returns at once (``game_key``, a catalog's ``t``) is a look-up, not the flow
-leaving (``--all`` lists those too). The same way taken again by the next call of the same caller
-(a loop over the outbox: messenger, gateway, Bot API) is one path, shown with its count. Then:
+leaving (``--all`` lists those too). The same way (the same modules, nested the same) taken again
+by the caller's next call that goes on (a loop over the outbox: messenger, Bot API; the look-ups
+between, an acknowledgement written, do not break the run) is one path, shown with its count and
+the other functions folded into it; a way taken again after another way is counted again (the
+presenter going to the prompts, the group board, then the prompts again: three). Then:
 
 - ``calls``: the hops; ``modules``: the project modules the press went through;
 - ``returns into a module already left``: hops whose callee went on into other modules before it
@@ -48,6 +51,7 @@ class Hop:
     parent: Hop | None = None
     hops: list[Hop] = field(default_factory=list)
     times: int = 1  # the same way taken again right after (``flow`` folds repeats)
+    also: set[str] = field(default_factory=set)  # other functions folded into this hop
 
     def shape(self) -> str:
         """The modules this hop goes through, as a nested string."""
@@ -110,16 +114,21 @@ def flow(root: Hop, fold: bool = True) -> Hop:
 
     def keep(hop: Hop, parent: Hop | None) -> Hop:
         kept = Hop(hop.module, hop.function, parent)
-        seen: dict[str, Hop] = {}
+        last: Hop | None = None  # the caller's last hop that went on (a look-up between is not)
         for h in hop.hops:
             if not h.hops and (h.module, h.function) != API:
                 continue
             k = keep(h, kept)
-            shape = k.shape()
-            if fold and shape in seen:  # the same way again (a loop over the outbox, say): one path
-                seen[shape].times += 1
+            if fold and last is not None and k.shape() == last.shape():
+                last.times += 1  # the same way again (a loop over the outbox, say): one path
+                last.also.update({k.function} - {last.function})
                 continue
-            seen[shape] = k
+            if k.hops or (k.module, k.function) == API:
+                last = k
+            elif fold and kept.hops and k.shape() == kept.hops[-1].shape():
+                kept.hops[-1].times += 1  # look-ups in a row, into the same module
+                kept.hops[-1].also.update({k.function} - {kept.hops[-1].function})
+                continue
             kept.hops.append(k)
         return kept
 
@@ -208,6 +217,8 @@ def render(root: Hop, tree: bool) -> str:
         again = " ⟲" if hop.module in hop.on_stack_below() else ""
         indent = "  " * depth if tree else ""
         times = f" ×{hop.times}" if hop.times > 1 else ""
+        if hop.also:
+            times += " (also " + ", ".join(sorted(hop.also)) + ")"
         lines.append(f"{indent}{hop.module}.{hop.function}{times}{back}{again}")
     f = figures(root)
     lines.append("")

@@ -116,10 +116,11 @@ class Delivery:
         self.sleep = sleep
 
     # -- outbox ----------------------------------------------------------------------------
-    def deliver(self, key: str, txn: Txn) -> Delivered:
+    def deliver(self, key: str, txn: Txn, query: str | None = None) -> Delivered:
         """Send what this invocation owns, in the order it was queued; a chat that failed is
         left alone for this invocation so its messages keep their order (and a stuck chat
-        never holds up another's).
+        never holds up another's). ``query``: the callback query of the press behind the
+        change, answered first (``txn.toast``), before any message goes out.
 
         The group's messages go first (each chat keeps its order): the private prompts sent with
         them are as many as the players asked, which may be secret (who can use a window), and
@@ -128,6 +129,8 @@ class Delivery:
         ``BEHIND_SECONDS`` ahead) the decision prompts go first and the group's story and
         status are left to the flush timer; a newer edit of the same message replaces them
         meanwhile (``Txn._supersede``); players then wait on the queue, which hides the count."""
+        if query is not None:
+            self._answer(query, txn)
         group = txn.doc.get("chat") if key.startswith("GAME#") else None
         pending = txn.new_entries + txn.stale_entries
         delivered = Delivered()
@@ -254,6 +257,15 @@ class Delivery:
             at = max(txn.until, retry_at) + 1
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         return delivered
+
+    def _answer(self, query: str, txn: Txn) -> None:
+        """The press's answer: its toast, or nothing (the spinner stops); a failure is logged,
+        the change is committed either way."""
+        text, alert = txn.toast or (None, False)
+        try:
+            self.messenger.answer(query, text, alert)
+        except Exception:
+            log.warning("could not answer callback query %s", query, exc_info=True)
 
     def pressed(self) -> bool:
         """Whether the shared budget is booked more than ``PRESSURE_SECONDS`` ahead."""

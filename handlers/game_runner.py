@@ -51,6 +51,9 @@ class Seen:
     why: str = ""
 
 
+_DEAL_EVENTS = frozenset({EventKind.GAME_STARTED, EventKind.DEALT})
+
+
 class GameRunner:
     """The running game of a unit of work: the engine, the seats, the decision's timing. The
     engine's state is the unit of work's, which commits it."""
@@ -116,7 +119,7 @@ class GameRunner:
     def _ai_waits_until(self, aw: engine.Awaiting) -> float | None:
         """An AI takes its turn after a short pause, so the table can follow the story; it
         answers everything else at once (windows still last their minimum, R-D1)."""
-        if aw.kind != "turn" or not any(self.ai_plays(s) for s in aw.seats):
+        if aw.kind != DecisionKind.TURN or not any(self.ai_plays(s) for s in aw.seats):
             return None
         return float(self._dec["opened"] + AI_TURN_PAUSE_SECONDS * self.scale)
 
@@ -255,7 +258,7 @@ class GameRunner:
 
     def _nothing_to_play(self, aw: engine.Awaiting) -> int | None:
         """A player asked in the boost window who can only pass is not asked to tap Done."""
-        if aw.kind != "boost":
+        if aw.kind != DecisionKind.BOOST:
             return None
         for seat in aw.seats:
             if self.asks(seat) and len(engine.legal_actions(self.state, seat)) == 1:
@@ -331,6 +334,14 @@ class GameRunner:
         """Whether ``seat`` is asked its next turn ahead (engine.premove), not the decision."""
         aw = engine.awaiting(self.state)
         return aw is not None and seat == aw.premove
+
+    def deal(self, seed: int) -> None:
+        """The lobby's players dealt a new game (R-S1…R-S4) from the game's secret ``seed``:
+        the engine's first state. The deal's own events are not news: the lobby sends the seat
+        order and each player's dossier instead."""
+        names = [p.name for p in self.game.players]
+        self.state, events = engine.new_game(names, seed, self.settings.engine_options())
+        self.events = [e for e in events if e.kind not in _DEAL_EVENTS]
 
     def come_back(self, seat: int) -> bool:
         """R-D2: a player marked away takes their decisions back (False: was not away)."""

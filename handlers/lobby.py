@@ -290,10 +290,10 @@ def start_game(rooms: Rooms, work: UnitOfWork) -> None:
     settings = game.settings
     seed = rooms.deal_seeds()
     add_ai_passengers(game, settings, seed)
-    names = [p.name for p in game.players]
-    state, events = engine.new_game(names, seed, settings.engine_options())
+    table = GameRunner(work, rooms.scale)
+    table.deal(seed)
+    state = table.state
     game.phase = PLAYING
-    work.state = state
     game.due = None
     if game.lobby_msg:
         txn.edit(
@@ -303,7 +303,6 @@ def start_game(rooms: Rooms, work: UnitOfWork) -> None:
             None,
             tag="lobby_edit",
         )
-    table = GameRunner(work, rooms.scale)
     txn.send(
         game.chat,
         story.seat_order_text(engine.public_view(state), settings.language),
@@ -317,7 +316,6 @@ def start_game(rooms: Rooms, work: UnitOfWork) -> None:
             story.dossier_text(engine.view(state, seat), table.lang_of(seat)),
             tag="dossier",
         )
-    table.events = [e for e in events if e.kind not in ("game_started", "dealt")]
     table.settle()
     show(table, rooms.bot_username)
     if table.state.over:

@@ -4,11 +4,11 @@
 direct replies. Each command runs as a unit of work (``handlers.unit_of_work.Work``): one read of
 the game (with the acknowledgements of what was already sent, ``handlers.transaction``), the
 change (engine ``apply`` plus the defaults that are due), one transactional write holding the
-version-checked game, the update marker and the outbox; then the callback answer; then the sends,
-each acknowledged as soon as Telegram took it (``handlers.delivery``), and what the delivery found
-out recorded in the game (``handlers.holds``). A version conflict reruns the whole command on a
-fresh read. Direct replies (no game behind them) go through ``handlers.update_replies``; keys and
-time to live are ``handlers.store_keys``'.
+version-checked game, the update marker and the outbox; then the delivery: the callback answer
+first, then the sends, each acknowledged as soon as Telegram took it (``handlers.delivery``), and
+what the delivery found out recorded in the game (``handlers.holds``). A version conflict reruns
+the whole command on a fresh read. Direct replies (no game behind them) go through
+``handlers.update_replies``; keys and time to live are ``handlers.store_keys``'.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ one loaded; nothing is marked changed by hand and nothing is written while rende
 ``run`` calls the room, a plain function of (command, unit of work), on each attempt: load (the
 document and the acknowledgements of what was sent, ``handlers.transaction``), the room's change,
 ``commit`` into the transaction, the version-checked write; a version conflict reruns it on fresh
-reads. Leaving the block answers the callback query (with ``txn.toast``) and delivers what the
-commit queued (``handlers.delivery``), then records in the game what the sends found out
+reads. Leaving the block delivers what the commit queued (``handlers.delivery``), the callback
+query's answer (``txn.toast``) first, or answers the query alone when nothing was committed
+(``handlers.update_replies``), then records in the game what the sends found out
 (``handlers.holds``), each as a unit of work of its own. ``reading`` gives a ``RecordReader`` to a
 command that only reads (it has nothing to commit).
 """
@@ -306,11 +307,14 @@ class Work:
         txn = self.txn
         if kind is not None or txn is None:
             return
-        if self.query is not None:
-            self.service.replies.answer(self.query, *(txn.toast or (None, False)))
-        if not self.committed:
+        replies = self.service.replies
+        if not self.committed:  # nothing to deliver: the answer is a direct reply
+            if self.query is not None:
+                replies.answer(self.query, *(txn.toast or (None, False)))
             return
-        delivered = self.service.delivery.deliver(self.key, txn)
+        # the change's answer goes out with its messages, first (``Delivery.deliver``)
+        query = self.query if self.query is not None and replies.answering(self.query) else None
+        delivered = self.service.delivery.deliver(self.key, txn, query)
         if delivered.late:
             self._follow(holds.stretch, delivered.late)
         if delivered.removed:

@@ -87,14 +87,23 @@ class UpdateReplies:
         done = self.pipeline.run(reply_key(chat_id), add, update_id, create={"seq": 0})
         return Sent(done is not None)
 
-    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
+    def answering(self, query_id: str) -> bool:
+        """Whether this invocation answers the callback query now: not answered yet, and the
+        update claimed (a redelivery answers nothing); it counts as answered from here."""
         inv = invocation()
         if inv is not None and query_id in inv.answered:
-            return
+            return False
         if not self.claim():
-            return
+            return False
         if inv is not None:
             inv.answered.add(query_id)
+        return True
+
+    def answer(self, query_id: str, text: str | None = None, alert: bool = False) -> None:
+        """A direct answer (no change behind it); a change's answer goes out with its delivery
+        (``Delivery.deliver``)."""
+        if not self.answering(query_id):
+            return
         try:
             self.messenger.answer(query_id, text, alert)
         except Exception:  # the spinner stops by itself; the change is committed either way

@@ -169,6 +169,28 @@ def test_press_is_answered_before_its_messages_and_only_once_on_redelivery() -> 
     assert [x for x in messenger.log if x.startswith("answer:")] == [first[0]]
 
 
+def test_a_press_whose_answer_fails_still_sends_its_messages() -> None:
+    """The change's answer goes out with its delivery, first (issue 28): a failed answer is
+    logged, and the messages the press queued still go, the change committed."""
+    table, messenger = hooked_table()
+
+    def fails(query_id: str, text: str | None = None, alert: bool = False) -> None:
+        messenger.log.append(f"answer:{query_id}")
+        raise OSError("network")
+
+    messenger.answer = fails  # type: ignore[method-assign]
+    seat = table.state().turn
+    asked = table.state().pending
+    assert asked is not None
+    message_id, data = table.prompt(seat)
+    messenger.log.clear()
+    table.press(table.uids[seat], message_id, next(d for d in data if d.endswith(":pa")))
+    assert messenger.log[0].startswith("answer:"), messenger.log
+    assert any(x.startswith(("send:", "edit:")) for x in messenger.log[1:]), messenger.log
+    now = table.state().pending
+    assert now is None or now.id != asked.id  # the press was applied and committed
+
+
 # -- 6. every button within its authority ------------------------------------------------------
 def lobby(table: ServiceGame) -> str:
     table.message(table.uids[0], GROUP, "/newgame")

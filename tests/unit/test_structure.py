@@ -107,6 +107,50 @@ def test_no_import_cycle_among_engine_handlers_and_infra() -> None:
     assert cycles(import_graph(modules)) == []
 
 
+def test_no_import_cycle_among_any_first_party_modules() -> None:
+    """The dev tools and the deploy script too (they import the runtime; nothing there may
+    import them back, nor each other in a circle)."""
+    modules = [module_name(p) for p in sources(*FIRST_PARTY)]
+    assert {"devtools.presswalk", "devtools.botapi.emulator", "deploy.package"} <= set(modules)
+    assert cycles(import_graph(modules)) == []
+
+
+def package_of(module: str) -> str:
+    path = module_path(module)
+    assert path is not None
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def package_graph(modules: list[str]) -> dict[str, set[str]]:
+    """Package -> the packages its modules import, but its own ancestors and descendants (a
+    subpackage is part of its package: ``handlers.prompts`` reading ``handlers.fmt`` is the
+    package reading itself)."""
+    known = set(modules)
+    graph: dict[str, set[str]] = {}
+    for module in modules:
+        a = package_of(module)
+        graph.setdefault(a, set())
+        for name in names_imported(module):
+            if name not in known:
+                continue
+            b = package_of(name)
+            if a != b and not b.startswith(a + ".") and not a.startswith(b + "."):
+                graph[a].add(b)
+    return graph
+
+
+def test_no_import_cycle_among_the_subpackages() -> None:
+    """Issue 28's package-cycle check at every level: ``handlers.story`` and
+    ``handlers.prompts``, ``engine.ai`` and ``handlers``, the dev tools' own packages."""
+    graph = package_graph([module_name(p) for p in sources(*FIRST_PARTY)])
+    assert {"handlers.prompts", "handlers.story", "engine.ai", "devtools.botapi"} <= set(graph)
+    assert cycles(graph) == []
+
+
+def test_the_package_cycle_check_sees_a_cycle() -> None:
+    assert cycles({"a.x": {"a.y"}, "a.y": {"a.x"}}) == [["a.x", "a.y", "a.x"]]
+
+
 def test_no_import_cycle_among_the_packages() -> None:
     """The layers: ``engine`` imports neither other package, ``infra`` (the adapters) does not
     import ``handlers``; ``handlers`` imports both. Lazy and type-checking imports count."""
