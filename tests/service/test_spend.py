@@ -201,6 +201,30 @@ def test_issue_27_the_priest_window_closing_edits_only_the_supporter_whose_turn_
     assert kept in _prompt_text(table, third, shown[third])
 
 
+def test_issue_27_a_declaration_told_before_your_turn_leaves_your_support_prompt_as_shown() -> None:
+    """R-A3, issue 27: the first supporter's declaration told edits the prompt of the second,
+    whose turn comes (its deadline, every declaration before it), but not the third's, whose
+    turn has not come: what it asks and offers is the same (about 12 edits per 5-player game
+    saved). It shows every declaration told when its own turn comes, and its buttons count."""
+    from tests.service.test_riding_decisions import _attack, _defender, _prompt_text, _supporters
+
+    table = ServiceGame(n=5)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))
+    first, second, third = _supporters(table, attacker)
+    shown = {s: table.prompt(s)[0] for s in (first, second, third)}
+    table.wait_until_due()  # the Priest window closes: the first supporter's turn
+    before = {s: _prompt_text(table, s, shown[s]) for s in (second, third)}
+    table.press_payload(first, "su.ha", prefix=True)  # told at once: the second's turn
+    names = [table.state().players[s].name for s in (first, second)]
+    assert _prompt_text(table, second, shown[second]) != before[second]
+    assert "⏳" in _prompt_text(table, second, shown[second]), "its own deadline is shown"
+    assert _prompt_text(table, third, shown[third]) == before[third], "not edited"
+    table.press_payload(second, "su.hd", prefix=True)  # the third's turn comes
+    now = _prompt_text(table, third, shown[third])
+    assert "⏳" in now and names[0] in now and names[1] in now, now
+
+
 def test_issue_27_the_group_status_and_story_go_at_most_twice_a_minute_each() -> None:
     """The status and each story message are edited at most twice in any 60 s (they were four
     and five times: 193 of a 5-player game's 963 calls), the reveal at the end apart."""
