@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+import engine
 from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
+from handlers.ahead_message import pause_reason
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import finish_game
@@ -144,7 +146,8 @@ def _presser(
     # 7): a press on it as last shown counts for the decision pending
     shown = pending is not None and _on_ahead(work.game, seat, decision, press)
     if shown and not ahead:  # paused since the press was made: told why it waits
-        raise AheadPaused(table.state.players[(seat - 1) % table.state.n].name)
+        key, words = pause_reason(engine.view(table.state, seat))
+        raise AheadPaused(words.pop("name"), key, words)
     if not table.asked_now(seat, pending.id if shown and pending is not None else decision):
         raise Stale
     if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):

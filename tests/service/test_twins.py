@@ -205,11 +205,11 @@ def test_R_D1_the_turn_sent_anew_looks_the_same_whatever_the_hidden_cards() -> N
 
 
 def test_R_D1_your_turn_is_next_paused_for_a_fight_whatever_the_doctor() -> None:
-    """Issue 25: "🔜 Your turn is next" loses its buttons for the fight, by an edit of its one
-    message. A: a seat that is neither fighting nor next holds the Doctor
-    and taps "Not now" in its window; B: nobody holds it. The next player's chat (the pause, and
-    its turn coming after the tie), the group and every other seat see the same, call for
-    call."""
+    """Issue 25, 27: "🔜 Your turn is next" is paused for the fight and stays as shown (no edit),
+    a press on it meanwhile answered with why it waits. A: a seat that is neither fighting nor
+    next holds the Doctor and taps "Not now" in its window; B: nobody holds it. The next
+    player's chat (the press while paused, and its turn coming after the tie), the group and
+    every other seat see the same, call for call."""
     seed = find_seed(lambda st: "doctor" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
     turn, nxt, _ = seats(deal(N, seed))
     target, x = (turn + 2) % N, (turn + 3) % N
@@ -227,12 +227,16 @@ def test_R_D1_your_turn_is_next_paused_for_a_fight_whatever_the_doctor() -> None
         twin.wait(2)
         if doctor:
             twin.press(x, payload("pass"))
+        ahead = twin.harness.game_doc()["ahead"]
+        player = twin.player(nxt)
+        shown = twin.harness.api.message(player.uid, int(ahead["msg"]))
+        button = next(d for _, d in shown.buttons() if d and d.endswith(":pa"))
+        twin.harness.press(player, player.uid, shown.message_id, button)  # paused
         twin.wait(150)
     assert_same_streams(a, b, hidden={x})
     uid = a.player(nxt).uid
-    name = f"<b>{NAMES[turn]}</b>"
-    edits = [r[3] or "" for r in a.stream(uid) if r[1] == "editMessageText"]
-    assert any(t("en", "game.turn.next_paused_fight", name=name) in e for e in edits)
+    why = t("en", "game.turn.next_paused_fight", name=NAMES[turn])
+    assert any(r[1] == "answerCallbackQuery" and r[3] == why for r in a.stream(uid))
 
 
 # -- 3. a timed-out trade answer -------------------------------------------------------------
