@@ -10,6 +10,10 @@ from handlers.prompts.answer import ahead_line
 from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
 from handlers.prompts.claim import claim_page
 
+# Up to so many players to attack (a table of five), the turn's first page offers each at once;
+# more, and an "Attack…" page lists them.
+INLINE_ATTACKS = 4
+
 
 def turn_page(a: Ask, path: list[str]) -> Page:
     head, rest = (path[0], path[1:]) if path else ("", [])
@@ -52,7 +56,14 @@ def _root(a: Ask) -> Page:
         buttons.append((a.t("game.btn.end"), act(kinds["end"])))
     if "trade" in kinds:
         buttons.append((a.t("game.btn.trade"), action_payloads.nav("tr")))
-    if "attack" in kinds:
+    attacks = {x.target: x for x in a.of("attack") if x.target is not None}
+    if 0 < len(attacks) <= INLINE_ATTACKS:
+        # one tap (issue 27: the targets' page was an edit of its own, ~20 a 5-player game)
+        for s in sorted(attacks):
+            items = a.table["players"][s]["items"]
+            label = a.t("game.btn.attack_player", name=a.label(s), items=items)
+            buttons.append((label, act(attacks[s])))
+    elif "attack" in kinds:
         buttons.append((a.t("game.btn.attack"), action_payloads.nav("at")))
     if "claim" in kinds:
         buttons.append((a.t("game.btn.claim"), action_payloads.nav("cl", 0)))

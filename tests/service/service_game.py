@@ -15,6 +15,7 @@ from engine.cards import OCCUPATIONS
 from engine.rng import Rng
 from handlers.app import CoachRideBot
 from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
+from handlers.prompts.turn import INLINE_ATTACKS
 from handlers.store_keys import FLUSH
 from infra.ports import Put
 
@@ -152,9 +153,11 @@ class ServiceGame:
         self.press(self.uids[seat], message_id, button)
 
     def attack(self) -> None:
-        """The player whose turn it is attacks someone, through the attack menu."""
+        """The player whose turn it is attacks someone: one tap on the turn's first page
+        (issue 27; a table of more than five lists them on an "Attack…" page)."""
         seat = self.state().turn
-        self.press_payload(seat, "~at")
+        if self.n - 1 > INLINE_ATTACKS:
+            self.press_payload(seat, "~at")
         self.press_payload(seat, "at", prefix=True)
 
     def support_attacker_until(self, kind: str) -> None:

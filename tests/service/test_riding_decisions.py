@@ -28,8 +28,7 @@ def _attack(table: ServiceGame, priest: int | None = None) -> tuple[int, int, in
     if priest is not None:
         table.arrange(lambda st: table.give(st, priest, "priest"))
     decision = table.state().pending.id  # type: ignore[union-attr]
-    table.press_payload(attacker, "~at")
-    table.press_payload(
+    table.press_payload(  # one tap on the turn's first page (issue 27)
         attacker,
         action_payloads.encode_action(Action("attack", attacker, decision, target=defender)),
     )

@@ -17,6 +17,7 @@ from engine.rng import Rng
 from handlers import action_payloads
 from handlers.i18n import t
 from handlers.presenter import STATUS_EVERY_SECONDS
+from handlers.prompts.turn import INLINE_ATTACKS
 from tests.e2e.harness import BOT
 from tests.service.twins import (
     NAMES,
@@ -79,8 +80,7 @@ def _attack(twin: Twin) -> None:
     """5 s into the first turn, its player attacks the next seat."""
     turn, target, _ = seats(twin.state())
     twin.wait(5)
-    twin.press(turn, "~at")
-    twin.press(turn, payload("attack", target=target))
+    twin.press(turn, payload("attack", target=target))  # one tap (issue 27)
 
 
 def test_R_D1_a_pass_in_the_priest_window_changes_nothing_the_group_sees() -> None:
@@ -220,7 +220,6 @@ def test_R_D1_your_turn_is_next_paused_for_a_fight_whatever_the_doctor() -> None
     )
     for twin, doctor in ((a, True), (b, False)):
         twin.wait(5)
-        twin.press(turn, "~at")
         twin.press(turn, payload("attack", target=target))
         while twin.state().pending.kind != "doctor":  # type: ignore[union-attr]
             twin.run_until(twin.due() or 0)
@@ -347,7 +346,8 @@ def _choose(twin: Twin, seat: int, rng: Rng) -> list[str]:
             return [payload("pass")]
         target = rng.below(twin.n - 1)
         target = target if target < seat else target + 1
-        return ["~at", payload("attack", target=target)]
+        attack = payload("attack", target=target)  # one tap up to INLINE_ATTACKS (issue 27)
+        return [attack] if twin.n - 1 <= INLINE_ATTACKS else ["~at", attack]
     if kind == "gift":
         first = shown[rng.below(len(shown))]
         twin.press(seat, first)

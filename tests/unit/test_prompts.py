@@ -286,3 +286,28 @@ def test_R_T3_the_bag_for_bag_line_is_shown_only_to_who_holds_the_other_bag() ->
                 assert shown == holds
                 seen[holds, shown] += 1
     assert seen[True, True] and seen[False, False], seen  # both cases were met
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 8])
+def test_each_player_to_attack_is_one_tap_on_the_turns_first_page_up_to_five(n: int) -> None:
+    """Issue 27: the attack's page of targets was an edit of its own (~20 a 5-player game). Up
+    to four others, each is a button on the turn's first page, carrying the attack itself, with
+    how many items they hold; at a larger table an "Attack…" page lists them as before."""
+    from handlers.i18n import t
+    from handlers.prompts.turn import INLINE_ATTACKS
+
+    st, _ = playouts.started(3, n=n)
+    seat = st.turn
+    root = render(st, seat, "en")
+    payloads = [p for row in root.rows for _, p in row]
+    attacks = [a for a in engine.legal_actions(st, seat) if a.kind == "attack"]
+    inline = {action_payloads.encode_action(a) for a in attacks}
+    labels = {label for row in root.rows for label, p in row if p in inline}
+    if n - 1 <= INLINE_ATTACKS:
+        assert inline <= set(payloads) and len(inline) == n - 1
+        assert all(label.startswith("⚔️ ") and "🎒" in label for label in labels), labels
+        assert action_payloads.nav("at") not in payloads
+    else:
+        assert not inline & set(payloads)
+        assert action_payloads.nav("at") in payloads
+        assert t("en", "game.btn.attack") in {label for row in root.rows for label, _ in row}
