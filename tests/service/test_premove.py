@@ -20,11 +20,7 @@ def _offer(table: ServiceGame) -> tuple[int, int, int]:
     nxt, partner = (trader + 1) % table.n, (trader + 2) % table.n
     card = st.players[trader].items[0]
     assert st.pending is not None
-    decision = st.pending.id
-    table.press_payload(trader, action_payloads.nav("tr"))
-    table.press_payload(trader, action_payloads.nav("tr", partner))
-    offer = Action("trade", trader, decision, target=partner, card=card)
-    table.press_payload(trader, action_payloads.encode_action(offer))
+    table.offer(trader, partner, card)
     return trader, nxt, partner
 
 
@@ -115,10 +111,7 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
 
     assert st.pending is not None
     card = st.players[trader].items[0]
-    table.press_payload(trader, action_payloads.nav("tr"))
-    table.press_payload(trader, action_payloads.nav("tr", nxt))
-    offer = Action("trade", trader, st.pending.id, target=nxt, card=card)
-    table.press_payload(trader, action_payloads.encode_action(offer))
+    table.offer(trader, nxt, card)
     paused = table.messenger.messages[(chat, ahead_id)]
     assert (paused.text, paused.rows) == shown, "not edited while paused"
     offer_id, _ = table.prompt(nxt)

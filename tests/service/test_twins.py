@@ -253,7 +253,8 @@ def _offer_first_item(twin: Twin, turn: int, target: int) -> float:
     card = twin.state().players[turn].items[0]
     twin.wait(5)
     twin.press(turn, "~tr")
-    twin.press(turn, f"~tr.{target}")
+    if f"~tr.{target}" in twin.payloads(turn):  # else each offer is on the trade's page
+        twin.press(turn, f"~tr.{target}")
     twin.press(turn, payload("trade", target=target, card=card))
     due = twin.due()
     assert due is not None
