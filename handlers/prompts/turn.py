@@ -65,8 +65,8 @@ def _root(a: Ask) -> Page:
     if 0 < len(attacks) <= INLINE_ATTACKS:
         # one tap (issue 27: the targets' page was an edit of its own, ~20 a 5-player game)
         for s in sorted(attacks):
-            items = a.table["players"][s]["items"]
-            label = a.t("game.btn.attack_player", name=a.label(s), items=items)
+            # no item count: "your turn is next" would be edited each time one changes
+            label = a.t("game.btn.attack_player", name=a.label(s))
             buttons.append((label, act(attacks[s])))
     elif "attack" in kinds:
         buttons.append((a.t("game.btn.attack"), action_payloads.nav("at")))
