@@ -108,12 +108,15 @@ def test_issue_27_nobody_gets_a_message_that_says_only_there_is_nothing_to_play(
 def test_issue_27_a_five_player_game_spends_fewer_calls() -> None:
     """Before the cuts this game made 0.89 sends and edits per second (1,160 in all); before
     the second round (group edits at most twice a minute, follow-ups in place, news joining the
-    answer) 0.62, with 158 group edits; now 0.54 and 87."""
+    answer) 0.62, with 158 group edits; before the third (support prompts and a paused "your
+    turn is next" kept as shown, one-tap attacks and offers, the story every 45 s) 0.557, with
+    87 group edits and 310 private ones; now 0.499, 78 and 254."""
     f = played().figures
     calls = f.group_messages + f.group_edits + f.private_messages + f.private_edits
     assert f.errors == 0
-    assert f.calls_per_second <= 0.58, (f.calls_per_second, calls)
-    assert f.group_edits <= 110, f.group_edits
+    assert f.calls_per_second <= 0.52, (f.calls_per_second, calls)
+    assert f.group_edits <= 82, f.group_edits
+    assert f.private_edits <= 280, f.private_edits
 
 
 def test_issue_25_your_turn_is_next_is_not_edited_for_its_buttons_hidden_data() -> None:
