@@ -201,7 +201,7 @@ def test_issue_27_the_priest_window_closing_edits_only_the_supporter_whose_turn_
     assert _prompt_text(table, third, shown[third]) == before[third], "not edited"
     table.press_payload(third, "su.ha", prefix=True)  # declared ahead, on the prompt as shown
     kept = t("en", "game.support.held.attacker", name="").split(":")[0]
-    assert kept in _prompt_text(table, third, shown[third])
+    assert kept in table.messenger.answers[-1][1]  # said at once; its edit waits (issue 27)
 
 
 def test_issue_27_a_declaration_told_before_your_turn_leaves_your_support_prompt_as_shown() -> None:
@@ -345,3 +345,33 @@ def test_issue_27_a_follow_up_of_your_press_replaces_the_prompt_you_pressed() ->
     # what the press told them (the items seen) is a message of its own: the answer of the
     # follow-up, which replaces the prompt's text, does not take it away
     assert any("🔍" in m.text for m in table.messenger.in_chat(chat)[before:])
+
+
+def test_issue_27_a_support_declared_in_the_priest_window_is_one_edit_when_told() -> None:
+    """R-A3: the first supporter declares during the Priest window; the press's answer says it
+    is kept, and when the window closes it is told: the prompt is edited once, closed with the
+    declaration told (it was edited to show it kept, then again to close it)."""
+    from tests.service.test_riding_decisions import _attack, _defender, _supporters
+
+    table = ServiceGame(n=5)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))
+    first = _supporters(table, attacker)[0]
+    shown, _ = table.prompt(first)
+    chat = table.uids[first]
+    edits: list[int] = []
+    edit = table.messenger.edit
+
+    def counting(chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        if (chat_id, message_id) == (chat, shown):
+            edits.append(message_id)
+        return edit(chat_id, message_id, text, rows)
+
+    table.messenger.edit = counting  # type: ignore[method-assign]
+    table.press_payload(first, "su.hn")
+    assert t("en", "game.support.held_window.neutral") in table.messenger.answers[-1][1]
+    assert edits == []
+    table.wait_until_due()  # the window closes: told at once
+    assert len(edits) == 1
+    closed = table.messenger.messages[(chat, shown)]
+    assert closed.text.endswith("📣 Told to the table now.") and not closed.rows
