@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-import engine
 from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
 from handlers.ahead_message import pause_reason
@@ -146,7 +145,7 @@ def _presser(
     # 7): a press on it as last shown counts for the decision pending
     shown = pending is not None and _on_ahead(work.game, seat, decision, press)
     if shown and not ahead:  # paused since the press was made: told why it waits
-        key, words = pause_reason(engine.view(table.state, seat))
+        key, words = pause_reason(table.question(seat)[0])
         raise AheadPaused(words.pop("name"), key, words)
     if not table.asked_now(seat, pending.id if shown and pending is not None else decision):
         raise Stale
