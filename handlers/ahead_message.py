@@ -34,12 +34,13 @@ class AheadMessage(RunnerBound):
     def update(self, offered: tuple[int, prompts.Prompt, Rows] | None) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
         first offered, edited only when what it shows changes (never for the decision id its
-        buttons carry: a press on it counts for the decision pending then, issue 25 item 7), its
-        buttons taken away while it is paused, saying why (edited, never re-sent, docs/rules.md
-        §4: a newcomer pressed the dead buttons, issue 25), and closed when the seat's turn
-        starts: saying what was played, or kept for one tap, or dropped and why, or with nothing
-        chosen that the turn has come. The turn's own prompt is always a new message: Telegram
-        notifies new messages, never edits (issue 25).
+        buttons carry: a press on it counts for the decision pending then, issue 25 item 7), left
+        as shown while it is paused (issue 27: an edit to pause it and one to open it again, for
+        every fight; a press on it meanwhile is answered with why it waits, ``pause_reason``,
+        docs/rules.md §4), and closed when the seat's turn starts: saying what was played, or
+        kept for one tap, or dropped and why, or with nothing chosen that the turn has come. The
+        turn's own prompt is always a new message: Telegram notifies new messages, never edits
+        (issue 25).
 
         ``offered``: the presenter's rendering of the prompt offered ahead (the seat, its text
         and buttons), None while nobody is offered one or the offer is paused."""
@@ -74,44 +75,12 @@ class AheadMessage(RunnerBound):
                 }
             return
         msg = rec["msg"]
-        if pr is None and not nt["open"]:
-            # paused (engine.premove): its buttons would do nothing now, so they go, and it says
-            # why; edited, never re-sent, and back when it opens again (docs/rules.md §4)
-            text = self._paused_text(owner, view)
-            version = f"paused:{_digest(text)}"
-            if rec.get("v") == version or msg is None:
-                return
-            self.txn.edit(self.chat_of(owner), msg, text, None, tag="prompt")
-            rec["v"] = version
-            return
         if pr is None or rec.get("v") == version or msg is None:
             # unchanged, or still being sent (the next command edits it)
             return
         self.txn.edit(self.chat_of(owner), msg, pr.text, rows, tag="prompt")
         rec["dec"] = st.pending.id
         rec["v"] = version
-
-    def _paused_text(self, owner: int, view: SeatView) -> str:
-        """ "Your turn is next" while paused: whose turn it is, what is kept, and what the table
-        waits for: the fight, or the pending decision as the group's status names it (public,
-        R-D1), from the owner themselves when they are asked it (a trade offered to them)."""
-        lang = self.lang_of(owner)
-        table = view["table"]
-        nt = view["next_turn"]
-        assert nt is not None
-        out = [t(lang, "game.turn.next_title")]
-        pending, name = table["pending"], fmt.name(table, nt["now"])
-        if table["fight"] is not None:
-            # one line for the whole fight, not one edit per step of it
-            out.append(t(lang, "game.turn.next_paused_fight", name=name))
-        elif pending is not None:
-            what = t(lang, f"game.kind.{pending['kind']}")
-            you = not pending["window"] and owner in pending["seats"]
-            key = "game.turn.next_paused_you" if you else "game.turn.next_paused_table"
-            out.append(t(lang, key, name=name, what=what))
-        if nt["held"] is not None:
-            out += ["", t(lang, "game.turn.next_held"), ahead_line(view, nt["held"], lang)]
-        return fmt.truncate(fmt.lines(*out))
 
     def end(self, rec: Ahead) -> None:
         """The seat's turn started (or the game ended, or the seat is away): close its message."""
@@ -150,6 +119,25 @@ class AheadMessage(RunnerBound):
             return
         closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, None)
         self.txn.edit(self.chat_of(seat), msg, closed, None, tag="closed")
+
+
+def pause_reason(view: SeatView) -> tuple[str, dict[str, str]]:
+    """Why the seat's "your turn is next" waits (engine.premove), as a catalog key and its
+    parameters (plain text: a callback answer's alert): the fight, or the pending decision as
+    the group's status names it (public, R-D1), from the seat itself when it is asked it (a
+    trade offered to them)."""
+    table = view["table"]
+    nt = view["next_turn"]
+    assert nt is not None
+    name = table["players"][nt["now"]]["name"]
+    pending = table["pending"]
+    if table["fight"] is not None:
+        return "game.turn.next_paused_fight", {"name": name}
+    if pending is not None:
+        you = not pending["window"] and view["seat"] in pending["seats"]
+        key = "game.turn.next_paused_you" if you else "game.turn.next_paused_table"
+        return key, {"name": name, "what": f"game.kind.{pending['kind']}"}
+    return "game.turn.next_paused", {"name": name}
 
 
 def _shown(pr: prompts.Prompt) -> str:

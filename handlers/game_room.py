@@ -10,6 +10,7 @@ from typing import Any
 
 from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
+from handlers.ahead_message import pause_reason
 from handlers.callback_data import BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import finish_game
@@ -144,7 +145,8 @@ def _presser(
     # 7): a press on it as last shown counts for the decision pending
     shown = pending is not None and _on_ahead(work.game, seat, decision, press)
     if shown and not ahead:  # paused since the press was made: told why it waits
-        raise AheadPaused(table.state.players[(seat - 1) % table.state.n].name)
+        key, words = pause_reason(table.question(seat)[0])
+        raise AheadPaused(words.pop("name"), key, words)
     if not table.asked_now(seat, pending.id if shown and pending is not None else decision):
         raise Stale
     if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):

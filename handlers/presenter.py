@@ -269,7 +269,10 @@ class Presenter(PrivateNews):
                 # prompt; other facts on buttons shown may wait under pressure (issue 27)
                 timer = version.rpartition(":")[2] != str(current.get("v", "")).rpartition(":")[2]
                 again = Kind.PROMPT if current.get("closed") or timer else Kind.RESHOWN
-                self.txn.edit(self.chat_of(seat), current["msg"], pr.text, rows, tag=again)
+                after = self._kept_wait(seat, str(current.get("v", "")), version)
+                self.txn.edit(
+                    self.chat_of(seat), current["msg"], pr.text, rows, tag=again, after=after
+                )
                 current["v"], current["closed"], current["title"] = version, False, title
                 continue
             if same:
@@ -337,16 +340,19 @@ class Presenter(PrivateNews):
 
     def _prompt_version(self, seat: int) -> str:
         """What the seat's open prompt shows, beyond its decision: re-rendered when it changes.
-        Prompts of the boost window change as cards are played, support prompts as declarations
-        are told (R-A3) or declared ahead of their turn, and a decision asked during a window
-        goes on under its own deadline once the window closes. A decision asked during a window
-        is the seat's own kind all along (what it asks and offers), so the window's close alone
-        edits only a prompt that gets its deadline then; the others keep their message until
-        their facts change (issue 27: about 36 edits per 5-player game)."""
+        Prompts of the boost window change as cards are played, support prompts when the seat's
+        own turn to declare comes (R-A3: with every declaration before it told, and its deadline)
+        or it declares ahead of it, and a decision asked during a window goes on under its own
+        deadline once the window closes. A decision asked during a window is the seat's own kind
+        all along (what it asks and offers), so the window's close alone edits only a prompt that
+        gets its deadline then; the others keep their message until their facts change (issue
+        27: about 36 edits per 5-player game). A declaration told while the seat's turn has not
+        come changes neither its buttons nor what it must do: its prompt stays as it was (true
+        when shown), and shows every declaration told when its turn comes (issue 27: 12.5 edits
+        per 5-player game)."""
         st = self.state
         fight = engine.current_fight(st)
         played = len(fight.get("played", [])) if fight else 0
-        supports = len(fight.get("supports", {})) if fight else 0
         view = engine.view(st, seat)
         own = view["decision"]
         kind = own["kind"] if own is not None else ""
@@ -355,7 +361,7 @@ class Presenter(PrivateNews):
         # a reward asked in the Doctor window: edited at its close only if its deadline moved
         reward = due is not None and kind == DecisionKind.REWARD
         timed = fmt.clock(due) if reward and due is not None else due is not None
-        return f"{kind}:{played}:{supports}:{declared}:{timed}"  # timed last: _open_prompts
+        return f"{kind}:{played}:{declared}:{timed}"  # timed last: _open_prompts
 
     def _unreachable_notes(self) -> str:
         """Tell the group once about each player the bot cannot write to, when a public decision

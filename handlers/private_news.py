@@ -17,6 +17,7 @@ from handlers.game_runner import RunnerBound
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.message_tags import Tag
+from handlers.outbox import answer_text
 
 # Decisions that follow the asked player's own press at once (issue 27: asked in the prompt they
 # pressed, which they are looking at). A turn, a fight's decision or a trade's answer is never
@@ -37,8 +38,36 @@ FOLLOW_UPS: frozenset[DecisionKind] = frozenset(
 )
 
 
+# A support declared ahead of its turn (R-A3) shows as kept in its prompt this much later: told
+# sooner (the Priest window closes, the declarations before it are told), its prompt is closed
+# instead, one edit and not two (issue 27); meanwhile the press's answer says it is kept.
+KEPT_WAIT_SECONDS = 10.0
+
+
 class PrivateNews(RunnerBound):
     """What the presenter tells each seat privately, besides its prompts."""
+
+    def _kept_wait(self, seat: int, shown: str, version: str) -> float | None:
+        """When the edit of the seat's open prompt from ``shown`` to ``version``
+        (``Presenter._prompt_version``: kind, cards played, declared, deadline) may go: later
+        (``KEPT_WAIT_SECONDS``) when all it shows is the support the seat just declared ahead
+        (only the seat's own press changes that), which the press's answer then says at once;
+        else None (at once)."""
+        old, new = shown.split(":"), version.split(":")
+        if len(old) != 4 or len(new) != 4 or old[:2] != new[:2] or old[3] != new[3]:
+            return None
+        own = engine.view(self.state, seat)["decision"]
+        if old[2] == new[2] or own is None or own["data"].get("declared") is None:
+            return None
+        data = own["data"]
+        held = data["declared"]
+        table = engine.public_view(self.state)
+        name = fmt.name(table, data["attacker"] if held == "attacker" else data["defender"])
+        key = "held" if data.get("before") else "held_window"
+        if self.txn.toast is None:
+            told = t(self.lang_of(seat), f"game.support.{key}.{held}", name=name)
+            self.txn.toast = (answer_text(told), False)
+        return self.txn.now + KEPT_WAIT_SECONDS
 
     lang_of: Callable[[int], str]
     chat_of: Callable[[int], int]

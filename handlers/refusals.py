@@ -17,6 +17,10 @@ class Refusal(Exception):
     def params(self) -> dict[str, Any]:
         return {}
 
+    def params_in(self, lang: str) -> dict[str, Any]:
+        """The parameters as said in ``lang``."""
+        return self.params()
+
 
 class AlreadyRunning(Refusal):
     key = "lobby.already_running"
@@ -102,23 +106,33 @@ class Illegal(Refusal):
 
 
 class AheadPaused(Refusal):
-    """A press on "your turn is next" while it is paused (engine.premove): its buttons are taken
-    away by the pause's edit (issue 25), so only a press made before that edit arrived gets
-    here; it is told why it waits."""
+    """A press on "your turn is next" while it is paused (engine.premove): the message keeps its
+    buttons while paused (issue 27: no edit to pause it and none to open it again), so the press
+    is answered with why it waits (``handlers.ahead_message.pause_reason``: its catalog key and
+    parameters; a parameter naming a key, "what", is said in the reader's language)."""
 
     key = "game.turn.next_paused"
     alert = True
 
-    def __init__(self, name: str = "") -> None:
+    def __init__(self, name: str = "", key: str = "", words: dict[str, str] | None = None) -> None:
         super().__init__(name)
         self.name = name  # whose turn is still being played
+        if key:
+            self.key = key
+        self.words = dict(words or {})
 
     def params(self) -> dict[str, Any]:
-        return {"name": self.name}
+        return {"name": self.name, **self.words}
+
+    def params_in(self, lang: str) -> dict[str, Any]:
+        out = self.params()
+        if "what" in out:
+            out["what"] = t(lang, out["what"])
+        return out
 
 
 def text(lang: str, refusal: Refusal) -> str:
-    return t(lang, refusal.key, **refusal.params())
+    return t(lang, refusal.key, **refusal.params_in(lang))
 
 
 def toast(lang: str, refusal: Refusal) -> tuple[str, bool]:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.actions import Action, action_of
 from engine.cards import CLAIRVOYANT, DIPLOMAT
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.prompts.answer import ahead_line
-from handlers.prompts.base import Ask, Button, Page, act, card_buttons, grid
+from handlers.prompts.base import Ask, Button, Page, act, card_buttons, distinct_cards, grid
 from handlers.prompts.claim import claim_page
+
+# Up to so many players to attack (a table of five), the turn's first page offers each at once;
+# more, and an "Attack…" page lists them.
+INLINE_ATTACKS = 4
+# Up to so many offers (an item to a player), the trade's page offers each at once; more, and it
+# asks whom first, then which item.
+INLINE_OFFERS = 12
 
 
 def turn_page(a: Ask, path: list[str]) -> Page:
@@ -52,7 +61,14 @@ def _root(a: Ask) -> Page:
         buttons.append((a.t("game.btn.end"), act(kinds["end"])))
     if "trade" in kinds:
         buttons.append((a.t("game.btn.trade"), action_payloads.nav("tr")))
-    if "attack" in kinds:
+    attacks = {x.target: x for x in a.of("attack") if x.target is not None}
+    if 0 < len(attacks) <= INLINE_ATTACKS:
+        # one tap (issue 27: the targets' page was an edit of its own, ~20 a 5-player game)
+        for s in sorted(attacks):
+            # no item count: "your turn is next" would be edited each time one changes
+            label = a.t("game.btn.attack_player", name=a.label(s))
+            buttons.append((label, act(attacks[s])))
+    elif "attack" in kinds:
         buttons.append((a.t("game.btn.attack"), action_payloads.nav("at")))
     if "claim" in kinds:
         buttons.append((a.t("game.btn.claim"), action_payloads.nav("cl", 0)))
@@ -108,10 +124,34 @@ def _trade(a: Ask, rest: list[str]) -> Page:
         card_buttons(a, page, [x for x in a.of("trade") if x.target == target])
         page.back = action_payloads.nav("tr")
         return page
+    offers = {s: distinct_cards(x for x in a.of("trade") if x.target == s) for s in targets}
+    if sum(len(o) for o in offers.values()) <= INLINE_OFFERS and _one_each(offers.values()):
+        # every offer on this page (issue 27: the item's page was an edit of its own)
+        page = Page([a.t("game.trade.title"), a.t("game.trade.pick_offer"), a.hand])
+        cards = dict.fromkeys(item_kind(o.card) for got in offers.values() for o in got if o.card)
+        for kind in cards:
+            buttons: list[Button] = []
+            for s in targets:
+                for o in offers[s]:
+                    if o.card is not None and item_kind(o.card) == kind:
+                        items = a.table["players"][s]["items"]
+                        card = card_label(a.lang, o.card)
+                        label = a.t("game.btn.offer_to", card=card, name=a.label(s), items=items)
+                        buttons.append((label, act(o)))
+            page.rows += grid(buttons, 2)
+            page.info.append(action_payloads.info_item(kind))
+        page.back = action_payloads.nav()
+        return page
     page = Page([a.t("game.trade.title"), a.t("game.trade.pick_target"), a.hand])
     page.rows = _player_buttons(a, targets, {s: action_payloads.nav("tr", s) for s in targets})
     page.back = action_payloads.nav()
     return page
+
+
+def _one_each(offers: Iterable[list[Action]]) -> bool:
+    """Each item offered to each player is one action (not two, with and without its trade
+    effect: the Smuggling variant, R-T9)."""
+    return all(len({item_kind(o.card) for o in got if o.card}) == len(got) for got in offers)
 
 
 def _attack(a: Ask) -> Page:

@@ -22,7 +22,7 @@ def shown(key: str, **params: object) -> str:
 
 GAME_OVER = shown("game.final.title", round=0).split(" · ")[0]  # "🏁 Game over"
 ATTACKS = shown("game.fight.header", attacker="\0", defender="\0").split("\0")[1]  # " attacks "
-ATTACK = shown("game.btn.attack")
+ATTACK = shown("game.btn.attack_player", name="", items="")[:2]  # "⚔️": one tap (issue 27)
 CLAIMS = (shown("game.btn.claim"), shown("game.btn.solo"), shown("game.btn.fortune"))
 # Once a fight was seen, a claim ends the game sooner: declare as soon as the rules allow.
 FINISH = (

@@ -11,10 +11,13 @@ import engine
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
+from engine import Action
 from engine.cards import OCCUPATIONS
 from engine.rng import Rng
+from handlers import action_payloads
 from handlers.app import CoachRideBot
 from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
+from handlers.prompts.turn import INLINE_ATTACKS
 from handlers.store_keys import FLUSH
 from infra.ports import Put
 
@@ -152,10 +155,25 @@ class ServiceGame:
         self.press(self.uids[seat], message_id, button)
 
     def attack(self) -> None:
-        """The player whose turn it is attacks someone, through the attack menu."""
+        """The player whose turn it is attacks someone: one tap on the turn's first page
+        (issue 27; a table of more than five lists them on an "Attack…" page)."""
         seat = self.state().turn
-        self.press_payload(seat, "~at")
+        if self.n - 1 > INLINE_ATTACKS:
+            self.press_payload(seat, "~at")
         self.press_payload(seat, "at", prefix=True)
+
+    def offer(self, seat: int, partner: int, card: str) -> None:
+        """``seat`` offers ``card`` to ``partner`` through the trade's page: each offer on it when
+        they are few (issue 27), else whom first, then which item."""
+        st = self.state()
+        assert st.pending is not None
+        offer = action_payloads.encode_action(
+            Action("trade", seat, st.pending.id, target=partner, card=card)
+        )
+        self.press_payload(seat, action_payloads.nav("tr"))
+        if not any(d.endswith(f":{offer}") for d in self.prompt(seat)[1]):
+            self.press_payload(seat, action_payloads.nav("tr", partner))
+        self.press_payload(seat, offer)
 
     def support_attacker_until(self, kind: str) -> None:
         """Every supporter asked sides with the attacker (who then wins), and every other wait

@@ -42,8 +42,7 @@ def test_a_boost_prompt_closed_by_the_poison_mixer_says_so(lang: str) -> None:
         lambda st: (table.give(st, attacker, "dagger"), table.give(st, mixer, "poison_mixer"))
     )
     attack = Action("attack", attacker, table.state().pending.id, target=defender)  # type: ignore[union-attr]
-    table.press_payload(attacker, "~at")
-    table.press_payload(attacker, action_payloads.encode_action(attack))
+    table.press_payload(attacker, action_payloads.encode_action(attack))  # one tap (issue 27)
     while (aw := engine.awaiting(table.state())) is not None and aw.kind != "boost":
         table.wait_until_due()
     attacker_prompt, _ = table.prompt(attacker)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import engine
 from engine import Action
 from engine.turn import diplomat_names, matching_card
-from handlers import action_payloads, fmt
+from handlers import action_payloads
 from handlers.i18n import t
 from tests.service.service_game import ServiceGame
 from tests.service.test_conversation_pace import Log
@@ -20,11 +20,7 @@ def _offer(table: ServiceGame) -> tuple[int, int, int]:
     nxt, partner = (trader + 1) % table.n, (trader + 2) % table.n
     card = st.players[trader].items[0]
     assert st.pending is not None
-    decision = st.pending.id
-    table.press_payload(trader, action_payloads.nav("tr"))
-    table.press_payload(trader, action_payloads.nav("tr", partner))
-    offer = Action("trade", trader, decision, target=partner, card=card)
-    table.press_payload(trader, action_payloads.encode_action(offer))
+    table.offer(trader, partner, card)
     return trader, nxt, partner
 
 
@@ -94,10 +90,10 @@ def test_premove_not_chosen_the_turn_comes_as_a_new_message() -> None:
 
 def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answers() -> None:
     """The next player is offered their turn as soon as the turn before starts; offered a trade
-    themselves, the same message is paused: edited, not re-sent, to say why (the table waits
-    for their answer), the choice kept, and no button that would do nothing (a newcomer's game,
-    issue 25); the offer comes as a message of its own, and the choice plays once it is
-    answered."""
+    themselves, the choice is paused, kept, and the same message stays as shown (issue 27: no
+    edit to pause it, none to open it again); a press on it meanwhile is answered with why it
+    waits (the table waits for their answer) and changes nothing. The offer comes as a message
+    of its own, and the choice plays once it is answered."""
     table = ServiceGame(n=4)
     table.start()
     st = table.state()
@@ -108,23 +104,28 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
     assert t("en", "game.turn.next_title") in table.messenger.messages[(chat, ahead_id)].text
     table.press_payload(nxt, "pa")  # chosen while the trader still thinks
     sent_before = len(table.messenger.in_chat(chat))
+    kept = table.messenger.messages[(chat, ahead_id)]
+    shown = (kept.text, kept.rows)
+    assert t("en", "game.turn.next_held") in kept.text
+    assert t("en", "game.answer.turn.pass") in kept.text
 
     assert st.pending is not None
     card = st.players[trader].items[0]
-    table.press_payload(trader, action_payloads.nav("tr"))
-    table.press_payload(trader, action_payloads.nav("tr", nxt))
-    offer = Action("trade", trader, st.pending.id, target=nxt, card=card)
-    table.press_payload(trader, action_payloads.encode_action(offer))
+    table.offer(trader, nxt, card)
     paused = table.messenger.messages[(chat, ahead_id)]
-    trader_name = fmt.name(engine.public_view(st), trader)
-    what = t("en", "game.kind.trade_answer")
-    assert t("en", "game.turn.next_paused_you", name=trader_name, what=what) in paused.text
-    assert t("en", "game.turn.next_held") in paused.text
-    assert t("en", "game.answer.turn.pass") in paused.text
-    assert not paused.rows  # nothing to press while it waits
+    assert (paused.text, paused.rows) == shown, "not edited while paused"
     offer_id, _ = table.prompt(nxt)
     assert offer_id != ahead_id  # the offer is a new message: it notifies
-    assert len(table.messenger.in_chat(chat)) == sent_before + 1  # the pause was an edit
+    assert len(table.messenger.in_chat(chat)) == sent_before + 1
+
+    pending = table.state().pending
+    button = next(b[2] for row in paused.rows or [] for b in row if b[2].endswith(":pa"))
+    table.press(chat, ahead_id, button)  # pressed while paused
+    trader_name = engine.public_view(st)["players"][trader]["name"]
+    what = t("en", "game.kind.trade_answer")
+    why = t("en", "game.turn.next_paused_you", name=trader_name, what=what)
+    assert table.messenger.answers[-1][1:] == (why, True), table.messenger.answers[-1]
+    assert table.state().pending == pending, "nothing changed"
 
     _answer(table, nxt)
     after = table.state()
@@ -133,31 +134,33 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
     assert t("en", "prompt.closed.premove_played") in closed
 
 
-def test_premove_paused_during_a_fight_says_so_and_opens_again_by_an_edit() -> None:
-    """A fight pauses "your turn is next" (engine.premove): the same message loses its buttons
-    and says why, once for the whole fight (not an edit per step), then gets them back by an
-    edit once the result stands (a newcomer pressed the dead buttons, issue 25)."""
+def test_premove_paused_during_a_fight_keeps_its_message_as_shown() -> None:
+    """A fight pauses "your turn is next" (engine.premove): the same message stays as shown for
+    the whole fight (issue 27: an edit to pause it and one to open it again were about 27 calls
+    per 5-player game); a press meanwhile is answered with why it waits. Once the result stands
+    it is open again, as shown."""
     table = ServiceGame(n=5)
     table.start()
     attacker = table.state().turn
     nxt = (attacker + 1) % table.n
     ahead_id, _ = table.prompt(nxt)
     chat = table.uids[nxt]
-    sent_before = len(table.messenger.in_chat(chat))
+    before = table.messenger.messages[(chat, ahead_id)]
+    shown = (before.text, before.rows)
     table.attack()
-    name = fmt.name(engine.public_view(table.state()), attacker)
-    paused = table.messenger.messages[(chat, ahead_id)]
-    assert t("en", "game.turn.next_paused_fight", name=name) in paused.text
-    assert not paused.rows
-    texts = set()
+    name = engine.public_view(table.state())["players"][attacker]["name"]
+    pass_button = next(b[2] for row in before.rows or [] for b in row if b[2].endswith(":pa"))
+    table.press(chat, ahead_id, pass_button)
+    why = t("en", "game.turn.next_paused_fight", name=name)
+    assert table.messenger.answers[-1][1:] == (why, True), table.messenger.answers[-1]
+    assert engine.view(table.state(), nxt)["next_turn"]["held"] is None  # type: ignore[index]
     while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
-        texts.add(table.messenger.messages[(chat, ahead_id)].text)
+        now = table.messenger.messages[(chat, ahead_id)]
+        assert (now.text, now.rows) == shown, "not edited during the fight"
         table.support_attacker_until_next_step()
-    assert len(texts) == 1  # one pause for the whole fight: priest, support, boost, doctor
+    assert engine.view(table.state(), nxt)["next_turn"]["open"]  # type: ignore[index]
     reopened = table.messenger.messages[(chat, ahead_id)]
-    assert reopened.rows and "⏸️" not in reopened.text
-    assert t("en", "game.turn.next_body", name=name) in reopened.text
-    assert len(table.messenger.in_chat(chat)) >= sent_before
+    assert reopened.rows and t("en", "game.turn.next_body", name=f"<b>{name}</b>") in reopened.text
     assert [m.message_id for m in table.messenger.in_chat(chat)].count(ahead_id) == 1
 
 

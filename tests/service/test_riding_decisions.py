@@ -28,8 +28,7 @@ def _attack(table: ServiceGame, priest: int | None = None) -> tuple[int, int, in
     if priest is not None:
         table.arrange(lambda st: table.give(st, priest, "priest"))
     decision = table.state().pending.id  # type: ignore[union-attr]
-    table.press_payload(attacker, "~at")
-    table.press_payload(
+    table.press_payload(  # one tap on the turn's first page (issue 27)
         attacker,
         action_payloads.encode_action(Action("attack", attacker, decision, target=defender)),
     )
@@ -135,8 +134,8 @@ def test_R_A3_every_supporter_is_prompted_at_once_and_the_group_hears_them_in_or
     assert "Declaring before you" in third_text and names[0] in third_text
     assert "⏳" not in third_text, "no deadline before its turn"
     table.clock.advance(2)
-    table.press_payload(third, "su.ha")  # ahead of its turn: kept
-    assert "Kept until your turn" in _prompt_text(table, third, prompts[third])
+    table.press_payload(third, "su.ha")  # ahead of its turn: kept, the press's answer says so
+    assert "Kept until your turn" in table.messenger.answers[-1][1]
     table.wait_until_due()  # the window closes: the first supporter's turn
     assert not any("supports" in x or "neutral" in x for x in table.group_texts())
     table.clock.advance(3)
@@ -241,7 +240,11 @@ class _EditLog(EmulatedMessenger):
 
 
 def test_issue_25_a_tap_on_a_support_declared_ahead_is_one_edit_keeping_the_choice() -> None:
-    """It was two edits at once (answered without buttons, then the prompt again with them)."""
+    """It was two edits at once (answered without buttons, then the prompt again with them).
+    Issue 27: the press's answer says it is kept at once, and the edit waits KEPT_WAIT_SECONDS
+    (told sooner, the prompt is closed instead: one edit)."""
+    from handlers.private_news import KEPT_WAIT_SECONDS
+
     log = _EditLog()
     table = ServiceGame(n=5, messenger=log)
     table.start()
@@ -250,6 +253,10 @@ def test_issue_25_a_tap_on_a_support_declared_ahead_is_one_edit_keeping_the_choi
     prompt, _ = table.prompt(third)
     log.edits.clear()
     table.press_payload(third, "su.ha")  # ahead of its turn: kept
+    assert "Kept until your turn" in table.messenger.answers[-1][1]
+    assert not [e for e in log.edits if e[:2] == (table.uids[third], prompt)]
+    table.clock.advance(KEPT_WAIT_SECONDS + 0.01)
+    table.fire_timers()  # the Priest window closes; the first supporter's turn has not ended
     mine = [e for e in log.edits if e[:2] == (table.uids[third], prompt)]
     assert len(mine) == 1, mine
     _, _, text, buttons = mine[0]

@@ -41,8 +41,7 @@ def test_two_players_with_the_same_name_are_told_apart_on_the_attack_buttons() -
     g = seated(["Ann", "Ann", "ann ", "Bob"])
     names = [p.name for p in g.state().players]
     assert sorted(names) == ["Ann", "Ann (2)", "Bob", "ann (3)"]
-    seat = g.state().turn
-    g.press_payload(seat, "~at")
+    seat = g.state().turn  # the targets are on the turn's first page (issue 27)
     message_id, _ = g.prompt(seat)
     shown = g.messenger.messages[(g.uids[seat], message_id)]
     labels = [b[0] for row in shown.rows or [] for b in row if ":at." in b[2]]

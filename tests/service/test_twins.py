@@ -17,6 +17,7 @@ from engine.rng import Rng
 from handlers import action_payloads
 from handlers.i18n import t
 from handlers.presenter import STATUS_EVERY_SECONDS
+from handlers.prompts.turn import INLINE_ATTACKS
 from tests.e2e.harness import BOT
 from tests.service.twins import (
     NAMES,
@@ -79,8 +80,7 @@ def _attack(twin: Twin) -> None:
     """5 s into the first turn, its player attacks the next seat."""
     turn, target, _ = seats(twin.state())
     twin.wait(5)
-    twin.press(turn, "~at")
-    twin.press(turn, payload("attack", target=target))
+    twin.press(turn, payload("attack", target=target))  # one tap (issue 27)
 
 
 def test_R_D1_a_pass_in_the_priest_window_changes_nothing_the_group_sees() -> None:
@@ -205,11 +205,11 @@ def test_R_D1_the_turn_sent_anew_looks_the_same_whatever_the_hidden_cards() -> N
 
 
 def test_R_D1_your_turn_is_next_paused_for_a_fight_whatever_the_doctor() -> None:
-    """Issue 25: "🔜 Your turn is next" loses its buttons for the fight, by an edit of its one
-    message. A: a seat that is neither fighting nor next holds the Doctor
-    and taps "Not now" in its window; B: nobody holds it. The next player's chat (the pause, and
-    its turn coming after the tie), the group and every other seat see the same, call for
-    call."""
+    """Issue 25, 27: "🔜 Your turn is next" is paused for the fight and stays as shown (no edit),
+    a press on it meanwhile answered with why it waits. A: a seat that is neither fighting nor
+    next holds the Doctor and taps "Not now" in its window; B: nobody holds it. The next
+    player's chat (the press while paused, and its turn coming after the tie), the group and
+    every other seat see the same, call for call."""
     seed = find_seed(lambda st: "doctor" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
     turn, nxt, _ = seats(deal(N, seed))
     target, x = (turn + 2) % N, (turn + 3) % N
@@ -220,19 +220,22 @@ def test_R_D1_your_turn_is_next_paused_for_a_fight_whatever_the_doctor() -> None
     )
     for twin, doctor in ((a, True), (b, False)):
         twin.wait(5)
-        twin.press(turn, "~at")
         twin.press(turn, payload("attack", target=target))
         while twin.state().pending.kind != "doctor":  # type: ignore[union-attr]
             twin.run_until(twin.due() or 0)
         twin.wait(2)
         if doctor:
             twin.press(x, payload("pass"))
+        ahead = twin.harness.game_doc()["ahead"]
+        player = twin.player(nxt)
+        shown = twin.harness.api.message(player.uid, int(ahead["msg"]))
+        button = next(d for _, d in shown.buttons() if d and d.endswith(":pa"))
+        twin.harness.press(player, player.uid, shown.message_id, button)  # paused
         twin.wait(150)
     assert_same_streams(a, b, hidden={x})
     uid = a.player(nxt).uid
-    name = f"<b>{NAMES[turn]}</b>"
-    edits = [r[3] or "" for r in a.stream(uid) if r[1] == "editMessageText"]
-    assert any(t("en", "game.turn.next_paused_fight", name=name) in e for e in edits)
+    why = t("en", "game.turn.next_paused_fight", name=NAMES[turn])
+    assert any(r[1] == "answerCallbackQuery" and r[3] == why for r in a.stream(uid))
 
 
 # -- 3. a timed-out trade answer -------------------------------------------------------------
@@ -250,7 +253,8 @@ def _offer_first_item(twin: Twin, turn: int, target: int) -> float:
     card = twin.state().players[turn].items[0]
     twin.wait(5)
     twin.press(turn, "~tr")
-    twin.press(turn, f"~tr.{target}")
+    if f"~tr.{target}" in twin.payloads(turn):  # else each offer is on the trade's page
+        twin.press(turn, f"~tr.{target}")
     twin.press(turn, payload("trade", target=target, card=card))
     due = twin.due()
     assert due is not None
@@ -343,7 +347,8 @@ def _choose(twin: Twin, seat: int, rng: Rng) -> list[str]:
             return [payload("pass")]
         target = rng.below(twin.n - 1)
         target = target if target < seat else target + 1
-        return ["~at", payload("attack", target=target)]
+        attack = payload("attack", target=target)  # one tap up to INLINE_ATTACKS (issue 27)
+        return [attack] if twin.n - 1 <= INLINE_ATTACKS else ["~at", attack]
     if kind == "gift":
         first = shown[rng.below(len(shown))]
         twin.press(seat, first)

@@ -207,7 +207,7 @@ def test_prompts_show_the_time_left_and_escape_names() -> None:
     assert "17" in text
     assert html.escape(raw) in text and raw not in text
     pages = render(st, seat, "en", "~tr").rows
-    assert any(label.startswith(raw) for row in pages for label, _ in row)  # labels are plain
+    assert any(raw in label for row in pages for label, _ in row)  # labels are plain
 
 
 def test_turn_prompt_lists_declaring_victory_only_with_its_button() -> None:
@@ -286,3 +286,55 @@ def test_R_T3_the_bag_for_bag_line_is_shown_only_to_who_holds_the_other_bag() ->
                 assert shown == holds
                 seen[holds, shown] += 1
     assert seen[True, True] and seen[False, False], seen  # both cases were met
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 8])
+def test_each_player_to_attack_is_one_tap_on_the_turns_first_page_up_to_five(n: int) -> None:
+    """Issue 27: the attack's page of targets was an edit of its own (~20 a 5-player game). Up
+    to four others, each is a button on the turn's first page, carrying the attack itself; at a
+    larger table an "Attack…" page lists them as before."""
+    from handlers.i18n import t
+    from handlers.prompts.turn import INLINE_ATTACKS
+
+    st, _ = playouts.started(3, n=n)
+    seat = st.turn
+    root = render(st, seat, "en")
+    payloads = [p for row in root.rows for _, p in row]
+    attacks = [a for a in engine.legal_actions(st, seat) if a.kind == "attack"]
+    inline = {action_payloads.encode_action(a) for a in attacks}
+    labels = {label for row in root.rows for label, p in row if p in inline}
+    if n - 1 <= INLINE_ATTACKS:
+        assert inline <= set(payloads) and len(inline) == n - 1
+        # no item count on them: "your turn is next" would be edited whenever one changes
+        assert all(label.startswith("⚔️ ") and "🎒" not in label for label in labels), labels
+        assert action_payloads.nav("at") not in payloads
+    else:
+        assert not inline & set(payloads)
+        assert action_payloads.nav("at") in payloads
+        assert t("en", "game.btn.attack") in {label for row in root.rows for label, _ in row}
+
+
+def test_each_offer_is_one_tap_on_the_trades_page_while_they_are_few() -> None:
+    """Issue 27: the item's page after the player's was an edit of its own. Up to
+    INLINE_OFFERS (an item to a player), the trade's page offers each at once, naming both;
+    more, and it asks whom first, then which item, as before."""
+    from handlers.i18n import t
+    from handlers.prompts.turn import INLINE_OFFERS
+    from tests.unit.engine_helpers import table
+
+    few = table(5, hands={0: ["dagger", "gloves"]})
+    many = table(5, hands={0: ["dagger", "gloves", "whip", "monocle"]})
+    for st, inline in ((few, True), (many, False)):
+        legal = engine.legal_actions(st, 0)
+        trades = {action_payloads.encode_action(a) for a in legal if a.kind == "trade"}
+        assert (len(trades) <= INLINE_OFFERS) is inline
+        page = prompts.render_prompt(engine.view(st, 0), legal, "en", action_payloads.nav("tr"))
+        payloads = {p for row in page.rows for _, p in row}
+        if inline:
+            assert trades <= payloads, "every offer, one tap"
+            assert t("en", "game.trade.pick_offer") in page.text
+            labels = [label for row in page.rows for label, p in row if p in trades]
+            assert all("→" in label and "🎒" in label for label in labels), labels
+        else:
+            assert not trades & payloads
+            assert action_payloads.nav("tr", 1) in payloads
