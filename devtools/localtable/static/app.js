@@ -81,8 +81,7 @@ async function takeSeat() {
 }
 
 // -- drawing messages ------------------------------------------------------------------------
-// A message's time as the viewer's own locale writes it, as the deadlines in its text are
-// (<tg-time> below): not "22:01" beside "until 10:01:20 PM" in the same bubble.
+// In the viewer's locale, as <tg-time> deadlines are (not "22:01" beside "until 10:01:20 PM").
 function clock(seconds) {
   return new Date(seconds * 1000).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
 }
@@ -269,8 +268,7 @@ async function press(chat, messageId, data, key) {
     setTimeout(() => { if (pending.delete(query)) done(); }, 15000);
   } catch (error) {
     done();
-    // 400: the button is no longer on the message (its edit came before the page drew it);
-    // the table's own words ("Bad Request: no such button") are English and for developers
+    // 400: the button left its message before the page drew that (not the table's English)
     toast(panes[chat], t(error.status === 400 ? "button_gone" : "not_sent"));
   }
 }
