@@ -40,6 +40,7 @@ from handlers.updates import (
     ChatMoved,
     CommandMsg,
     MemberLeft,
+    User,
     parse,
 )
 from infra import metrics
@@ -131,7 +132,7 @@ class CoachRideBot:
         lang = (
             self.user_lang(cmd.user.id, cmd.user.language_code)
             if private
-            else self.chat_lang(cmd.chat_id)
+            else self.chat_lang(cmd.chat_id, cmd.user)
         )
         command = BY_NAME.get(cmd.command)
         if command is None:
@@ -178,10 +179,17 @@ class CoachRideBot:
         return game_room.member_left(self, cmd)
 
     # -- the language a reply is written in ------------------------------------------------
-    def chat_lang(self, chat_id: int) -> str:
-        return unit_of_work.reading(
-            self.store, lambda work: work.chat(chat_id).group_settings.language
-        )
+    def chat_lang(self, chat_id: int, sender: User | None = None) -> str:
+        """The group's language; until it has any settings (a lobby takes its creator's, or a
+        choice), the ``sender``'s: a Chinese newcomer's first /help was answered in English."""
+
+        def read(work: unit_of_work.RecordReader) -> str:
+            chat = work.chat(chat_id)
+            if sender is not None and not (chat.settings or chat.language_chosen):
+                return work.user_lang(sender.id, sender.language_code)
+            return chat.group_settings.language
+
+        return unit_of_work.reading(self.store, read)
 
     def user_lang(self, uid: int, language_code: str | None) -> str:
         return unit_of_work.reading(self.store, lambda work: work.user_lang(uid, language_code))

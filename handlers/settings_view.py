@@ -62,16 +62,25 @@ def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
             [button(f"{on if getattr(s, k) else off} {t(lang, f'settings.button.{k}')}", k)]
             for k in TOGGLES
         ),
-        [deadline(k) for k in DEADLINE_KINDS[:3]],
-        [deadline(k) for k in DEADLINE_KINDS[3:]],
+        # two deadlines to a row, "no AI" alone and three numbers to a row: on a phone (a 390 px
+        # screen) a row of three cut "Unterstützung 30s" and a row of seven "🤖 no AI" to "✅…"
+        # (Telegram cuts a label that does not fit, as the local table does)
+        *(
+            [deadline(k) for k in DEADLINE_KINDS[i : i + 2]]
+            for i in range(0, len(DEADLINE_KINDS), 2)
+        ),
         # every AI fill one press away (issue 25: one button stepping 0, 3, 4, 5 took three)
-        [
-            button(
-                f"{on} {n}" if n == s.ai_fill else (str(n) if n else t(lang, f"{key}_off")),
-                f"ai_fill.{n}",
-            )
-            for n in AI_FILL_CHOICES
-        ],
+        *(
+            [
+                button(
+                    # "✅ 🤖 no AI", not "✅ 0"
+                    (f"{on} " if n == s.ai_fill else "") + (str(n) if n else t(lang, f"{key}_off")),
+                    f"ai_fill.{n}",
+                )
+                for n in choices
+            ]
+            for choices in (AI_FILL_CHOICES[:1], AI_FILL_CHOICES[1:4], AI_FILL_CHOICES[4:])
+        ),
         [
             button(
                 f"{on if s.ai_takeover else off} {t(lang, 'settings.button.ai_takeover')}",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from unicodedata import east_asian_width
 
 from engine.actions import Action
 from engine.cards import ALL_ITEMS
@@ -115,6 +117,23 @@ def grid(buttons: list[Button], per_row: int) -> Rows:
     return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
 
+# How wide a label may be, in Latin letters (a CJK character or an emoji counts two), to show
+# whole on half the keyboard of a phone (390 px): "👜 Geheimer Koffer (Schlüssel)" was cut off.
+HALF_ROW = 18
+
+
+def label_width(label: str) -> int:
+    return sum(
+        0 if unicodedata.category(c) in ("Mn", "Me", "Cf") else 1 + (east_asian_width(c) in "WF")
+        for c in label
+    )
+
+
+def pairs(buttons: list[Button]) -> Rows:
+    """Two buttons a row when every label fits half a phone's keyboard, else one a row."""
+    return grid(buttons, 1 if any(label_width(b[0]) > HALF_ROW for b in buttons) else 2)
+
+
 def distinct_cards(actions: Iterable[Action]) -> list[Action]:
     """One action per item kind: the three Keys (or Goblets) are the same choice for a player."""
     seen: set[tuple[object, ...]] = set()
@@ -137,15 +156,15 @@ def card_buttons(
     payload: Callable[[Action], str] = act,
     label: Callable[[str], str] | None = None,
 ) -> None:
-    """A button per distinct item card (2 a row), each card also explained in the info row.
-    ``label`` words the button from the card's label (e.g. "accept and give …")."""
+    """A button per distinct item card (2 a row if they fit), each card also explained in the
+    info row. ``label`` words the button from the card's label (e.g. "accept and give …")."""
     buttons = []
     for a in distinct_cards(actions):
         assert a.card is not None
         shown = card_label(ask_.lang, a.card)
         buttons.append((label(shown) if label else shown, payload(a)))
         page.info.append(action_payloads.info_item(item_kind(a.card)))
-    page.rows += grid(buttons, 2)
+    page.rows += pairs(buttons)
 
 
 def info_row(lang: str, payloads: list[str]) -> Rows:
@@ -175,6 +194,7 @@ def _icon(info: action_payloads.Info) -> str:
 
 
 __all__ = [
+    "HALF_ROW",
     "MAX_BUTTONS",
     "MAX_PER_ROW",
     "Ask",
@@ -189,4 +209,6 @@ __all__ = [
     "distinct_cards",
     "grid",
     "info_row",
+    "label_width",
+    "pairs",
 ]

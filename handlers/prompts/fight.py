@@ -171,21 +171,22 @@ def boost_page(a: Ask, path: list[str]) -> Page:
     page.add(a.t("game.boost.body" if plays else "game.boost.nothing"), a.hand)
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
     buttons: list[Button] = []
+    wide: list[Button] = []  # "🧪 Giftmischer: 🤖 Elfriede gewinnt" was cut off two to a row
     for x in plays:
         card = x.card or ""
         if card == POISON_MIXER:
             winner = a.label(att if x.choice == "attacker" else dfn)
             label = a.t("game.btn.mixer", label=occupation_label(a.lang, card), name=winner)
+            wide.append((label, act(x)))
         else:
-            label = played_label(a.lang, card)
-        buttons.append((label, act(x)))
+            buttons.append((played_label(a.lang, card), act(x)))
         is_occ = card in OCCUPATIONS
         page.info.append(
             action_payloads.info_occupation(card)
             if is_occ
             else action_payloads.info_item(item_kind(card))
         )
-    page.rows = grid(buttons, 2)
+    page.rows = grid(buttons, 2) + grid(wide, 1)
     page.rows.append([(a.t("game.btn.done"), act(a.of("pass")[0]))])
     return page
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +17,12 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 LABEL = re.compile(r"<[^>]+>")
 
 
-def shown(key: str, **params: object) -> str:
+def shown(key: str, lang: str = "en", **params: object) -> str:
     """A catalog text as the page shows it (tags gone)."""
-    return LABEL.sub("", t("en", key, **params))
+    return LABEL.sub("", t(lang, key, **params))
 
 
+<<<<<<< HEAD
 GAME_OVER = shown("game.final.title", round=0).split(" · ")[0]  # "🏁 Game over"
 ATTACKS = shown("game.fight.header", attacker="\0", defender="\0").split("\0")[1]  # " attacks "
 ATTACK = shown("game.btn.attack_player", name="", items="")[:2]  # "⚔️": one tap (issue 27)
@@ -43,11 +46,62 @@ QUICK = (
     shown("game.btn.continue"),
     shown("game.btn.keep_occupation"),
 )
+=======
+@dataclass(frozen=True)
+class Labels:
+    """The button labels and marks a player looks for, in one language."""
+
+    game_over: str
+    attacks: str
+    attack: str
+    claims: tuple[str, ...]
+    finish: tuple[str, ...]
+    never: tuple[str, ...]
+    quick: tuple[str, ...]
+
+
+@functools.cache
+def labels(lang: str) -> Labels:
+    def one(key: str) -> str:
+        return shown(key, lang)
+
+    return Labels(
+        game_over=shown("game.final.title", lang, round=0).split(" · ")[0],  # "🏁 Game over"
+        attacks=shown("game.fight.header", lang, attacker="\0", defender="\0").split("\0")[1],
+        attack=one("game.btn.attack"),
+        claims=(one("game.btn.claim"), one("game.btn.solo"), one("game.btn.fortune")),
+        # Once a fight was seen, a claim ends the game sooner: declare as soon as rules allow.
+        finish=tuple(
+            one(f"game.btn.{k}") for k in ("confirm_solo", "confirm_claim", "solo", "claim")
+        ),
+        # going back and card help only slow a random player
+        never=(one("game.btn.back"), "ℹ️"),
+        # Answers that let the game go on at once; a player picks among them three times in
+        # four, so games end in a bounded time while every other kind of button gets pressed.
+        quick=tuple(
+            one(f"game.btn.{k}")
+            for k in (
+                "pass",
+                "done",
+                "not_now",
+                "support_neutral",
+                "end",
+                "continue",
+                "keep_occupation",
+            )
+        ),
+    )
+
+
+EN = labels("en")
+GAME_OVER, ATTACKS, ATTACK = EN.game_over, EN.attacks, EN.attack
+CLAIMS, FINISH, NEVER, QUICK = EN.claims, EN.finish, EN.never, EN.quick
+>>>>>>> newcomer7
 
 
 class Player:
-    def __init__(self, page: Any, name: str, seed: int) -> None:
-        self.page, self.name = page, name
+    def __init__(self, page: Any, name: str, seed: int, lang: str = "en") -> None:
+        self.page, self.name, self.labels = page, name, labels(lang)
         self.rng = random.Random(seed)
         self.clicks = 0
 
@@ -111,15 +165,17 @@ class Player:
         labels = [label.strip() for label in keys.all_inner_texts()]
         if not labels:
             return False
+        mine = self.labels
         allowed = [
             i
             for i, label in enumerate(labels)
-            if not label.startswith(NEVER) and (fight_seen or not label.startswith(CLAIMS))
+            if not label.startswith(mine.never)
+            and (fight_seen or not label.startswith(mine.claims))
         ]
         if not allowed:
             return False
-        preferred = (ATTACK,) if not fight_seen else FINISH
-        quick = [i for i in allowed if labels[i].startswith(QUICK)]
+        preferred = (mine.attack,) if not fight_seen else mine.finish
+        quick = [i for i in allowed if labels[i].startswith(mine.quick)]
         index = self.rng.choice(quick if quick and self.rng.random() < 0.75 else allowed)
         for wanted in preferred:
             found = [i for i in allowed if labels[i].startswith(wanted)]

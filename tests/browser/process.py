@@ -14,6 +14,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TIME_SCALE = "0.015"
+# At load 9 on two cores (seven agents' test runs) a table once took over 30 s to print its
+# address: its imports alone; 5 s at that load a minute later.
+START_SECONDS = 60
 ADDRESS = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 
 
@@ -60,7 +63,7 @@ class TableProcess:
                 lines.put(line)
 
         threading.Thread(target=pump, daemon=True).start()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             try:
                 line = lines.get(timeout=0.5)
@@ -72,6 +75,7 @@ class TableProcess:
             if match:
                 assert int(match.group(1)) == self.port
                 return
+        self.stop()  # a table that never said where it is would outlive the test
         raise AssertionError("the table did not print its address:\n" + "".join(self.log))
 
     def stop(self) -> None:

@@ -152,3 +152,24 @@ def test_a_port_out_of_range_ends_in_one_sentence(tmp_path: Path, port: str) -> 
     assert done.stderr.strip() == t(
         "en", "local.port_busy", host="127.0.0.1", port=port, reason=reason
     )
+
+
+def test_the_files_a_table_writes_beside_its_own_are_ignored_by_git(tmp_path: Path) -> None:
+    """`make run` in a fresh clone keeps its chats in ``coach-ride.sqlite3``; SQLite writes
+    ``-wal`` and ``-shm`` files beside it, which a stopped table may leave (a newcomer's
+    `git status` listed both as untracked). Every file the running table holds is ignored."""
+    from fnmatch import fnmatch
+
+    patterns = [
+        line.strip()
+        for line in (ROOT / ".gitignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    table = TableProcess(tmp_path / "coach-ride.sqlite3", free_port())
+    table.start()
+    try:
+        held = sorted(path.name for path in tmp_path.iterdir())
+    finally:
+        table.stop()
+    assert "coach-ride.sqlite3-wal" in held  # what the check is about: SQLite's write-ahead log
+    assert [name for name in held if not any(fnmatch(name, p) for p in patterns)] == []

@@ -166,3 +166,15 @@ def test_issue_25_the_groups_language_switched_mid_game_follows_into_the_running
     table.flush_group()
     shown = "\n".join(table.group_texts())
     assert "<b>Runde " in shown and "⚔️" in shown, shown
+
+
+def test_a_group_without_settings_answers_a_command_in_the_senders_language() -> None:
+    """A Chinese newcomer's first /help and /rules at a new table were answered in English (the
+    group's default) while the page and the command menu spoke Chinese; until the group has
+    settings (a lobby's creator's language, or a choice) the sender's language answers."""
+    g = Group()
+    g.say(2, "zh-hans", "/help")
+    assert g.last().text == t("zh-Hans", "help.group")
+    g.say(3, "de", "/newgame")  # the lobby takes its creator's language: the group's now
+    g.say(2, "zh-hans", "/help")
+    assert g.last().text == t("de", "help.group")

@@ -17,7 +17,7 @@ from engine.cards import ALL_ITEMS, item_kind
 from handlers import action_payloads, prompts
 from handlers.action_payloads import Act, Info, Nav
 from handlers.i18n import LANGUAGES
-from handlers.prompts.base import MAX_BUTTONS, MAX_PER_ROW
+from handlers.prompts.base import HALF_ROW, MAX_BUTTONS, MAX_PER_ROW, label_width
 from tests.unit import playouts
 
 CLAIMS = ("claim", "claim_other")
@@ -338,3 +338,47 @@ def test_each_offer_is_one_tap_on_the_trades_page_while_they_are_few() -> None:
         else:
             assert not trades & payloads
             assert action_payloads.nav("tr", 1) in payloads
+
+
+def test_the_poison_mixers_buttons_each_have_a_row_of_their_own() -> None:
+    """ "🧪 Giftmischer: 🤖 Elfriede gewinnt" two to a row was cut off on a phone (a newcomer's
+    game at the local table, 390 px): each Poison Mixer choice names a winner, so it gets the
+    keyboard's whole width."""
+    from engine.cards import POISON_MIXER
+
+    for seed in range(40):
+        for step in playouts.game(seed, n=5):
+            aw = engine.awaiting(step.before)
+            if aw is None or aw.kind != "boost":
+                continue
+            for seat in aw.seats:
+                legal = engine.legal_actions(step.before, seat)
+                if any(a.card == POISON_MIXER for a in legal):
+                    pr = prompts.render_prompt(engine.view(step.before, seat), legal, "de")
+                    rows = [row for row in pr.rows if any("Giftmischer" in b[0] for b in row)]
+                    assert len(rows) == 2 and all(len(row) == 1 for row in rows), pr.rows
+                    return
+    raise AssertionError("no boost window offered the Poison Mixer in 40 games")
+
+
+def test_a_trade_answers_long_labels_each_have_a_row_of_their_own() -> None:
+    """ "✅ Annehmen, 👜 Geheimer Koffer (Schlüssel) geben" two to a row was cut off on a phone
+    (a newcomer's game at the local table, 390 px): card buttons are two to a row only when
+    every label fits half the keyboard."""
+    checked = 0
+    for seed in range(12):
+        for step in playouts.game(seed, n=5):
+            aw = engine.awaiting(step.before)
+            if aw is None or aw.kind != "trade_answer":
+                continue
+            for seat in aw.seats:
+                view, legal = (
+                    engine.view(step.before, seat),
+                    engine.legal_actions(step.before, seat),
+                )
+                pr = prompts.render_prompt(view, legal, "de")
+                accept = [row for row in pr.rows if any(b[1].startswith("ac.") for b in row)]
+                wide = any(label_width(b[0]) > HALF_ROW for row in accept for b in row)
+                assert not wide or all(len(row) == 1 for row in accept), pr.rows
+                checked += wide
+    assert checked >= 3, "too few trades with a long label to check"

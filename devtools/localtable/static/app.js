@@ -81,9 +81,9 @@ async function takeSeat() {
 }
 
 // -- drawing messages ------------------------------------------------------------------------
+// In the viewer's locale, as <tg-time> deadlines are (not "22:01" beside "until 10:01:20 PM").
 function clock(seconds) {
-  const d = new Date(seconds * 1000);
-  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  return new Date(seconds * 1000).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
 }
 
 // <tg-time unix="…" format="…">: shown in the viewer's own time zone and format, as Telegram's
@@ -268,15 +268,16 @@ async function press(chat, messageId, data, key) {
     setTimeout(() => { if (pending.delete(query)) done(); }, 15000);
   } catch (error) {
     done();
-    toast(panes[chat], error.message);
+    // 400: the button left its message before the page drew that (not the table's English)
+    toast(panes[chat], t(error.status === 400 ? "button_gone" : "not_sent"));
   }
 }
 
 async function say(chat, text) {
   try {
     await call("send", { chat, text });
-  } catch (error) {
-    toast(panes[chat], error.message);
+  } catch {
+    toast(panes[chat], t("not_sent"));
   }
 }
 
@@ -290,8 +291,8 @@ async function startBot(payload) {
   showPrivate();
   try {
     await call("send", payload ? { chat: "private", start: payload } : { chat: "private", text: "/start" });
-  } catch (error) {
-    toast(panes.private, error.message);
+  } catch {
+    toast(panes.private, t("not_sent"));
   }
 }
 
