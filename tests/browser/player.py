@@ -22,31 +22,6 @@ def shown(key: str, lang: str = "en", **params: object) -> str:
     return LABEL.sub("", t(lang, key, **params))
 
 
-<<<<<<< HEAD
-GAME_OVER = shown("game.final.title", round=0).split(" · ")[0]  # "🏁 Game over"
-ATTACKS = shown("game.fight.header", attacker="\0", defender="\0").split("\0")[1]  # " attacks "
-ATTACK = shown("game.btn.attack_player", name="", items="")[:2]  # "⚔️": one tap (issue 27)
-CLAIMS = (shown("game.btn.claim"), shown("game.btn.solo"), shown("game.btn.fortune"))
-# Once a fight was seen, a claim ends the game sooner: declare as soon as the rules allow.
-FINISH = (
-    shown("game.btn.confirm_solo"),
-    shown("game.btn.confirm_claim"),
-    shown("game.btn.solo"),
-    shown("game.btn.claim"),
-)
-NEVER = (shown("game.btn.back"), "ℹ️")  # going back and card help only slow a random player
-# Answers that let the game go on at once; a player picks among them three times in four, so
-# games end in a bounded time while every other kind of button still gets pressed.
-QUICK = (
-    shown("game.btn.pass"),
-    shown("game.btn.done"),
-    shown("game.btn.not_now"),
-    shown("game.btn.support_neutral"),
-    shown("game.btn.end"),
-    shown("game.btn.continue"),
-    shown("game.btn.keep_occupation"),
-)
-=======
 @dataclass(frozen=True)
 class Labels:
     """The button labels and marks a player looks for, in one language."""
@@ -68,7 +43,8 @@ def labels(lang: str) -> Labels:
     return Labels(
         game_over=shown("game.final.title", lang, round=0).split(" · ")[0],  # "🏁 Game over"
         attacks=shown("game.fight.header", lang, attacker="\0", defender="\0").split("\0")[1],
-        attack=one("game.btn.attack"),
+        # "⚔️": attacking a player is one tap on the turn's first page (issue 27)
+        attack=shown("game.btn.attack_player", lang, name="", items="")[:2],
         claims=(one("game.btn.claim"), one("game.btn.solo"), one("game.btn.fortune")),
         # Once a fight was seen, a claim ends the game sooner: declare as soon as rules allow.
         finish=tuple(
@@ -96,7 +72,6 @@ def labels(lang: str) -> Labels:
 EN = labels("en")
 GAME_OVER, ATTACKS, ATTACK = EN.game_over, EN.attacks, EN.attack
 CLAIMS, FINISH, NEVER, QUICK = EN.claims, EN.finish, EN.never, EN.quick
->>>>>>> newcomer7
 
 
 class Player:
