@@ -53,6 +53,19 @@ class PrivateNews(RunnerBound):
         p = st.pending
         return rec is not None and p is not None and rec["dec"] == p.id
 
+    def lead(self, seat: int, msg: int | None) -> str | None:
+        """The answers given earlier in message ``msg``, the seat's open prompt: a follow-up
+        of a press is asked in the message pressed, under the press's answer, which stays
+        there once the follow-up is answered too (issue 25: "🎁 Hand limit … ✔️ You give …"
+        no longer said what was taken)."""
+        rec = self.game.prompts.get(str(seat))
+        return rec.get("lead") if rec is not None and msg and rec.get("msg") == msg else None
+
+    def with_lead(self, seat: int, msg: int | None, text: str) -> str:
+        """``text`` for message ``msg``, under its earlier answers (``lead``)."""
+        lead = self.lead(seat, msg)
+        return fmt.truncate(fmt.lines(lead, "", text)) if lead else text
+
     def _follow_ups(
         self, st: State, answered: dict[int, tuple[int, str]]
     ) -> dict[int, tuple[int, str]]:
@@ -87,6 +100,7 @@ class PrivateNews(RunnerBound):
         # winner's choice and goes with "gave you Y back", one message (issue 25).
         p = st.pending
         giving_back = int(p.data["loser"]) if p is not None and p.kind == "giveback" else None
+        listed = _items_in_prompt(st)
         news: dict[int, str] = {}
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
@@ -99,6 +113,12 @@ class PrivateNews(RunnerBound):
                     shown and (got := data_of(e, EventKind.RECEIVED)) and got["how"] == "trade"
                 )
                 and not (seat == giving_back and e.kind == EventKind.ITEM_LOST)
+                and not (
+                    (seen := data_of(e, EventKind.ITEMS_SEEN))
+                    and seen["how"] == "fight"
+                    and (seat, seen["about"]) == listed
+                    and self.asks(seat)
+                )
             ]
             mine = _with_what_was_taken(st, seat, mine)
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
@@ -143,6 +163,16 @@ class PrivateNews(RunnerBound):
                 text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.away_notices = {}
+
+
+def _items_in_prompt(st: State) -> tuple[int, int] | None:
+    """(winner, loser) when the winner's prompt now lists the loser's items (R-A9 (b): "Take
+    one" of them, or the only one, taken): "🔍 their items: …" would say the same list again,
+    below the prompt that says it (issue 25)."""
+    p = st.pending
+    if p is None or p.kind not in (DecisionKind.REWARD_TAKE, DecisionKind.GIVEBACK):
+        return None
+    return p.actors[0], int(p.data["loser"])
 
 
 def _with_what_was_taken(st: State, seat: int, mine: list[Event]) -> list[Event]:
