@@ -100,7 +100,6 @@ class PrivateNews(RunnerBound):
         # winner's choice and goes with "gave you Y back", one message (issue 25).
         p = st.pending
         giving_back = int(p.data["loser"]) if p is not None and p.kind == "giveback" else None
-        listed = _items_in_prompt(st)
         news: dict[int, str] = {}
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
@@ -113,12 +112,7 @@ class PrivateNews(RunnerBound):
                     shown and (got := data_of(e, EventKind.RECEIVED)) and got["how"] == "trade"
                 )
                 and not (seat == giving_back and e.kind == EventKind.ITEM_LOST)
-                and not (
-                    (seen := data_of(e, EventKind.ITEMS_SEEN))
-                    and seen["how"] == "fight"
-                    and (seat, seen["about"]) == listed
-                    and self.asks(seat)
-                )
+                and not (self.asks(seat) and _listed_by_prompt(st, seat, e))
             ]
             mine = _with_what_was_taken(st, seat, mine)
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
@@ -165,14 +159,22 @@ class PrivateNews(RunnerBound):
         self.game.away_notices = {}
 
 
-def _items_in_prompt(st: State) -> tuple[int, int] | None:
-    """(winner, loser) when the winner's prompt now lists the loser's items (R-A9 (b): "Take
-    one" of them, or the only one, taken): "🔍 their items: …" would say the same list again,
-    below the prompt that says it (issue 25)."""
+def _listed_by_prompt(st: State, seat: int, e: Event) -> bool:
+    """Whether the seat's prompt now lists what ``e`` shows them: the loser's items for a Take
+    or the only one taken (R-A9 (b)), the occupation deck for the Coat (R-T8). "🔍 …" would say
+    the same list again, below the prompt that says it (issue 25)."""
     p = st.pending
-    if p is None or p.kind not in (DecisionKind.REWARD_TAKE, DecisionKind.GIVEBACK):
-        return None
-    return p.actors[0], int(p.data["loser"])
+    if p is None or p.actors != [seat]:
+        return False
+    if p.kind == DecisionKind.COAT:
+        return e.kind == EventKind.DECK_SEEN
+    seen = data_of(e, EventKind.ITEMS_SEEN)
+    return (
+        p.kind in (DecisionKind.REWARD_TAKE, DecisionKind.GIVEBACK)
+        and seen is not None
+        and seen["how"] == "fight"
+        and seen["about"] == int(p.data["loser"])
+    )
 
 
 def _with_what_was_taken(st: State, seat: int, mine: list[Event]) -> list[Event]:

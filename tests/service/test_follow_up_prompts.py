@@ -167,6 +167,23 @@ def test_issue_25_the_only_item_taken_is_not_told_again_after_the_prompt_saying_
     assert not any("🔍" in m.text for m in table.messenger.in_chat(table.uids[winner])[since:])
 
 
+def test_issue_25_the_occupation_deck_for_the_coat_is_listed_once() -> None:
+    """R-T8 Coat: its giver's prompt lists the occupation deck to choose from; a "🔍 The
+    occupation deck: …" message said the same list again, below the prompt."""
+    from tests.service.test_premove import _offer
+
+    table = ServiceGame(n=4)
+    table.start()
+    trader = table.state().turn
+    table.arrange(lambda st: st.players[trader].items.insert(0, "coat"))
+    since = len(table.messenger.in_chat(table.uids[trader]))
+    _, _, partner = _offer(table)
+    _press(table, partner, _choose(table, partner, "accept"))
+    assert table.state().pending.kind == "coat"  # type: ignore[union-attr]
+    lists = [m.text for m in table.messenger.in_chat(table.uids[trader])[since:]]
+    assert sum(x.count("The occupation deck: ") for x in lists) == 1, lists
+
+
 def test_issue_25_a_reminder_says_the_time_truly_left_under_a_time_scale() -> None:
     """§8: GAME_TIME_SCALE multiplies every deadline, the reminder's lead too; the reminder
     said "15 s left" when 4.5 s were (scale 0.3)."""
