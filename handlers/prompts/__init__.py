@@ -146,6 +146,8 @@ def _fight_as_of_now(before: SeatView, now: SeatView) -> SeatView:
         return before
     if (fight["attacker"], fight["defender"]) != (fight_now["attacker"], fight_now["defender"]):
         return before
+    if mine["kind"] != DecisionKind.BOOST and len(fight_now["played"]) > len(fight["played"]):
+        return before  # cards played after it (an AI's, at once) would read as played before
     table: PublicView = {**before["table"], "fight": fight_now}
     me: Me = {**before["me"], "items": list(now["me"]["items"])}
     return {**before, "table": table, "me": me}

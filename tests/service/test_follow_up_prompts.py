@@ -184,6 +184,33 @@ def test_issue_25_the_occupation_deck_for_the_coat_is_listed_once() -> None:
     assert sum(x.count("The occupation deck: ") for x in lists) == 1, lists
 
 
+def test_issue_25_an_answered_hypnotist_prompt_shows_no_card_played_after_it() -> None:
+    """R-A4 then R-A5: an AI standing in for the defender plays its Gloves the moment the boost
+    window opens, in the command of the Hypnotist's press. The answered Hypnotist prompt showed
+    "💥 …: 🧤 Gloves" above "✔️ You hypnotize …", as if the Gloves came first."""
+    from engine.cards import HYPNOTIST
+    from tests.service.test_riding_decisions import _away
+
+    table = ServiceGame(n=4)
+    table.start()
+    attacker = table.state().turn
+    defender = (attacker + 1) % table.n
+
+    def arrange(st: engine.State) -> None:
+        table.give(st, attacker, HYPNOTIST)
+        table.give(st, defender, "gloves")
+
+    table.arrange(arrange)
+    _away(table, defender, ai=True)
+    _attack(table)
+    table.support_attacker_until("hypnotist")
+    message, _ = table.prompt(attacker)
+    _press(table, attacker, _choose(table, attacker, "hypnotize"))
+    assert engine.public_view(table.state())["fight"]["played"], "the AI played at once"
+    text = _text(table, attacker, message)
+    assert "💥" not in text and "✔️ You hypnotize" in text, text
+
+
 def test_issue_25_a_reminder_says_the_time_truly_left_under_a_time_scale() -> None:
     """§8: GAME_TIME_SCALE multiplies every deadline, the reminder's lead too; the reminder
     said "15 s left" when 4.5 s were (scale 0.3)."""
