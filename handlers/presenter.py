@@ -83,9 +83,9 @@ class Presenter(PrivateNews):
         news = self._news(st, table, answered)
         # The presser is looking at the prompt they pressed (issue 27): what the press told them
         # privately joins its answer (one edit, not an edit and a message), and a follow-up of
-        # the press (``FOLLOW_UPS``) replaces it in place. The news stay a message of their own
-        # then, and next to a prompt that may ask again (a boost window): a later edit of it
-        # would take them away. A turn or a fight's decision still comes as a new message.
+        # the press (``FOLLOW_UPS``) replaces it in place, under the answers and news given in it
+        # (issue 25). The news stay a message of their own next to a prompt that may ask again (a
+        # boost window): an edit would take them away. A turn or a fight's decision comes anew.
         texts = {s: (msg, self._answered_text(s, chose)) for s, (msg, chose) in answered.items()}
         chosen = {s: answer_text(text.rpartition("\n")[2]) for s, (_, text) in texts.items()}
         follow = self._follow_ups(st, texts)
@@ -93,8 +93,8 @@ class Presenter(PrivateNews):
             told = news.get(seat)
             if seat in follow:
                 del texts[seat]
-                # the answers given in this message so far stay above the next question
-                follow[seat] = (msg, fmt.lines(self.lead(seat, msg), text.rpartition("\n")[2]))
+                follow[seat] = (msg, fmt.lines(self.lead(seat, msg), text.split("\n")[-1], told))
+                news.pop(seat, None)
             elif (
                 told
                 and not self._asked_again(st, seat)

@@ -211,6 +211,43 @@ def test_issue_25_an_answered_hypnotist_prompt_shows_no_card_played_after_it() -
     assert "💥" not in text and "✔️ You hypnotize" in text, text
 
 
+def test_issue_25_what_a_press_told_goes_above_its_follow_up_not_below_it() -> None:
+    """R-T8 then R-H1: the partner gives a Secret Bag back, draws, and is over the hand limit.
+    "🃏 You drew X" came as a message below the hand-limit prompt that already listed X; it
+    now stays in the pressed message, under the answer and above the question, and no message
+    comes after it."""
+    from tests.service.test_premove import _offer
+
+    table = ServiceGame(n=4)
+    table.start()
+    st = table.state()
+    partner = (st.turn + 2) % table.n
+
+    def bag_at_the_limit(st: engine.State) -> None:
+        table.give(st, partner, "bag_key")
+        me = st.players[partner]
+        while len(me.items) < 6:  # 4 players: the limit is 6
+            me.items.append(next(c for c in st.pile if c not in ("bag_key", "bag_goblet")))
+            st.pile.remove(me.items[-1])
+
+    table.arrange(bag_at_the_limit)
+    _offer(table)
+    message, _ = table.prompt(partner)
+    since = len(table.messenger.in_chat(table.uids[partner]))
+    give_bag = next(
+        a
+        for a in engine.legal_actions(table.state(), partner)
+        if a.kind == "accept" and a.card == "bag_key"
+    )
+    _press(table, partner, give_bag)
+    assert table.state().pending.kind == "gift"  # type: ignore[union-attr]
+    assert table.messenger.in_chat(table.uids[partner])[since:] == [], "nothing below it"
+    text = _text(table, partner, message)
+    assert "🃏 You drew" in text and text.index("🃏") < text.index("🎁"), text
+    _gift(table, partner)
+    assert "🃏 You drew" in _text(table, partner, message), "kept once the gift is answered"
+
+
 def test_issue_25_a_reminder_says_the_time_truly_left_under_a_time_scale() -> None:
     """§8: GAME_TIME_SCALE multiplies every deadline, the reminder's lead too; the reminder
     said "15 s left" when 4.5 s were (scale 0.3)."""
