@@ -83,9 +83,9 @@ class Presenter(PrivateNews):
         news = self._news(st, table, answered)
         # The presser is looking at the prompt they pressed (issue 27): what the press told them
         # privately joins its answer (one edit, not an edit and a message), and a follow-up of
-        # the press (``FOLLOW_UPS``) replaces it in place. The news stay a message of their own
-        # then, and next to a prompt that may ask again (a boost window): a later edit of it
-        # would take them away. A turn or a fight's decision still comes as a new message.
+        # the press (``FOLLOW_UPS``) replaces it in place, under the answers and news given in it
+        # (issue 25). The news stay a message of their own next to a prompt that may ask again (a
+        # boost window): an edit would take them away. A turn or a fight's decision comes anew.
         texts = {s: (msg, self._answered_text(s, chose)) for s, (msg, chose) in answered.items()}
         chosen = {s: answer_text(text.rpartition("\n")[2]) for s, (_, text) in texts.items()}
         follow = self._follow_ups(st, texts)
@@ -93,7 +93,8 @@ class Presenter(PrivateNews):
             told = news.get(seat)
             if seat in follow:
                 del texts[seat]
-                follow[seat] = (msg, text.rpartition("\n")[2])
+                follow[seat] = (msg, fmt.lines(self.lead(seat, msg), text.split("\n")[-1], told))
+                news.pop(seat, None)
             elif (
                 told
                 and not self._asked_again(st, seat)
@@ -111,8 +112,10 @@ class Presenter(PrivateNews):
         self.run.events = []
 
     def send_reminders(self) -> None:
-        """Shortly before a long deadline: whoever is still asked, in person."""
-        seconds = round(REMIND_BEFORE_SECONDS)
+        """Shortly before a long deadline: whoever is still asked, in person (the time left)."""
+        due = self.deadline_at()
+        left = due - self.run.now if due is not None else REMIND_BEFORE_SECONDS * self.scale
+        seconds = max(1, round(left))
         for seat, kind in self.run.reminders:
             lang = self.lang_of(seat)
             what = t(lang, f"game.kind.{kind}")
@@ -165,6 +168,7 @@ class Presenter(PrivateNews):
             still = same and seat in asked
             if seat in answered:
                 msg, text = answered[seat]
+                text = self.with_lead(seat, msg, text)
                 # under pressure the edit may wait: the press's answer then says the choice
                 self.txn.edit(
                     self.chat_of(seat), msg, text, None, tag=Kind.ANSWERED, answer=chosen[seat]
@@ -181,6 +185,7 @@ class Presenter(PrivateNews):
             shown = prompt["msg"]
             if shown and not prompt.get("closed"):
                 closed = self._closing_text(seat) or self.closed_text(seat, prompt)
+                closed = self.with_lead(seat, shown, closed)
                 self.txn.edit(self.chat_of(seat), shown, closed, None, tag="closed")
             del open_prompts[seat_s]
 
@@ -235,7 +240,7 @@ class Presenter(PrivateNews):
             msg = prompt.get("msg")
             if msg and not prompt.get("closed"):
                 seat = int(seat_s)
-                text = self.closed_text(seat, prompt, why)
+                text = self.with_lead(seat, msg, self.closed_text(seat, prompt, why))
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.prompts = {}
         rec = self.game.ahead
@@ -269,10 +274,15 @@ class Presenter(PrivateNews):
                 # prompt; other facts on buttons shown may wait under pressure (issue 27)
                 timer = version.rpartition(":")[2] != str(current.get("v", "")).rpartition(":")[2]
                 again = Kind.PROMPT if current.get("closed") or timer else Kind.RESHOWN
+<<<<<<< HEAD
                 after = self._kept_wait(seat, str(current.get("v", "")), version)
                 self.txn.edit(
                     self.chat_of(seat), current["msg"], pr.text, rows, tag=again, after=after
                 )
+=======
+                text = self.with_lead(seat, current["msg"], pr.text)
+                self.txn.edit(self.chat_of(seat), current["msg"], text, rows, tag=again)
+>>>>>>> polish7
                 current["v"], current["closed"], current["title"] = version, False, title
                 continue
             if same:
@@ -291,6 +301,8 @@ class Presenter(PrivateNews):
                 "title": title,
                 "closed": False,
             }
+            if msg is not None:
+                open_prompts[str(seat)]["lead"] = follow[seat][1]
 
     def _ahead_prompt(self) -> tuple[int, prompts.Prompt, Rows] | None:
         """The seat offered to choose its next turn ahead (engine.premove), its prompt and

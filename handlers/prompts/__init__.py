@@ -130,14 +130,24 @@ def render_answered(
     return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
 
 
+# Decisions that ask which of one's own items to give away: once answered, the hand (and the
+# hand limit's count) are said as they are after the gift, not with the item given (issue 25)
+GIVING_PROMPTS = frozenset({DecisionKind.GIFT, DecisionKind.GIVEBACK, DecisionKind.PRIEST_TRIBUTE})
+
+
 def _fight_as_of_now(before: SeatView, now: SeatView) -> SeatView:
     """``before``, with the fight and the seat's items of ``now`` when it asked a fight's
-    decision and that fight is still on (the same attacker and defender)."""
+    decision and that fight is still on (the same attacker and defender); with the seat's
+    items of ``now`` when it gave one away."""
     mine, fight, fight_now = before["decision"], before["table"]["fight"], now["table"]["fight"]
+    if mine is not None and mine["kind"] in GIVING_PROMPTS:
+        return {**before, "me": {**before["me"], "items": list(now["me"]["items"])}}
     if mine is None or mine["kind"] not in FIGHT_PROMPTS or fight is None or fight_now is None:
         return before
     if (fight["attacker"], fight["defender"]) != (fight_now["attacker"], fight_now["defender"]):
         return before
+    if mine["kind"] != DecisionKind.BOOST and len(fight_now["played"]) > len(fight["played"]):
+        return before  # cards played after it (an AI's, at once) would read as played before
     table: PublicView = {**before["table"], "fight": fight_now}
     me: Me = {**before["me"], "items": list(now["me"]["items"])}
     return {**before, "table": table, "me": me}
