@@ -274,15 +274,11 @@ class Presenter(PrivateNews):
                 # prompt; other facts on buttons shown may wait under pressure (issue 27)
                 timer = version.rpartition(":")[2] != str(current.get("v", "")).rpartition(":")[2]
                 again = Kind.PROMPT if current.get("closed") or timer else Kind.RESHOWN
-<<<<<<< HEAD
                 after = self._kept_wait(seat, str(current.get("v", "")), version)
-                self.txn.edit(
-                    self.chat_of(seat), current["msg"], pr.text, rows, tag=again, after=after
-                )
-=======
                 text = self.with_lead(seat, current["msg"], pr.text)
-                self.txn.edit(self.chat_of(seat), current["msg"], text, rows, tag=again)
->>>>>>> polish7
+                self.txn.edit(
+                    self.chat_of(seat), current["msg"], text, rows, tag=again, after=after
+                )
                 current["v"], current["closed"], current["title"] = version, False, title
                 continue
             if same:
