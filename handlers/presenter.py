@@ -76,12 +76,8 @@ class Presenter(PrivateNews):
         self.send_reminders()
         table = engine.public_view(st)
         news = self._news(st, table, answered)
-        # The presser is looking at the prompt they pressed (issue 27): what the press told them
-        # privately joins its answer (one edit, not an edit and a message), and a follow-up of
-        # the press (``FOLLOW_UPS``) replaces it in place, under the answers and news given in it
-        # (issue 25). The news stay a message of their own next to a prompt that may ask again (a
-        # boost window): an edit would take them away. A turn or a fight's decision comes anew.
-        # every prompt the command shows, rendered in one call: the answered and the asked ones
+        # every prompt the command shows, rendered in one call (the answered and the asked ones;
+        # a seat's own deadline is added here), then the messages queued
         opening = self._opening(st, answered)
         owner = self._ahead_owner()
         asked = {s: self._question(s) for s in {*opening, *([] if owner is None else [owner])}}
@@ -91,6 +87,11 @@ class Presenter(PrivateNews):
         dated = {s: self._dated(s, asked[s].view, pr) for s, pr in shown.prompts.items()}
         texts = {s: (m, self._why(s, seen, shown.answers[s])) for s, (m, seen) in answered.items()}
         chosen = {s: shown.answers[s].chosen for s in answered}
+        # The presser is looking at the prompt they pressed (issue 27): what the press told them
+        # privately joins its answer (one edit, not an edit and a message), and a follow-up of
+        # the press (``FOLLOW_UPS``) replaces it in place, under the answers and news given in it
+        # (issue 25). The news stay a message of their own next to a prompt that may ask again (a
+        # boost window): an edit would take them away. A turn or a fight's decision comes anew.
         follow = self._follow_ups(st, texts)
         for seat, (msg, text) in list(texts.items()):
             told = news.get(seat)
@@ -110,9 +111,8 @@ class Presenter(PrivateNews):
         self._away_notices()
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
-        self._open_prompts(
-            opening, dated, follow
-        )  # first: "🔜" closed says "see the new message below"
+        # first: "🔜" closed says "see the new message below"
+        self._open_prompts(opening, dated, follow)
         self.ahead.update(self._ahead_prompt(owner, dated))
         self.run.events = []
 
