@@ -128,7 +128,9 @@ class PrivateNews(RunnerBound):
         # A loser left with nothing is given an item back (R-A9): "took your X" waits for the
         # winner's choice and goes with "gave you Y back", one message (issue 25).
         p = st.pending
-        giving_back = int(p.data["loser"]) if p is not None and p.kind == "giveback" else None
+        giving_back = (
+            int(p.data["loser"]) if p is not None and p.kind == DecisionKind.GIVEBACK else None
+        )
         news: dict[int, str] = {}
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
