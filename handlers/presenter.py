@@ -195,6 +195,7 @@ class Presenter(PrivateNews):
         return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
 
     def _timing(self) -> Timing:
+        """What the seats' own deadlines are counted from (``prompt_versions.Timing``)."""
         dec = self.game.dec
         opened = float(dec["opened"]) if dec is not None else None
         return Timing(self.deadline_at(), opened, self.settings, self.scale)
