@@ -49,7 +49,7 @@ class PrivateNews(RunnerBound):
 
     def _kept_wait(self, seat: int, shown: str, version: str) -> float | None:
         """When the edit of the seat's open prompt from ``shown`` to ``version``
-        (``Presenter._prompt_version``: kind, cards played, declared, deadline) may go: later
+        (``prompt_versions.prompt_version``: kind, cards played, declared, deadline) may go: later
         (``KEPT_WAIT_SECONDS``) when all it shows is the support the seat just declared ahead
         (only the seat's own press changes that), which the press's answer then says at once;
         else None (at once)."""
