@@ -9,7 +9,7 @@ import hashlib
 import json
 
 import engine
-from engine import EventKind, premove
+from engine import DecisionKind, EventKind, premove
 from engine.actions import action_of
 from engine.events import data_of
 from engine.view_types import SeatView
@@ -111,7 +111,7 @@ class AheadMessage(RunnerBound):
             self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
             return
         p = self.state.pending
-        if p is not None and p.kind == "turn" and p.actors == [seat]:
+        if p is not None and p.kind == DecisionKind.TURN and p.actors == [seat]:
             # the turn itself comes as a new message, which notifies (an edit would not)
             why = "prompt.closed.turn_came"
             closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, why)

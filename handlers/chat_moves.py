@@ -215,7 +215,7 @@ def show_anew(work: UnitOfWork, bot_username: str, scale: float) -> None:
         game.status = None
         game.story = None
         game.mention = None
-        GroupBoard(GameRunner(work, scale)).update_status()
+        GroupBoard(GameRunner(work, scale), bot_username).update_status()
 
 
 # -- the bot removed from the group and added back ----------------------------------------------

@@ -86,6 +86,7 @@ class OpenPrompt(TypedDict):
     title: NotRequired[str]
     closed: NotRequired[bool]
     uncertain: NotRequired[bool]  # its send's outcome is unknown: its reminder shows it again
+    lead: NotRequired[str]  # the answers given earlier in its message (a follow-up's, issue 25)
 
 
 @with_config(_KEEP)

@@ -82,7 +82,8 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     if isinstance(parsed, action_payloads.Nav):
         presenter = Presenter(table, rooms.bot_username)
         pr = presenter.prompt(seat, parsed.path)
-        return Outcome("nav", (pr.text, presenter.rows(decision, pr.rows)))
+        text = presenter.with_lead(seat, press.message_id, pr.text)
+        return Outcome("nav", (text, presenter.rows(decision, pr.rows)))
     action = action_payloads.decode_action(parsed.payload, seat, acting)
     before = table.question(seat)
     ahead = table.chooses_ahead(seat)  # its next turn, chosen ahead

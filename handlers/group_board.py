@@ -37,8 +37,9 @@ STORY_EVERY_SECONDS = 45.0
 class GroupBoard(RunnerBound):
     """Queues the group's story, status and turn mentions in the transaction's outbox."""
 
-    def __init__(self, run: GameRunner) -> None:
+    def __init__(self, run: GameRunner, bot_username: str) -> None:
         super().__init__(run)
+        self.bot_username = bot_username
         self.settings = run.settings
         self.scale = run.scale
         self.chat_of = run.chat_of
@@ -78,13 +79,29 @@ class GroupBoard(RunnerBound):
         self.txn.edit(self.game.chat, msg, t(lang, "bot.turn_reminder_over", name=name))
         self.game.mention = None
 
-    def update(self, table: PublicView, notes: str = "") -> None:
-        """The group's side of a command: its new story lines, with ``notes`` (the presenter's
-        lines for the group), then its living status."""
-        public = fmt.lines(self.story_text(table), notes)
+    def update(self, table: PublicView) -> None:
+        """The group's side of a command: its new story lines, with the players it cannot write
+        to (``unreachable_notes``), then its living status."""
+        public = fmt.lines(self.story_text(table), self.unreachable_notes())
         if public:
             self.story(public)
         self.update_status()
+
+    def unreachable_notes(self) -> str:
+        """Tell the group once about each player the bot cannot write to, when a public decision
+        of theirs runs out: never next to a window, which would tell who was asked in it."""
+        noted = self.game.unreachable_noted
+        lines = []
+        for seat, p in enumerate(self.game.players):
+            if seat not in self.run.ran_out:
+                continue
+            if p.uid in self.game.unreachable and p.uid not in noted:
+                noted.append(p.uid)
+                name = f"<b>{html.escape(self.state.players[seat].name, quote=False)}</b>"
+                lines.append(
+                    t(self.settings.language, "bot.unreachable", name=name, bot=self.bot_username)
+                )
+        return "\n".join(lines)
 
     def story_text(self, table: PublicView) -> str | None:
         """New story lines only: whose turn it is lives in the status, windows always end by

@@ -19,12 +19,10 @@ turn is next" message is ``handlers.ahead_message``.
 
 from __future__ import annotations
 
-import html
-
 import engine
-from engine import DecisionKind, premove
+from engine import State, premove
 from engine.view_types import SeatView
-from handlers import callback_data, fmt, prompts
+from handlers import fmt, prompts
 from handlers.ahead_message import AheadMessage
 from handlers.game_record import Ahead, OpenPrompt
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, Seen
@@ -39,6 +37,7 @@ from handlers.i18n import t
 from handlers.message_tags import Kind, Tag
 from handlers.outbox import answer_text
 from handlers.private_news import PrivateNews
+from handlers.prompt_versions import Timing, buttons, prompt_version, shown_deadline
 from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
 from infra.ports import Rows
@@ -65,12 +64,8 @@ class Presenter(PrivateNews):
         self.no_chat = run.no_chat
         self.asks = run.asks
         self.deadline_at = run.deadline_at
-        self.group = GroupBoard(run)
+        self.group = GroupBoard(run, bot_username)
         self.ahead = AheadMessage(run)
-
-    @property
-    def ran_out(self) -> set[int]:
-        return self.run.ran_out
 
     def render(self, answered: dict[int, tuple[int, Seen]] | None = None) -> None:
         """Queue this command's messages. ``answered`` maps a seat to (prompt message id, what
@@ -81,19 +76,29 @@ class Presenter(PrivateNews):
         self.send_reminders()
         table = engine.public_view(st)
         news = self._news(st, table, answered)
+        # every prompt the command shows, rendered in one call (the answered and the asked ones;
+        # a seat's own deadline is added here), then the messages queued
+        opening = self._opening(st, answered)
+        owner = self._ahead_owner()
+        asked = {s: self._question(s) for s in {*opening, *([] if owner is None else [owner])}}
+        shown = prompts.render_all(
+            {s: self._answered(s, seen) for s, (_, seen) in answered.items()}, asked
+        )
+        dated = {s: self._dated(s, asked[s].view, pr) for s, pr in shown.prompts.items()}
+        texts = {s: (m, self._why(s, seen, shown.answers[s])) for s, (m, seen) in answered.items()}
+        chosen = {s: shown.answers[s].chosen for s in answered}
         # The presser is looking at the prompt they pressed (issue 27): what the press told them
         # privately joins its answer (one edit, not an edit and a message), and a follow-up of
-        # the press (``FOLLOW_UPS``) replaces it in place. The news stay a message of their own
-        # then, and next to a prompt that may ask again (a boost window): a later edit of it
-        # would take them away. A turn or a fight's decision still comes as a new message.
-        texts = {s: (msg, self._answered_text(s, chose)) for s, (msg, chose) in answered.items()}
-        chosen = {s: answer_text(text.rpartition("\n")[2]) for s, (_, text) in texts.items()}
+        # the press (``FOLLOW_UPS``) replaces it in place, under the answers and news given in it
+        # (issue 25). The news stay a message of their own next to a prompt that may ask again (a
+        # boost window): an edit would take them away. A turn or a fight's decision comes anew.
         follow = self._follow_ups(st, texts)
         for seat, (msg, text) in list(texts.items()):
             told = news.get(seat)
             if seat in follow:
                 del texts[seat]
-                follow[seat] = (msg, text.rpartition("\n")[2])
+                follow[seat] = (msg, fmt.lines(self.lead(seat, msg), chosen[seat], told))
+                news.pop(seat, None)
             elif (
                 told
                 and not self._asked_again(st, seat)
@@ -101,18 +106,21 @@ class Presenter(PrivateNews):
             ):
                 texts[seat] = (msg, fmt.lines(text, told))
                 del news[seat]
-        self._close_prompts(texts, follow, chosen)
-        self.group.update(table, self._unreachable_notes())
+        self._close_prompts(texts, follow, {s: answer_text(c) for s, c in chosen.items()})
+        self.group.update(table)
         self._away_notices()
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
-        self._open_prompts(follow)  # first: "🔜" closed says "see the new message below"
-        self.ahead.update(self._ahead_prompt())
+        # first: "🔜" closed says "see the new message below"
+        self._open_prompts(opening, dated, follow)
+        self.ahead.update(self._ahead_prompt(owner, dated))
         self.run.events = []
 
     def send_reminders(self) -> None:
-        """Shortly before a long deadline: whoever is still asked, in person."""
-        seconds = round(REMIND_BEFORE_SECONDS)
+        """Shortly before a long deadline: whoever is still asked, in person (the time left)."""
+        due = self.deadline_at()
+        left = due - self.run.now if due is not None else REMIND_BEFORE_SECONDS * self.scale
+        seconds = max(1, round(left))
         for seat, kind in self.run.reminders:
             lang = self.lang_of(seat)
             what = t(lang, f"game.kind.{kind}")
@@ -137,12 +145,63 @@ class Presenter(PrivateNews):
             self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=Tag.prompt(seat, p.id)
         )
         prompt["uncertain"] = False
-        prompt["v"] = self._prompt_version(seat)
+        prompt["v"] = prompt_version(self.state, seat, self._timing())
         return True
 
-    def status_text(self) -> str:
-        """The living status (``handlers.group_board``)."""
-        return self.group.status_text()
+    def _question(self, seat: int) -> prompts.Question:
+        """What the seat is asked now."""
+        st = self.state
+        return prompts.Question(
+            engine.view(st, seat), engine.legal_actions(st, seat), self.lang_of(seat)
+        )
+
+    def _opening(self, st: State, answered: dict[int, tuple[int, Seen]]) -> dict[int, str]:
+        """The asked seats whose prompt ``_open_prompts`` may send or edit, with its version
+        (``prompt_version``): all but one on show as it is, which closing the answered prompts
+        leaves as it is (``_close_prompts``)."""
+        p = st.pending
+        if p is None:
+            return {}
+        asked, timing, out = engine.asked(st), self._timing(), {}
+        for seat in p.actors:
+            if not self.asks(seat):
+                continue
+            version = prompt_version(st, seat, timing)
+            rec = self.game.prompts.get(str(seat))
+            if (
+                rec is None
+                or rec["dec"] != p.id
+                or rec.get("closed")
+                or rec.get("v") != version
+                or seat not in asked
+                or seat in answered
+            ):
+                out[seat] = version
+        return out
+
+    def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
+        """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
+        with the decision's deadline as a clock time."""
+        q = self._question(seat)
+        pr = prompts.render_prompt(q.view, q.legal, q.lang, nav)
+        return self._dated(seat, q.view, pr) if deadline else pr
+
+    def _dated(self, seat: int, view: SeatView, pr: prompts.Prompt) -> prompts.Prompt:
+        """``pr`` with the seat's deadline as a clock time, if it has one."""
+        due = shown_deadline(self.state, seat, view, self._timing())
+        if due is None:
+            return pr
+        until = t(self.lang_of(seat), "game.status.until", time=fmt.clock(due))
+        return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
+
+    def _timing(self) -> Timing:
+        """What the seats' own deadlines are counted from (``prompt_versions.Timing``)."""
+        dec = self.game.dec
+        opened = float(dec["opened"]) if dec is not None else None
+        return Timing(self.deadline_at(), opened, self.settings, self.scale)
+
+    def rows(self, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
+        return buttons(self.game.gid, decision, rows)
 
     def _close_prompts(
         self,
@@ -165,6 +224,7 @@ class Presenter(PrivateNews):
             still = same and seat in asked
             if seat in answered:
                 msg, text = answered[seat]
+                text = self.with_lead(seat, msg, text)
                 # under pressure the edit may wait: the press's answer then says the choice
                 self.txn.edit(
                     self.chat_of(seat), msg, text, None, tag=Kind.ANSWERED, answer=chosen[seat]
@@ -181,6 +241,7 @@ class Presenter(PrivateNews):
             shown = prompt["msg"]
             if shown and not prompt.get("closed"):
                 closed = self._closing_text(seat) or self.closed_text(seat, prompt)
+                closed = self.with_lead(seat, shown, closed)
                 self.txn.edit(self.chat_of(seat), shown, closed, None, tag="closed")
             del open_prompts[seat_s]
 
@@ -193,19 +254,19 @@ class Presenter(PrivateNews):
         if seen.action is None:
             lang = self.lang_of(seat)
             return prompts.render_prompt(seen.view, seen.legal, lang, "", frozen=True).text
-        return self._answered_text(seat, seen)
+        a = self._answered(seat, seen)
+        return self._why(seat, seen, prompts.answer(a.asked, a.action, a.now))
 
-    def _answered_text(self, seat: int, seen: Seen) -> str:
-        """A prompt answered: what it asked and what was chosen (``seen.action``), with why
-        when it was chosen for the seat."""
-        lang = self.lang_of(seat)
+    def _answered(self, seat: int, seen: Seen) -> prompts.Answered:
+        """A prompt answered, as ``prompts`` renders it: what it asked and what was chosen
+        (``seen.action``), its fight and hand as they are now."""
         assert seen.action is not None
-        now = engine.view(self.state, seat)
-        text = prompts.render_answered(seen.view, seen.legal, seen.action, lang, now)
-        if not seen.why:
-            return text
-        asked, _, chosen = text.rpartition("\n")
-        return fmt.lines(asked, t(lang, seen.why), chosen)
+        asked = prompts.Question(seen.view, seen.legal, self.lang_of(seat))
+        return prompts.Answered(asked, seen.action, engine.view(self.state, seat))
+
+    def _why(self, seat: int, seen: Seen, answer: prompts.Answer) -> str:
+        """The answered prompt's text, with why when the choice was made for the seat."""
+        return answer.text(t(self.lang_of(seat), seen.why) if seen.why else None)
 
     def closed_text(self, seat: int, prompt: OpenPrompt | Ahead, why: str | None = None) -> str:
         """A prompt someone else's move closed (``handlers.prompts.closed``)."""
@@ -235,7 +296,7 @@ class Presenter(PrivateNews):
             msg = prompt.get("msg")
             if msg and not prompt.get("closed"):
                 seat = int(seat_s)
-                text = self.closed_text(seat, prompt, why)
+                text = self.with_lead(seat, msg, self.closed_text(seat, prompt, why))
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.prompts = {}
         rec = self.game.ahead
@@ -244,24 +305,28 @@ class Presenter(PrivateNews):
             self.txn.edit(self.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
         self.game.ahead = None
 
-    def _open_prompts(self, follow: dict[int, tuple[int, str]] | None = None) -> None:
-        """Send (or edit, when its facts changed) each asked seat's prompt; a follow-up of a
-        press (``follow``: seat -> the pressed message, its answer) replaces that message."""
-        follow = follow or {}
+    def _open_prompts(
+        self,
+        opening: dict[int, str],
+        dated: dict[int, prompts.Prompt],
+        follow: dict[int, tuple[int, str]],
+    ) -> None:
+        """Send (or edit, when its facts changed) each asked seat's prompt (``opening``: seat ->
+        its version; ``dated``: its prompt); a follow-up of a press (``follow``: seat -> the
+        pressed message, its answer) replaces that message."""
         p = self.state.pending
         if p is None:
             return
         open_prompts = self.game.prompts
-        for seat in p.actors:
+        for seat, version in opening.items():
             if not self.asks(seat):
-                continue
-            version = self._prompt_version(seat)
+                continue  # told unreachable just now (``GroupBoard.unreachable_notes``)
             current = open_prompts.get(str(seat))
             same = current is not None and current["dec"] == p.id
             shown = same and current is not None and not current.get("closed")
             if shown and current is not None and current.get("v") == version:
                 continue
-            pr = self.prompt(seat)
+            pr = dated[seat]
             rows = self.rows(p.id, pr.rows)
             title = pr.text.split("\n", 1)[0]
             if current is not None and same and current["msg"]:
@@ -270,8 +335,9 @@ class Presenter(PrivateNews):
                 timer = version.rpartition(":")[2] != str(current.get("v", "")).rpartition(":")[2]
                 again = Kind.PROMPT if current.get("closed") or timer else Kind.RESHOWN
                 after = self._kept_wait(seat, str(current.get("v", "")), version)
+                text = self.with_lead(seat, current["msg"], pr.text)
                 self.txn.edit(
-                    self.chat_of(seat), current["msg"], pr.text, rows, tag=again, after=after
+                    self.chat_of(seat), current["msg"], text, rows, tag=again, after=after
                 )
                 current["v"], current["closed"], current["title"] = version, False, title
                 continue
@@ -291,10 +357,11 @@ class Presenter(PrivateNews):
                 "title": title,
                 "closed": False,
             }
+            if msg is not None:
+                open_prompts[str(seat)]["lead"] = follow[seat][1]
 
-    def _ahead_prompt(self) -> tuple[int, prompts.Prompt, Rows] | None:
-        """The seat offered to choose its next turn ahead (engine.premove), its prompt and
-        buttons, rendered here like every prompt (``handlers.ahead_message`` shows it)."""
+    def _ahead_owner(self) -> int | None:
+        """The seat offered to choose its next turn ahead now (engine.premove)."""
         st = self.state
         owner = premove.owner(st)
         if owner is None or st.pending is None or not self.asks(owner):
@@ -302,89 +369,17 @@ class Presenter(PrivateNews):
         nt = engine.view(st, owner)["next_turn"]
         if nt is None or not nt["open"]:
             return None  # paused: handlers.ahead_message says why, without buttons
-        pr = self.prompt(owner)
-        return owner, pr, self.rows(st.pending.id, pr.rows)
+        return owner
 
-    def prompt(self, seat: int, nav: str = "", *, deadline: bool = True) -> prompts.Prompt:
-        """The seat's prompt on page ``nav``, rendered from its own view and legal actions,
-        with the decision's deadline as a clock time."""
-        lang = self.lang_of(seat)
-        st = self.state
-        view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
-        pr = prompts.render_prompt(view, legal, lang, nav)
-        due = self._shown_deadline(seat, view) if deadline else None
-        if due is None:
-            return pr
-        until = t(lang, "game.status.until", time=fmt.clock(due))
-        return prompts.Prompt(fmt.truncate(fmt.lines(pr.text, until)), pr.rows)
-
-    def _shown_deadline(self, seat: int, view: SeatView) -> float | None:
-        """The seat's own deadline. R-A3: none before one's turn, none for a turn chosen ahead
-        (engine.premove). One's own decision asked in a window does not have the window's
-        (issue 25): a reward asked in the Doctor window shows the one it goes on under once
-        the window closes; a support asked in the Priest window, none until its turn."""
-        aw = engine.awaiting(self.state)
-        if aw is not None and (seat in aw.ahead or seat == aw.premove):
+    def _ahead_prompt(
+        self, owner: int | None, dated: dict[int, prompts.Prompt]
+    ) -> tuple[int, prompts.Prompt, Rows] | None:
+        """The seat offered to choose its next turn ahead (``_ahead_owner``), its prompt and
+        buttons, rendered with every prompt (``handlers.ahead_message`` shows it)."""
+        p = self.state.pending
+        if owner is None or p is None or not self.asks(owner):
             return None
-        own = view["decision"]
-        due = self.deadline_at()
-        if own is None or not own["data"].get("early"):
-            return due
-        if own["kind"] != DecisionKind.REWARD or due is None:
-            return None
-        # counted from when it was asked (``deadline_at``), and not before the window closes
-        dec = self.game.dec
-        assert dec is not None  # a decision is pending
-        own_due = float(dec["opened"]) + self.settings.seconds(own["deadline"]) * self.scale
-        return max(due, own_due)
-
-    def _prompt_version(self, seat: int) -> str:
-        """What the seat's open prompt shows, beyond its decision: re-rendered when it changes.
-        Prompts of the boost window change as cards are played, support prompts when the seat's
-        own turn to declare comes (R-A3: with every declaration before it told, and its deadline)
-        or it declares ahead of it, and a decision asked during a window goes on under its own
-        deadline once the window closes. A decision asked during a window is the seat's own kind
-        all along (what it asks and offers), so the window's close alone edits only a prompt that
-        gets its deadline then; the others keep their message until their facts change (issue
-        27: about 36 edits per 5-player game). A declaration told while the seat's turn has not
-        come changes neither its buttons nor what it must do: its prompt stays as it was (true
-        when shown), and shows every declaration told when its turn comes (issue 27: 12.5 edits
-        per 5-player game)."""
-        st = self.state
-        fight = engine.current_fight(st)
-        played = len(fight.get("played", [])) if fight else 0
-        view = engine.view(st, seat)
-        own = view["decision"]
-        kind = own["kind"] if own is not None else ""
-        declared = own["data"].get("declared") if own is not None and fight else None
-        due = self._shown_deadline(seat, view)
-        # a reward asked in the Doctor window: edited at its close only if its deadline moved
-        reward = due is not None and kind == DecisionKind.REWARD
-        timed = fmt.clock(due) if reward and due is not None else due is not None
-        return f"{kind}:{played}:{declared}:{timed}"  # timed last: _open_prompts
-
-    def _unreachable_notes(self) -> str:
-        """Tell the group once about each player the bot cannot write to, when a public decision
-        of theirs runs out: never next to a window, which would tell who was asked in it."""
-        noted = self.game.unreachable_noted
-        lines = []
-        for seat, p in enumerate(self.game.players):
-            if seat not in self.ran_out:
-                continue
-            if p.uid in self.game.unreachable and p.uid not in noted:
-                noted.append(p.uid)
-                name = f"<b>{html.escape(self.state.players[seat].name, quote=False)}</b>"
-                lines.append(
-                    t(self.settings.language, "bot.unreachable", name=name, bot=self.bot_username)
-                )
-        return "\n".join(lines)
-
-    def rows(self, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
-        gid = self.game.gid
-        return [
-            [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
-            for row in rows
-        ]
+        return owner, dated[owner], self.rows(p.id, dated[owner].rows)
 
 
 def show(

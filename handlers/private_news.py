@@ -49,7 +49,7 @@ class PrivateNews(RunnerBound):
 
     def _kept_wait(self, seat: int, shown: str, version: str) -> float | None:
         """When the edit of the seat's open prompt from ``shown`` to ``version``
-        (``Presenter._prompt_version``: kind, cards played, declared, deadline) may go: later
+        (``prompt_versions.prompt_version``: kind, cards played, declared, deadline) may go: later
         (``KEPT_WAIT_SECONDS``) when all it shows is the support the seat just declared ahead
         (only the seat's own press changes that), which the press's answer then says at once;
         else None (at once)."""
@@ -81,6 +81,19 @@ class PrivateNews(RunnerBound):
         rec = self.game.prompts.get(str(seat))
         p = st.pending
         return rec is not None and p is not None and rec["dec"] == p.id
+
+    def lead(self, seat: int, msg: int | None) -> str | None:
+        """The answers given earlier in message ``msg``, the seat's open prompt: a follow-up
+        of a press is asked in the message pressed, under the press's answer, which stays
+        there once the follow-up is answered too (issue 25: "🎁 Hand limit … ✔️ You give …"
+        no longer said what was taken)."""
+        rec = self.game.prompts.get(str(seat))
+        return rec.get("lead") if rec is not None and msg and rec.get("msg") == msg else None
+
+    def with_lead(self, seat: int, msg: int | None, text: str) -> str:
+        """``text`` for message ``msg``, under its earlier answers (``lead``)."""
+        lead = self.lead(seat, msg)
+        return fmt.truncate(fmt.lines(lead, "", text)) if lead else text
 
     def _follow_ups(
         self, st: State, answered: dict[int, tuple[int, str]]
@@ -115,7 +128,9 @@ class PrivateNews(RunnerBound):
         # A loser left with nothing is given an item back (R-A9): "took your X" waits for the
         # winner's choice and goes with "gave you Y back", one message (issue 25).
         p = st.pending
-        giving_back = int(p.data["loser"]) if p is not None and p.kind == "giveback" else None
+        giving_back = (
+            int(p.data["loser"]) if p is not None and p.kind == DecisionKind.GIVEBACK else None
+        )
         news: dict[int, str] = {}
         for seat in range(st.n):
             # The offer is told once, by the answer prompt, to whoever gets that prompt.
@@ -128,6 +143,7 @@ class PrivateNews(RunnerBound):
                     shown and (got := data_of(e, EventKind.RECEIVED)) and got["how"] == "trade"
                 )
                 and not (seat == giving_back and e.kind == EventKind.ITEM_LOST)
+                and not (self.asks(seat) and _listed_by_prompt(st, seat, e))
             ]
             mine = _with_what_was_taken(st, seat, mine)
             text = story.private_text(mine, table, self.lang_of(seat)) if mine else None
@@ -172,6 +188,24 @@ class PrivateNews(RunnerBound):
                 text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.away_notices = {}
+
+
+def _listed_by_prompt(st: State, seat: int, e: Event) -> bool:
+    """Whether the seat's prompt now lists what ``e`` shows them: the loser's items for a Take
+    or the only one taken (R-A9 (b)), the occupation deck for the Coat (R-T8). "🔍 …" would say
+    the same list again, below the prompt that says it (issue 25)."""
+    p = st.pending
+    if p is None or p.actors != [seat]:
+        return False
+    if p.kind == DecisionKind.COAT:
+        return e.kind == EventKind.DECK_SEEN
+    seen = data_of(e, EventKind.ITEMS_SEEN)
+    return (
+        p.kind in (DecisionKind.REWARD_TAKE, DecisionKind.GIVEBACK)
+        and seen is not None
+        and seen["how"] == "fight"
+        and seen["about"] == int(p.data["loser"])
+    )
 
 
 def _with_what_was_taken(st: State, seat: int, mine: list[Event]) -> list[Event]:

@@ -110,6 +110,69 @@ FIGHT_PROMPTS = frozenset(
 )
 
 
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """What a seat is asked, or was when it answered: its ``engine.view`` and
+    ``engine.legal_actions`` then, and its language."""
+
+    view: SeatView
+    legal: list[Action]
+    lang: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Answered:
+    """A prompt answered (``asked``, then ``action``); ``now``: the seat's view when its text is
+    shown (``render_answered``)."""
+
+    asked: Question
+    action: Action
+    now: SeatView | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """A prompt answered, without buttons: the lines it asked and the choice made, one line."""
+
+    asked: tuple[str, ...]
+    chosen: str
+
+    def text(self, why: str | None = None) -> str:
+        """The answered prompt's text; ``why``: a line saying why the choice was made for the
+        seat, above the choice."""
+        return fmt.truncate(fmt.lines(*self.asked, why, self.chosen))
+
+
+@dataclasses.dataclass(frozen=True)
+class Rendered:
+    """Every prompt a command shows, by seat: the ones answered and the ones asked."""
+
+    answers: dict[int, Answer]
+    prompts: dict[int, Prompt]
+
+
+def render_all(answered: dict[int, Answered], asked: dict[int, Question]) -> Rendered:
+    """The prompts of one command, rendered in one call: each answered one as it was with its
+    choice (``answer``), each asked one on its root page (``render_prompt``)."""
+    return Rendered(
+        {seat: answer(a.asked, a.action, a.now) for seat, a in answered.items()},
+        {seat: render_prompt(q.view, q.legal, q.lang) for seat, q in asked.items()},
+    )
+
+
+def answer(asked: Question, action: Action, view_now: SeatView | None = None) -> Answer:
+    """The prompt as it was (from the seat's view and legal actions before the answer), without
+    buttons, and the choice made. ``view_now``: the seat's view when this text is shown; a fight
+    prompt's strengths and hand are said as of then (a card of one's own just played changed
+    them: every number in a prompt is true when shown, issue 25)."""
+    view, lang = asked.view, asked.lang
+    if view_now is not None:
+        view = _fight_as_of_now(view, view_now)
+    a = ask(view, asked.legal, lang, _hand(view, lang))
+    lines = _page(dataclasses.replace(a, frozen=True), "").lines if a is not None else []
+    return Answer(tuple(lines), answer_line(view, action, lang))
+
+
 def render_answered(
     view_before: SeatView,
     legal_before: list[Action],
@@ -117,27 +180,28 @@ def render_answered(
     lang: str,
     view_now: SeatView | None = None,
 ) -> str:
-    """The prompt as it was (from the seat's view and legal actions before the answer), without
-    buttons, and the choice made. ``view_now``: the seat's view when this text is shown; a fight
-    prompt's strengths and hand are said as of then (a card of one's own just played changed
-    them: every number in a prompt is true when shown, issue 25)."""
-    if view_now is not None:
-        view_before = _fight_as_of_now(view_before, view_now)
-    a = ask(view_before, legal_before, lang, _hand(view_before, lang))
-    if a is None:
-        return answer_line(view_before, action, lang)
-    page = _page(dataclasses.replace(a, frozen=True), "")
-    return fmt.truncate(fmt.lines(*page.lines, "", answer_line(view_before, action, lang)))
+    """``answer``'s text."""
+    return answer(Question(view_before, legal_before, lang), action, view_now).text()
+
+
+# Decisions that ask which of one's own items to give away: once answered, the hand (and the
+# hand limit's count) are said as they are after the gift, not with the item given (issue 25)
+GIVING_PROMPTS = frozenset({DecisionKind.GIFT, DecisionKind.GIVEBACK, DecisionKind.PRIEST_TRIBUTE})
 
 
 def _fight_as_of_now(before: SeatView, now: SeatView) -> SeatView:
     """``before``, with the fight and the seat's items of ``now`` when it asked a fight's
-    decision and that fight is still on (the same attacker and defender)."""
+    decision and that fight is still on (the same attacker and defender); with the seat's
+    items of ``now`` when it gave one away."""
     mine, fight, fight_now = before["decision"], before["table"]["fight"], now["table"]["fight"]
+    if mine is not None and mine["kind"] in GIVING_PROMPTS:
+        return {**before, "me": {**before["me"], "items": list(now["me"]["items"])}}
     if mine is None or mine["kind"] not in FIGHT_PROMPTS or fight is None or fight_now is None:
         return before
     if (fight["attacker"], fight["defender"]) != (fight_now["attacker"], fight_now["defender"]):
         return before
+    if mine["kind"] != DecisionKind.BOOST and len(fight_now["played"]) > len(fight["played"]):
+        return before  # cards played after it (an AI's, at once) would read as played before
     table: PublicView = {**before["table"], "fight": fight_now}
     me: Me = {**before["me"], "items": list(now["me"]["items"])}
     return {**before, "table": table, "me": me}
@@ -160,7 +224,13 @@ def render_info(lang: str, info: action_payloads.Info) -> str:
 
 __all__ = [
     "PAGES",
+    "Answer",
+    "Answered",
     "Prompt",
+    "Question",
+    "Rendered",
+    "answer",
+    "render_all",
     "render_answered",
     "render_info",
     "render_prompt",

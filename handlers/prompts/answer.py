@@ -6,7 +6,7 @@ from typing import TypedDict
 
 from engine.actions import Action, action_of
 from engine.cards import ALL_ITEMS, OCCUPATIONS
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.view_types import ActionDict, OwnDecision, PublicView
 from handlers import fmt
 from handlers.card_labels import card_label, occupation_label
@@ -33,7 +33,7 @@ class Answering(TypedDict):
     decision: OwnDecision | None
 
 
-_USED_DURING = {"support": "priest", "reward": "doctor"}
+_USED_DURING: dict[str, str] = {DecisionKind.SUPPORT: "priest", DecisionKind.REWARD: "doctor"}
 
 
 def _card(lang: str, card: str | None) -> str:
@@ -54,11 +54,11 @@ def _about(view: Answering, action: Action) -> int | None:
     if p is None:
         return None
     data, kind = p["data"], p["kind"]
-    if kind == "support":
+    if kind == DecisionKind.SUPPORT:
         return data["attacker"] if action.choice == "attacker" else data["defender"]
-    if kind == "boost" and action.choice is not None:
+    if kind == DecisionKind.BOOST and action.choice is not None:
         return data["attacker"] if action.choice == "attacker" else data["defender"]
-    if kind == "sextant_pass":
+    if kind == DecisionKind.SEXTANT_PASS:
         step = 1 if data["direction"] == "left" else -1
         return (view["seat"] + step) % len(view["table"]["players"])
     for key in ("seat", "loser", "priest", "partner", "about", "target"):
@@ -72,17 +72,18 @@ def answer_line(view: Answering, action: Action, lang: str) -> str:
     p = view["decision"]
     table = view["table"]
     pk = p["kind"] if p is not None else ""
-    if action.kind in ("use", "pass") and pk in _USED_DURING:
+    if action.kind in (ActionKind.USE, ActionKind.PASS) and pk in _USED_DURING:
         key = f"game.answer.{_USED_DURING[pk]}.{action.kind}"
-    elif pk == "support":
+    elif pk == DecisionKind.SUPPORT:
         key = f"game.answer.support.{action.choice}"
-    elif pk == "boost" and action.choice is not None:
+    elif pk == DecisionKind.BOOST and action.choice is not None:
         key = "game.answer.boost.mixer"
     else:
         key = f"game.answer.{pk}.{action.kind}"
     about = _about(view, action)
-    offered = p["data"].get("card") if p is not None and pk == "trade_answer" else None
-    received = p["data"].get("receive") if p is not None and pk == "diplomat_give" else None
+    data = p["data"] if p is not None else {}
+    offered = data.get("card") if pk == DecisionKind.TRADE_ANSWER else None
+    received = data.get("receive") if pk == DecisionKind.DIPLOMAT_GIVE else None
     return t(
         lang,
         key,
@@ -91,8 +92,8 @@ def answer_line(view: Answering, action: Action, lang: str) -> str:
         cards=fmt.cards(lang, action.cards),
         names=fmt.names(table, lang, action.seats),
         offered=_card(lang, offered or received),
-        direction=t(lang, f"game.dir.{action.choice}") if pk == "sextant_dir" else "",
-        position=int(action.choice) + 1 if pk == "look_pos" and action.choice else "",
+        direction=t(lang, f"game.dir.{action.choice}") if pk == DecisionKind.SEXTANT_DIR else "",
+        position=int(action.choice) + 1 if pk == DecisionKind.LOOK_POS and action.choice else "",
     )
 
 

@@ -16,7 +16,7 @@ _KIND = {"cl": ActionKind.CLAIM, "fo": ActionKind.CLAIM_OTHER}
 
 def claim_page(a: Ask, head: str, rest: list[str]) -> Page | None:
     if head == "so":
-        return _solo(a) if a.of("solo") else None
+        return _solo(a) if a.of(ActionKind.SOLO) else None
     kind = _KIND[head]
     if not a.of(kind):
         return None
@@ -41,25 +41,25 @@ def _seats(mask: int, n: int) -> list[int]:
     return [s for s in range(n) if mask & (1 << s)]
 
 
-def _sides(a: Ask, kind: str) -> tuple[str, str]:
+def _sides(a: Ask, kind: ActionKind) -> tuple[str, str]:
     """The association whose goal items count, and the goal item's label."""
     mine = a.me["association"]
-    side = mine if kind == "claim" else next(x for x in ASSOCIATIONS if x != mine)
+    side = mine if kind == ActionKind.CLAIM else next(x for x in ASSOCIATIONS if x != mine)
     return side, card_label(a.lang, GOAL_KIND[side])
 
 
-def _title(a: Ask, kind: str) -> str:
-    return a.t("game.claim.title" if kind == "claim" else "game.fortune.title")
+def _title(a: Ask, kind: ActionKind) -> str:
+    return a.t("game.claim.title" if kind == ActionKind.CLAIM else "game.fortune.title")
 
 
-def _select(a: Ask, head: str, kind: str, mask: int) -> Page:
+def _select(a: Ask, head: str, kind: ActionKind, mask: int) -> Page:
     side, goal = _sides(a, kind)
     chosen = _seats(mask, a.seats)
     page = Page(
         [
             _title(a, kind),
             a.t(
-                "game.claim.select" if kind == "claim" else "game.fortune.select",
+                "game.claim.select" if kind == ActionKind.CLAIM else "game.fortune.select",
                 goal=goal,
                 association=association_label(a.lang, side),
             ),
@@ -93,7 +93,7 @@ def _confirm(a: Ask, head: str, kind: ActionKind, mask: int) -> Page:
         page.add(a.t("game.claim.named", names=fmt.names(a.table, a.lang, chosen)))
     else:
         page.add(a.t("game.claim.named_none"))
-    if kind == "claim":
+    if kind == ActionKind.CLAIM:
         page.add(a.t("game.claim.own", count=me["goals"][side], goal=goal))
         if me["drink"]:
             page.add(a.t("game.claim.drink", drink=drink_label(a.lang)))
@@ -105,7 +105,7 @@ def _confirm(a: Ask, head: str, kind: ActionKind, mask: int) -> Page:
         page.add(a.t("game.claim.notes"))
         page.lines += [_knowledge(a, s, notes) for s in chosen]
     action = Action(kind, a.seat, a.p.id, seats=tuple(chosen))
-    confirm = "game.btn.confirm_claim" if kind == "claim" else "game.btn.confirm_fortune"
+    confirm = "game.btn.confirm_claim" if kind == ActionKind.CLAIM else "game.btn.confirm_fortune"
     page.rows = [
         [(a.t(confirm), act(action))],
         [(a.t("game.btn.change_allies"), action_payloads.nav(head, mask))],
@@ -179,7 +179,7 @@ def _solo(a: Ask) -> Page:
             a.hand,
         ]
     )
-    page.rows = [[(a.t("game.btn.confirm_solo"), act(a.of("solo")[0]))]]
+    page.rows = [[(a.t("game.btn.confirm_solo"), act(a.of(ActionKind.SOLO)[0]))]]
     page.info.append(action_payloads.info_item(COAT_OF_ARMS))
     page.back = action_payloads.nav()
     return page

@@ -134,7 +134,10 @@ def gift_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.gift.title"),
-            a.t("game.gift.body", count=len(a.me["items"]), limit=a.table["hand_limit"]),
+            # answered, the hand shown is the one after the gift (issue 25): no count then
+            a.t("game.gift.body_then", limit=a.table["hand_limit"])
+            if a.frozen
+            else a.t("game.gift.body", count=len(a.me["items"]), limit=a.table["hand_limit"]),
         ]
     )
     card = _card(path, {x.card for x in gifts})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import COAT_OF_ARMS
+from engine.kinds import DecisionKind
 from engine.view_types import FinalResult, PublicPlayer, Reveal
 from handlers import fmt
 from handlers.card_labels import (
@@ -17,6 +18,18 @@ from handlers.card_labels import (
 )
 from handlers.i18n import t
 from handlers.prompts.fight import fight_lines
+
+# Decisions the status shows the fight as it stands under
+FIGHT_STATUS = frozenset(
+    {
+        DecisionKind.PRIEST,
+        DecisionKind.SUPPORT,
+        DecisionKind.HYPNOTIST,
+        DecisionKind.BOOST,
+        DecisionKind.DOCTOR,
+        DecisionKind.REWARD,
+    }
+)
 
 
 def _occupation(lang: str, p: PublicPlayer) -> str:
@@ -72,7 +85,7 @@ def status_text(table: fmt.Table, lang: str, seconds_left: int | None = None) ->
         else:
             names = fmt.names(table, lang, pending["seats"])
             out.append(t(lang, "game.status.waiting", what=what, names=names))
-        if pending["kind"] in ("priest", "support", "hypnotist", "boost", "doctor", "reward"):
+        if pending["kind"] in FIGHT_STATUS:
             out += fight_lines(table, lang)
     out.append(fmt.time_left(lang, seconds_left) or "")
     return fmt.truncate(fmt.lines(*out))

@@ -36,11 +36,17 @@ class ServiceGame:
     timers: FakeTimers = field(default_factory=FakeTimers)
     messenger: EmulatedMessenger = field(default_factory=EmulatedMessenger)
     lang: str = "en"  # every player's Telegram language
+    time_scale: float = 1.0  # GAME_TIME_SCALE
 
     def __post_init__(self) -> None:
         self.store = MemoryStore(clock=self.clock)
         self.service = CoachRideBot(
-            self.store, self.messenger, self.timers, self.clock, bot_username="test_bot"
+            self.store,
+            self.messenger,
+            self.timers,
+            self.clock,
+            bot_username="test_bot",
+            time_scale=self.time_scale,
         )
         self.ids = itertools.count(1)
         self.uids = [101 + i for i in range(self.n)]

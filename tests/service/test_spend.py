@@ -342,9 +342,12 @@ def test_issue_27_a_follow_up_of_your_press_replaces_the_prompt_you_pressed() ->
     card = next(a for a in engine.legal_actions(table.state(), winner))
     table.press_payload(winner, action_payloads.encode_action(card))
     assert card.card in table.state().players[winner].items
-    # what the press told them (the items seen) is a message of its own: the answer of the
-    # follow-up, which replaces the prompt's text, does not take it away
-    assert any("🔍" in m.text for m in table.messenger.in_chat(chat)[before:])
+    # what the press told them (the loser's items) stays in the answered message, under the
+    # press's own answer: the follow-up's answer does not take either away (issue 25: listed
+    # once, not again in a "🔍" message of its own)
+    text = table.messenger.messages[(chat, asked)].text
+    assert text.startswith("✔️") and "'s items: " in text, text
+    assert not any("🔍" in m.text for m in table.messenger.in_chat(chat)[before:])
 
 
 def test_issue_27_a_support_declared_in_the_priest_window_is_one_edit_when_told() -> None:
