@@ -51,3 +51,26 @@ def buttons(rows: Rows | None) -> list[list[Button]] | None:
         ]
         for row in rows
     ]
+
+
+ALERT_MAX = 200  # answerCallbackQuery's text: 0-200 characters (UTF-16 code units)
+
+
+def fit_alert(text: str | None) -> str | None:
+    """A press's toast or alert as Telegram takes it: a longer one is refused whole
+    (MESSAGE_TOO_LONG), and the player sees nothing. Texts carry a player's name, whose length
+    Telegram does not bound below 128, so a text over the limit loses its last words, marked
+    with "…"."""
+    if text is None or _units(text) <= ALERT_MAX:
+        return text
+    words = text.split(" ")
+    while len(words) > 1 and _units(" ".join(words)) > ALERT_MAX - 1:
+        words.pop()
+    cut = " ".join(words)
+    while _units(cut) > ALERT_MAX - 1:  # one word longer than the limit
+        cut = cut[:-1]
+    return cut + "…"
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2

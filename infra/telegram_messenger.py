@@ -36,7 +36,7 @@ from infra.bot_api import (
     bot_api,
 )
 from infra.ports import FloodWait, OutOfTime, Rows, Sent, time_left
-from infra.telegram_markup import Button, buttons, keyboard
+from infra.telegram_markup import Button, buttons, fit_alert, keyboard
 
 T = TypeVar("T")
 _LOG = logging.getLogger(__name__)
@@ -184,7 +184,7 @@ class TelegramGateway:
                     lambda: self.bot.call(
                         "answerCallbackQuery",
                         callback_query_id=callback_query_id,
-                        text=text,
+                        text=fit_alert(text),
                         show_alert=alert,
                     )
                 )

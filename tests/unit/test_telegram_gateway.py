@@ -235,3 +235,18 @@ def test_a_failed_admin_check_is_no_admin_and_is_logged(
         "the admin check failed (BadRequest: Bad Request: chat not found); taken as not an admin"
     ]
     assert TelegramMessenger(gateway).is_admin(GROUP, 7) is True
+
+
+def test_a_press_answer_over_telegrams_200_characters_is_cut_not_refused(
+    api: RecordingRequest, gateway: TelegramGateway
+) -> None:
+    """A newcomer's German game: the alert on a paused "your turn is next" named a long-named
+    player and ran to 207 characters; Telegram refuses such an answer whole (MESSAGE_TOO_LONG)
+    and the player saw nothing. It loses its last words instead."""
+    api.open_query("q1")
+    long = "🤖 Friedrich ist noch am Zug. " + "⏸️ Pausiert, solange der Tisch wartet. " * 6
+    assert gateway.answer("q1", long, alert=True) is True
+    sent = api.calls_to("answerCallbackQuery")[0]["text"]
+    assert len(sent.encode("utf-16-le")) // 2 <= 200 and sent.endswith("…")
+    assert long.startswith(sent[:-1])
+    assert api.violations == []
