@@ -12,10 +12,8 @@ from __future__ import annotations
 import io
 import json
 import logging
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -26,6 +24,7 @@ from infra.ports import TimerRequest
 from infra.telegram_messenger import make_bot
 from infra.timers import timer_message
 from tests.e2e.harness import GROUP, Harness, Player
+from tests.http_bot_api import Answer, serving
 
 TOKEN = "987654321:AAsecretTOKENkeyDoNotLog_0123456789abc"
 TOKEN_KEY = TOKEN.split(":", 1)[1]
@@ -38,31 +37,15 @@ def fake_api_over_http(h: Harness, failures: int) -> Iterator[str]:
     The first ``failures`` sendMessage calls lose their connection without an answer."""
     left = [failures]
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            method = self.path.rsplit("/", 1)[-1]
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            if method == "sendMessage" and left[0] > 0:
-                left[0] -= 1
-                self.close_connection = True
-                return
-            status, answer = h.api.handle(method, json.loads(body))
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
-
-        def log_message(self, format: str, *args: Any) -> None:
+    def answer(path: str, _: str, body: bytes) -> Answer:
+        method = path.rsplit("/", 1)[-1]
+        if method == "sendMessage" and left[0] > 0:
+            left[0] -= 1
             return None
+        return h.api.handle(method, json.loads(body))
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/bot"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(answer, "/bot") as root:
+        yield root
 
 
 class ThroughLambdaEntryPoints:
@@ -184,35 +167,22 @@ def test_the_redactor_covers_arguments_fields_and_tracebacks() -> None:
 
 
 # -- issue 24.4: no secret in any output of the local runner's startup ---------------------------
-def _echo_api(status: int, fail_on: str) -> tuple[ThreadingHTTPServer, str]:
+@contextmanager
+def _echo_api(status: int, fail_on: str) -> Iterator[str]:
     """A Bot API that answers ``getMe`` like Telegram, and ``fail_on`` (a method, or "*") with
     ``status`` and an error text that echoes the request path, token and all."""
+    from devtools.botapi import BOT_USER
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            method = self.path.rsplit("/", 1)[-1]
-            if fail_on in ("*", method):
-                body = {"ok": False, "error_code": status, "description": f"no {self.path}"}
-                code = status
-            else:
-                from devtools.botapi import BOT_USER
+    def answer(path: str, _: str, body: bytes) -> Answer:
+        method = path.rsplit("/", 1)[-1]
+        if fail_on in ("*", method):
+            failed = {"ok": False, "error_code": status, "description": f"no {path}"}
+            return status, json.dumps(failed).encode()
+        result: Any = BOT_USER if method == "getMe" else True
+        return 200, json.dumps({"ok": True, "result": result}).encode()
 
-                result: Any = BOT_USER if method == "getMe" else True
-                body, code = {"ok": True, "result": result}, 200
-            answer = json.dumps(body).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return None
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
+    with serving(answer) as root:
+        yield root
 
 
 @pytest.mark.parametrize(
@@ -227,8 +197,7 @@ def test_the_local_runner_s_startup_never_prints_the_token(
     import sys
     from pathlib import Path
 
-    server, url = _echo_api(status, fail_on)
-    try:
+    with _echo_api(status, fail_on) as url:
         done = subprocess.run(
             [sys.executable, "-m", "devtools.local"],
             cwd=Path(__file__).resolve().parents[2],
@@ -242,8 +211,6 @@ def test_the_local_runner_s_startup_never_prints_the_token(
             text=True,
             timeout=60,
         )
-    finally:
-        server.shutdown()
     output = done.stdout + done.stderr
     assert done.returncode != 0  # it did not start
     assert output.strip()  # and said something

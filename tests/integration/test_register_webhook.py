@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -22,6 +20,7 @@ import pytest
 from devtools import register_webhook
 from devtools.botapi.emulator import BotApiEmulator
 from handlers.i18n import LANGUAGES
+from tests.http_bot_api import Answer, serving
 from tests.integration.conftest import REGION, unique
 
 TOKEN = "987654321:AAsecretTOKENkeyDoNotPrint_0123456789ab"
@@ -50,35 +49,18 @@ def bot_api_over_http(api: BotApiEmulator) -> Iterator[str]:
     """The emulator at ``http://127.0.0.1:<port>``; a request for another token gets 401, as
     Telegram answers it."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            _, bot, method = self.path.split("/", 2)
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            if bot != f"bot{TOKEN}":
-                status, answer = 401, b'{"ok":false,"error_code":401,"description":"Unauthorized"}'
-            else:
-                params = params_of(self.headers.get("Content-Type", ""), body)
-                try:
-                    status, answer = api.handle(method, params)
-                except Exception as error:  # a call Telegram would refuse (strict emulator)
-                    api.violations.append(f"{method}: {error!r}")
-                    status, answer = 400, b'{"ok":false,"description":"Bad Request"}'
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
+    def answer(path: str, content_type: str, body: bytes) -> Answer:
+        _, bot, method = path.split("/", 2)
+        if bot != f"bot{TOKEN}":
+            return 401, b'{"ok":false,"error_code":401,"description":"Unauthorized"}'
+        try:
+            return api.handle(method, params_of(content_type, body))
+        except Exception as error:  # a call Telegram would refuse (strict emulator)
+            api.violations.append(f"{method}: {error!r}")
+            return 400, b'{"ok":false,"description":"Bad Request"}'
 
-        def log_message(self, format: str, *args: Any) -> None:
-            return None
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(answer) as root:
+        yield root
 
 
 def deploy_stack(api_root: str, concurrency: int) -> str:

@@ -13,11 +13,9 @@ from __future__ import annotations
 import io
 import json
 import logging
-import threading
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import boto3
@@ -27,6 +25,7 @@ from handlers import runtime, timer, webhook
 from infra import logs
 from infra.ports import TimerRequest
 from infra.timers import timer_message
+from tests.http_bot_api import Answer, serving
 from tests.integration.conftest import unique
 
 TOKEN = "987654321:AAsecretTOKENkeyNeverShown_0123456789ab"
@@ -38,28 +37,12 @@ SECRET = "webhookSECRETneverShown0123456789abcdefXYZ"
 def echoing_bot_api(status: int) -> Iterator[str]:
     """A Bot API root whose every answer is ``status`` with the request path in its text."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            answer = json.dumps(
-                {"ok": False, "error_code": status, "description": f"No route {self.path}"}
-            ).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
+    def answer(path: str, _: str, body: bytes) -> Answer:
+        text = {"ok": False, "error_code": status, "description": f"No route {path}"}
+        return status, json.dumps(text).encode()
 
-        def log_message(self, format: str, *args: Any) -> None:
-            return None
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(answer) as root:
+        yield root
 
 
 class Context:
