@@ -71,19 +71,28 @@ class ServiceGame:
         return update
 
     def press(
-        self, uid: int, message_id: int, data: str, update_id: int | None = None
+        self,
+        uid: int,
+        message_id: int,
+        data: str,
+        update_id: int | None = None,
+        *,
+        chat: int | None = None,
+        query_id: str | None = None,
     ) -> dict[str, Any]:
+        """A press by ``uid`` on message ``message_id`` of ``chat`` (their private chat)."""
+        chat = uid if chat is None else chat
         update = {
             "update_id": update_id or next(self.ids),
             "callback_query": {
-                "id": f"q{uid}",
+                "id": query_id or f"q{uid}",
                 "from": user(uid, self.lang),
                 "chat_instance": "x",
                 "data": data,
                 "message": {
                     "message_id": message_id,
                     "date": 0,
-                    "chat": {"id": uid, "type": "private"},
+                    "chat": {"id": chat, "type": "private" if chat > 0 else "supergroup"},
                 },
             },
         }

@@ -26,21 +26,7 @@ from tests.service.service_game import GROUP, ServiceGame, user
 
 def press_as(g: ServiceGame, uid: int, chat: int, message_id: int, data: str) -> str | None:
     """A press by ``uid`` on message ``message_id`` of ``chat``; the answer's text."""
-    update = {
-        "update_id": next(g.ids),
-        "callback_query": {
-            "id": f"q{next(g.ids)}",
-            "from": user(uid),
-            "chat_instance": "x",
-            "data": data,
-            "message": {
-                "message_id": message_id,
-                "date": 0,
-                "chat": {"id": chat, "type": "private" if chat > 0 else "supergroup"},
-            },
-        },
-    }
-    g.service.handle_update(g.messenger.pressed(update))
+    update = g.press(uid, message_id, data, chat=chat, query_id=f"q{next(g.ids)}")
     query, text, _ = g.messenger.answers[-1]
     assert query == update["callback_query"]["id"]  # answered, once
     return text
