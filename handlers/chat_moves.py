@@ -46,7 +46,6 @@ log = logging.getLogger("coachride")
 
 MOVED_TO = "moved_to"  # in the old group's record: the supergroup it became
 MOVED_FROM = "moved_from"  # in the supergroup's record: the group it was
-MUTED = "muted"  # in a game's document: the bot may not write in its group
 # what is sent to the old group and still means something in the new one: the story, notices
 _RESENT_ELSEWHERE = (Kind.STATUS, Kind.LOBBY, Kind.TURN_REMINDER)
 
@@ -115,7 +114,7 @@ def move_game(mv: Move, work: UnitOfWork) -> None:
         _move_outbox(work.txn, mv.old, mv.new)
         # a mute was the old group's (its "bot left" may come before the upgrade's signal): the
         # supergroup is written to, and its own refusal would mute it again
-        game.extra[MUTED] = False
+        game.muted = False
         game.unreachable = [c for c in game.unreachable if c != mv.old]
         work.txn.doc["muted_told"] = False
         move_records(mv, work)
@@ -244,15 +243,15 @@ def membership_changed(change: Membership, work: UnitOfWork) -> None:
     game = work.game
     if game.phase not in ACTIVE:
         return
-    muted = bool(game.extra.get(MUTED))
+    muted = game.muted
     if not change.may_write:
         if not muted:
             holds.tell_muted(work.txn)  # the creator is told; the group's sends stop
-            game.extra[MUTED] = True
+            game.muted = True
         return
     if not muted:
         return
-    game.extra[MUTED] = False
+    game.muted = False
     game.unreachable = [c for c in game.unreachable if c != game.chat]
     work.txn.doc["muted_told"] = False  # removed again, the creator is told again
     show_anew(work, change.bot_username, change.scale)

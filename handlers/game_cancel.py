@@ -4,13 +4,10 @@ the others. Nobody needs to end a game to free the group: its deadlines end it w
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 from handlers import refusals, story, unit_of_work
-from handlers.chat_moves import MUTED
 from handlers.context import Rooms
-from handlers.game_record import PLAYING, Json
+from handlers.game_record import PLAYING
 from handlers.game_runner import GameRunner
 from handlers.lobby import Said, close, may_manage
 from handlers.presenter import Presenter
@@ -19,7 +16,6 @@ from handlers.store_keys import game_key
 from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import CommandMsg
 
-CANCEL_VOTES = "cancel_votes"  # in a game under way: who sent /cancel (uid -> when)
 CANCEL_VOTE_SECONDS = 300.0
 
 
@@ -44,7 +40,7 @@ def cancel(said: Said, work: UnitOfWork) -> Refusal | None:
         return None
     # muted in its group (handlers.holds.tell_muted), its creator is told to end it: nobody
     # there could follow the game, nor a vote
-    creator_alone = bool(game.extra.get(MUTED)) and game.creator == cmd.user.id
+    creator_alone = game.muted and game.creator == cmd.user.id
     if game.phase == PLAYING and not creator_alone and not rooms.is_admin(cmd.chat_id, cmd.user.id):
         refused = _cancel_vote(work, cmd.user.id)
         if refused is not None:
@@ -67,18 +63,14 @@ def _cancel_vote(work: UnitOfWork, uid: int) -> Refusal | None:
     humans = {p.uid for p in game.humans()}
     if uid not in humans:
         return NotManager()
-    votes: Json = {
+    votes = {
         k: at
-        for k, at in _votes(game.extra.get(CANCEL_VOTES)).items()
+        for k, at in game.cancel_votes.items()
         if int(k) in humans and now - at < CANCEL_VOTE_SECONDS
     }
     votes[str(uid)] = now
     need = len(humans) // 2 + 1
     if len(votes) >= need:
         return None
-    game.extra[CANCEL_VOTES] = votes
+    game.cancel_votes = votes
     return CancelVote(len(votes), need)
-
-
-def _votes(stored: Any) -> dict[str, float]:
-    return {str(k): float(v) for k, v in stored.items()} if isinstance(stored, dict) else {}

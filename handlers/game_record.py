@@ -221,7 +221,14 @@ _OPTIONAL = (
     "unreachable_noted",
     "mention",
     "away_notices",
+    "muted",
+    "cancel_votes",
 )
+
+
+def _votes(stored: Any) -> dict[str, float]:
+    """Stored /cancel votes (uid -> when); anything else reads as none."""
+    return {str(k): float(v) for k, v in stored.items()} if isinstance(stored, dict) else {}
 
 
 class GameRecord(BaseModel):
@@ -250,6 +257,10 @@ class GameRecord(BaseModel):
     unreachable_noted: list[int] = Field(default_factory=list)  # ... the table was told of
     mention: Mention | None = None
     away_notices: dict[str, int] = Field(default_factory=dict)  # seat -> its away notice
+    # the bot may not write in the game's group (``handlers.chat_moves``; delivery sets it too,
+    # ``handlers.holds.tell_muted``)
+    muted: bool = False
+    cancel_votes: dict[str, float] = Field(default_factory=dict)  # uid -> its /cancel's time
     extra: Json = Field(default_factory=dict)  # keys this code does not know
     # the optional keys the loaded document had, written back even when empty
     stored_keys: frozenset[str] = Field(default=frozenset(), repr=False)
@@ -291,6 +302,8 @@ class GameRecord(BaseModel):
             unreachable_noted=doc.get("unreachable_noted") or [],
             mention=doc.get("mention"),
             away_notices=doc.get("away_notices") or {},
+            muted=bool(doc.get("muted")),
+            cancel_votes=_votes(doc.get("cancel_votes")),
             extra={k: v for k, v in doc.items() if k not in known and k not in PIPELINE_KEYS},
             stored_keys=frozenset(k for k in _OPTIONAL if k in doc),
             stored_settings=(settings, stored_settings),
@@ -312,7 +325,7 @@ class GameRecord(BaseModel):
         }
         for key in _OPTIONAL:
             value = getattr(self, key)
-            if key in self.stored_keys or value not in (None, [], {}):
+            if key in self.stored_keys or (value not in (None, [], {}) and value is not False):
                 doc[key] = value
         return doc
 
