@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from devtools.botapi.limits import MAX_CALLBACK_ANSWER, utf16_len
 from handlers.reply_budget import GROUP_REPLIES_PER_MINUTE
+from infra.telegram_markup import fit_alert
 from tests.e2e.harness import Harness, Player
 from tests.service.webhook_table import GROUP, BotTable
 
@@ -70,3 +72,31 @@ def test_telegram_down_while_asking_seats_the_player_within_the_invocation() -> 
     h.command(STRANGER, f"/start {gid}", chat=STRANGER.uid)
     assert STRANGER.uid in _seated(h)
     assert not h.errors
+
+
+# -- a press's alert cut to Telegram's 200 (infra.telegram_markup.fit_alert) -------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "🐴" * 150,  # surrogate pairs only, no space: the cut must not split one
+        "a" + "🐴" * 150,  # a pair straddling the 200th unit
+        "word " * 30 + "🐴" * 100,
+        "x" * 500,
+        "Ein sehr langer Name " + "👨‍👩‍👧‍👦" * 40,  # joined emoji
+        "\n".join(["Zeile"] * 60),  # newlines, no spaces
+    ],
+)
+def test_a_cut_alert_is_within_telegrams_limit_and_valid_utf16(text: str) -> None:
+    cut = fit_alert(text)
+    assert cut is not None and cut.endswith("…")
+    assert utf16_len(cut) <= MAX_CALLBACK_ANSWER
+    cut.encode("utf-16-le")  # a lone surrogate would raise
+    assert text.startswith(cut[:-1])
+    assert utf16_len(cut) >= MAX_CALLBACK_ANSWER - 12  # not cut far shorter than needed
+
+
+def test_an_alert_starting_with_a_space_keeps_its_words() -> None:
+    """A leading space (a name that is only a space, a locale line) and one long word: the
+    cut kept nothing but '…' before."""
+    cut = fit_alert(" " + "y" * 300)
+    assert cut is not None and len(cut) > 100
