@@ -6,9 +6,13 @@ from __future__ import annotations
 import pytest
 
 from devtools.botapi.limits import MAX_CALLBACK_ANSWER, utf16_len
+from handlers.i18n import t
+from handlers.private_news import KEPT_WAIT_SECONDS
 from handlers.reply_budget import GROUP_REPLIES_PER_MINUTE
 from infra.telegram_markup import fit_alert
 from tests.e2e.harness import Harness, Player
+from tests.service.service_game import ServiceGame
+from tests.service.test_riding_decisions import _attack, _defender, _EditLog, _supporters
 from tests.service.webhook_table import GROUP, BotTable
 
 SPAMMER = 9999
@@ -100,3 +104,53 @@ def test_an_alert_starting_with_a_space_keeps_its_words() -> None:
     cut kept nothing but '…' before."""
     cut = fit_alert(" " + "y" * 300)
     assert cut is not None and len(cut) > 100
+
+
+# -- a support declared ahead, its prompt's edit deferred (handlers.private_news) --------------
+def _edits_of(log: _EditLog, table: ServiceGame, seat: int, prompt: int) -> list[str]:
+    return [e[2] for e in log.edits if e[:2] == (table.uids[seat], prompt)]
+
+
+def test_a_support_changed_within_the_wait_shows_the_last_choice_once() -> None:
+    """su.ha, then su.hd 3 s later: the prompt shows the defender's side, in one edit."""
+    log = _EditLog()
+    table = ServiceGame(n=5, messenger=log)
+    table.start()
+    attacker, defender, _ = _attack(table, priest=_defender(table))
+    third = _supporters(table, attacker)[2]
+    prompt, _ = table.prompt(third)
+    log.edits.clear()
+    table.press_payload(third, "su.ha")
+    table.clock.advance(3.0)
+    table.press_payload(third, "su.hd")
+    assert "Kept until your turn" in table.messenger.answers[-1][1]
+    assert _edits_of(log, table, third, prompt) == []
+    table.clock.advance(KEPT_WAIT_SECONDS + 0.01)
+    table.fire_timers()
+    mine = _edits_of(log, table, third, prompt)
+    name = f"<b>{table.state().players[defender].name}</b>"
+    assert len(mine) == 1, mine
+    assert t("en", "game.support.held.defender", name=name) in mine[0]
+
+
+def test_a_support_declared_as_the_priest_window_closes_is_one_edit() -> None:
+    """The press lands just before the Priest window's deadline: the window closing inside the
+    wait closes the prompt instead (one edit, never the kept text then the closed one)."""
+    log = _EditLog()
+    table = ServiceGame(n=5, messenger=log)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))
+    third = _supporters(table, attacker)[2]
+    prompt, _ = table.prompt(third)
+    due = float(table.doc()["due"]["at"])
+    table.clock.advance(max(0.0, due - table.clock.now() - 0.01))
+    log.edits.clear()
+    window = table.doc()["due"]
+    table.press_payload(third, "su.ha")
+    table.clock.advance(0.02)
+    table.fire_timers()  # the window closes
+    assert table.doc()["due"] != window
+    table.clock.advance(KEPT_WAIT_SECONDS + 0.01)
+    table.fire_timers()
+    mine = _edits_of(log, table, third, prompt)
+    assert len(mine) <= 1, mine
