@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from devtools.botapi.limits import MAX_CALLBACK_ANSWER, utf16_len
+from devtools.botapi.updates import chat_member
 from handlers.i18n import t
 from handlers.private_news import KEPT_WAIT_SECONDS
 from handlers.reply_budget import GROUP_REPLIES_PER_MINUTE
@@ -154,3 +155,31 @@ def test_a_support_declared_as_the_priest_window_closes_is_one_edit() -> None:
     table.fire_timers()
     mine = _edits_of(log, table, third, prompt)
     assert len(mine) <= 1, mine
+
+
+# -- /cancel of a game under way (handlers.game_cancel) ----------------------------------------
+def test_the_players_still_at_the_table_may_end_it_when_others_left_the_group() -> None:
+    """Two of four left the group (marked away, R-D2): they can no longer vote there. Before,
+    the majority still counted them (3 of 4), so the two left at the table could never end it."""
+    bot = BotTable(n=4)
+    bot.start()
+    for leaver in bot.uids[2:]:
+        bot.deliver(chat_member(next(bot.ids), GROUP, leaver, "P"))
+    assert all(p.away for p in bot.state().players[2:])
+    bot.message(bot.uids[0], GROUP, "/cancel")
+    assert bot.doc()["phase"] == "playing"  # one of the two is no majority
+    bot.message(bot.uids[1], GROUP, "/cancel")
+    assert bot.doc()["phase"] == "cancelled"
+
+
+def test_votes_of_a_game_cancelled_do_not_count_in_the_next() -> None:
+    bot = BotTable(n=4)
+    bot.service.is_admin = lambda chat, uid: uid == 4242
+    bot.start()
+    for uid in bot.uids[:2]:
+        bot.message(uid, GROUP, "/cancel")
+    bot.message(4242, GROUP, "/cancel")
+    assert bot.doc()["phase"] == "cancelled"
+    bot.start()  # a new game, the same players
+    bot.message(bot.uids[0], GROUP, "/cancel")
+    assert bot.doc()["phase"] == "playing"
