@@ -94,7 +94,7 @@ class CoachRideBot:
         try:
             with (
                 deadline_scope(self._deadline(seconds_left), self.clock),
-                handling(cmd.update_id if cmd else None),
+                handling(cmd.update_id if cmd else None, _sender(cmd)),
             ):
                 if isinstance(cmd, ButtonPress):
                     outcome = self._press(cmd)
@@ -193,3 +193,11 @@ class CoachRideBot:
 
     def user_lang(self, uid: int, language_code: str | None) -> str:
         return unit_of_work.reading(self.store, lambda work: work.user_lang(uid, language_code))
+
+
+def _sender(cmd: object) -> int | None:
+    """Who sent an update, when it names one (a group's replies are shared out among its
+    askers: ``handlers.reply_budget``)."""
+    if isinstance(cmd, CommandMsg | ButtonPress | MemberLeft):
+        return cmd.user.id
+    return None

@@ -58,7 +58,9 @@ def cancel(said: Said, work: UnitOfWork) -> Refusal | None:
 def _cancel_vote(work: UnitOfWork, uid: int) -> Refusal | None:
     """A game under way ends by /cancel of a group admin, or of a majority of its players
     within ``CANCEL_VOTE_SECONDS``: its creator alone, losing, cannot end it for the others
-    (a game never waits for anyone: its deadlines end it without them). None: enough."""
+    (a game never waits for anyone: its deadlines end it without them). A player marked away
+    (one who left the group, R-D2) is left out of the majority unless they vote: the players
+    still at the table are not held to votes nobody there can cast. None: enough."""
     game, now = work.game, work.txn.now
     humans = {p.uid for p in game.humans()}
     if uid not in humans:
@@ -69,7 +71,11 @@ def _cancel_vote(work: UnitOfWork, uid: int) -> Refusal | None:
         if int(k) in humans and now - at < CANCEL_VOTE_SECONDS
     }
     votes[str(uid)] = now
-    need = len(humans) // 2 + 1
+    assert game.engine is not None  # a game under way has its state
+    seats = engine.State.from_dict(game.engine).players
+    away = {p.uid for p, s in zip(game.players, seats, strict=True) if s.away}
+    counted = (humans - away) | {int(k) for k in votes}
+    need = len(counted) // 2 + 1
     if len(votes) >= need:
         return None
     game.cancel_votes = votes

@@ -63,6 +63,7 @@ class Invocation:
     marker (committed it) or found it taken (a redelivery), and the queries it answered."""
 
     update_id: int | None
+    user_id: int | None = None  # who sent it (a group's replies: ``handlers.reply_budget``)
     claimed: bool = False
     duplicate: bool = False
     answered: set[str] = field(default_factory=set)
@@ -72,9 +73,9 @@ _local = threading.local()
 
 
 @contextmanager
-def handling(update_id: int | None) -> Iterator[Invocation]:
+def handling(update_id: int | None, user_id: int | None = None) -> Iterator[Invocation]:
     outer = getattr(_local, "invocation", None)
-    _local.invocation = current = Invocation(update_id)
+    _local.invocation = current = Invocation(update_id, user_id)
     try:
         yield current
     finally:

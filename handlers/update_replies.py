@@ -68,8 +68,11 @@ class UpdateReplies:
         return True
 
     def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        inv = invocation()
+        asker = inv.user_id if inv is not None else None
+
         def add(txn: Txn) -> None:  # a group's replies are rationed (``handlers.reply_budget``)
-            if reply_budget.admit(txn.doc, chat_id, text, txn.now, bool(rows)):
+            if reply_budget.admit(txn.doc, chat_id, text, txn.now, bool(rows), asker):
                 txn.send(chat_id, text, rows, tag="reply")
 
         return self._reply(chat_id, add)

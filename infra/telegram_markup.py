@@ -59,17 +59,25 @@ ALERT_MAX = 200  # answerCallbackQuery's text: 0-200 characters (UTF-16 code uni
 def fit_alert(text: str | None) -> str | None:
     """A press's toast or alert as Telegram takes it: a longer one is refused whole
     (MESSAGE_TOO_LONG), and the player sees nothing. Texts carry a player's name, whose length
-    Telegram does not bound below 128, so a text over the limit loses its last words, marked
-    with "…"."""
+    Telegram does not bound below 128, so a text over the limit loses its end, marked with "…":
+    at a space within the last ``WORD_SLACK`` characters, else inside the word (a long name
+    or a run of emoji is not dropped whole), never inside a surrogate pair nor after a joiner."""
     if text is None or _units(text) <= ALERT_MAX:
         return text
-    words = text.split(" ")
-    while len(words) > 1 and _units(" ".join(words)) > ALERT_MAX - 1:
-        words.pop()
-    cut = " ".join(words)
-    while _units(cut) > ALERT_MAX - 1:  # one word longer than the limit
-        cut = cut[:-1]
-    return cut + "…"
+    units = end = 0
+    for end, char in enumerate(text):  # noqa: B007 - ``end``: where the limit falls
+        units += _units(char)
+        if units > ALERT_MAX - 1:
+            break
+    cut = text[:end]
+    space = cut.rfind(" ")
+    if space > 0 and _units(cut[space:]) <= WORD_SLACK:
+        cut = cut[:space]
+    return cut.rstrip(_DANGLING) + "…"
+
+
+WORD_SLACK = 30  # a word cut short this near the limit is dropped whole
+_DANGLING = " \n\t\u200d\ufe0e\ufe0f"  # a space, a joiner, a variation selector left at the end
 
 
 def _units(text: str) -> int:

@@ -101,6 +101,7 @@ class BotApiEmulator(BotApiMethods):
         self.updates: list[dict[str, Any]] = []  # waiting for getUpdates
         self.sent: list[tuple[int, str]] = []  # (chat, text as sent) of every message delivered
         self.member_status: dict[tuple[int, int], str] = {}  # (chat, user) -> status
+        self.restricted_members: set[tuple[int, int]] = set()
         self.commands: dict[tuple[str, str | None], list[dict[str, str]]] = {}
         self.queries: dict[str, Query] = {}
         self.listeners: list[Listener] = []
@@ -257,9 +258,16 @@ class BotApiEmulator(BotApiMethods):
         with self.lock:
             self.outage = (self.clock() + seconds, code, description)
 
-    def set_member_status(self, chat_id: int, user_id: int, status: str) -> None:
-        """One of creator, administrator, member, restricted, left, kicked."""
+    def set_member_status(
+        self, chat_id: int, user_id: int, status: str, is_member: bool = False
+    ) -> None:
+        """One of creator, administrator, member, restricted, left, kicked; a restricted
+        user is in the group only with ``is_member`` (ChatMemberRestricted.is_member)."""
         self.member_status[(chat_id, user_id)] = status
+        if is_member:
+            self.restricted_members.add((chat_id, user_id))
+        else:
+            self.restricted_members.discard((chat_id, user_id))
 
     # -- the users' side -----------------------------------------------------------------------
 

@@ -68,6 +68,7 @@ class BotApiMethods:
     updates: list[dict[str, Any]]
     sent: list[tuple[int, str]]
     member_status: dict[tuple[int, int], str]
+    restricted_members: set[tuple[int, int]]  # restricted, and still in the group
     commands: dict[tuple[str, str | None], list[dict[str, str]]]
     queries: dict[str, Query]
     listeners: list[Listener]
@@ -259,7 +260,10 @@ class BotApiMethods:
 
     def _api_getChatMember(self, params: Mapping[str, Any]) -> Any:
         chat_id, user_id = self._chat(params["chat_id"]), params["user_id"]
-        return self._member_json(user_id, self._status(chat_id, user_id))
+        member = self._member_json(user_id, self._status(chat_id, user_id))
+        if member["status"] == "restricted":
+            member["is_member"] = (chat_id, user_id) in self.restricted_members
+        return member
 
     def _api_getChatAdministrators(self, params: Mapping[str, Any]) -> Any:
         chat_id = self._chat(params["chat_id"])
