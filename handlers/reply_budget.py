@@ -32,7 +32,7 @@ from typing import Any
 # --games 6 --seed 1``); with these 6 the group stays within Telegram's 20.
 GROUP_REPLIES_PER_MINUTE = 6
 PRIVATE_REPLIES_PER_MINUTE = 12
-ASKER_REPLIES_PER_MINUTE = 2  # of a group's: one member's share
+ASKER_REPLIES_PER_MINUTE = 3  # of a group's: one member's share (half)
 WINDOW_SECONDS = 60.0
 SAME_REPLY_SECONDS = 60.0
 PRIVATE_SAME_REPLY_SECONDS = 10.0  # a player asking again a while later is answered again
