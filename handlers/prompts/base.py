@@ -174,7 +174,25 @@ def info_row(lang: str, payloads: list[str]) -> Rows:
         info = action_payloads.parse_payload(payload)
         assert isinstance(info, action_payloads.Info)
         buttons.append((t(lang, "game.btn.info", icon=_icon(info)), payload))
-    return grid(buttons, MAX_PER_ROW)
+    return grid(buttons, per_row(buttons))
+
+
+# A phone's inline keyboard, measured in Chromium at 390 px (the local table's phone test): 305 px
+# wide, 3 px between buttons, 12 px of padding in each; an emoji is 18.7 px, a Latin letter about
+# half that. Eight "ℹ️👜🏆" buttons a row were cut to "ℹ️…" (CI, issue 25's phone test).
+KEYBOARD_PX = 305
+_GAP_PX, _PAD_PX, _UNIT_PX = 3, 12, 9.4
+
+
+def shown_width(label: str) -> int:
+    """``label_width``, with a character drawn as an emoji by U+FE0F ("ℹ️", "⚔️") counted two."""
+    return label_width(label) + label.count("\ufe0f")
+
+
+def per_row(buttons: list[Button]) -> int:
+    """How many buttons as wide as the widest of ``buttons`` fit a phone's row, at most 8."""
+    widest = max((shown_width(b[0]) for b in buttons), default=1) * _UNIT_PX + _PAD_PX
+    return max(1, min(MAX_PER_ROW, int((KEYBOARD_PX + _GAP_PX) // (widest + _GAP_PX))))
 
 
 _BAG_INSIDE = {"bag_key": "key", "bag_goblet": "goblet"}
@@ -211,4 +229,6 @@ __all__ = [
     "info_row",
     "label_width",
     "pairs",
+    "per_row",
+    "shown_width",
 ]

@@ -382,3 +382,20 @@ def test_a_trade_answers_long_labels_each_have_a_row_of_their_own() -> None:
                 assert not wide or all(len(row) == 1 for row in accept), pr.rows
                 checked += wide
     assert checked >= 3, "too few trades with a long label to check"
+
+
+def test_info_buttons_each_fit_a_phones_row_whole() -> None:
+    """A row of "ℹ️" buttons is cut to the phone's width as measured in Chromium at 390 px: eight
+    a row cut "ℹ️👜🏆" to "ℹ️…" (the CI run of the phone test). No row of a page's ℹ️ buttons is
+    wider than the keyboard, and a row holds as many as fit."""
+    from engine.cards import ITEM_KINDS
+    from handlers.prompts.base import KEYBOARD_PX, info_row, shown_width
+
+    for lang in ("en", "de", "zh-Hans"):
+        rows = info_row(lang, [action_payloads.info_item(k) for k in ITEM_KINDS])
+        assert len(rows) > 1
+        for row in rows:
+            widest = max(shown_width(label) for label, _ in row)
+            assert len(row) * (widest * 9.4 + 12 + 3) - 3 <= KEYBOARD_PX, row
+        bag = [b for row in rows for b in row if shown_width(b[0]) == 6]
+        assert bag and len(rows[0]) == 4  # "ℹ️👜🏆" (6): four a row, not eight
