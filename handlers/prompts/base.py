@@ -114,24 +114,17 @@ def act(a: Action) -> str:
 
 
 def grid(buttons: list[Button], per_row: int) -> Rows:
-    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
-
-
-# How wide a label may be, in Latin letters (a CJK character or an emoji counts two), to show
-# whole on half the keyboard of a phone (390 px): "👜 Geheimer Koffer (Schlüssel)" was cut off.
-HALF_ROW = 18
-
-
-def label_width(label: str) -> int:
-    return sum(
-        0 if unicodedata.category(c) in ("Mn", "Me", "Cf") else 1 + (east_asian_width(c) in "WF")
-        for c in label
-    )
+    """``buttons`` in rows of at most ``per_row``, fewer when their labels would not show whole
+    on a phone's keyboard (``fits``): as many a row as fit the widest label, at least one."""
+    n = max(1, min(per_row, MAX_PER_ROW))
+    while n > 1 and not fits([b[0] for b in buttons], n):
+        n -= 1
+    return [buttons[i : i + n] for i in range(0, len(buttons), n)]
 
 
 def pairs(buttons: list[Button]) -> Rows:
     """Two buttons a row when every label fits half a phone's keyboard, else one a row."""
-    return grid(buttons, 1 if any(label_width(b[0]) > HALF_ROW for b in buttons) else 2)
+    return grid(buttons, 2)
 
 
 def distinct_cards(actions: Iterable[Action]) -> list[Action]:
@@ -174,25 +167,75 @@ def info_row(lang: str, payloads: list[str]) -> Rows:
         info = action_payloads.parse_payload(payload)
         assert isinstance(info, action_payloads.Info)
         buttons.append((t(lang, "game.btn.info", icon=_icon(info)), payload))
-    return grid(buttons, per_row(buttons))
+    return grid(buttons, MAX_PER_ROW)
 
 
-# A phone's inline keyboard, measured in Chromium at 390 px (the local table's phone test): 305 px
-# wide, 3 px between buttons, 12 px of padding in each; an emoji is 18.7 px, a Latin letter about
-# half that. Eight "ℹ️👜🏆" buttons a row were cut to "ℹ️…" (CI, issue 25's phone test).
+# A phone's inline keyboard as the local table draws it at 390 px (the phone test's viewport),
+# measured in Chromium: 305 px wide, 3 px between buttons, 6 px of padding each side of a label,
+# every button of a row as wide as the others. Eight "ℹ️👜🏆" a row were cut to "ℹ️…" (CI, the
+# phone test), "🧪 Giftmischer: 🤖 Elfriede gewinnt" and "✅ Annehmen, 👜 Geheimer Koffer
+# (Schlüssel) geben" two a row (a newcomer's game). Telegram cuts a label that does not fit with
+# "…", as the local table does.
 KEYBOARD_PX = 305
-_GAP_PX, _PAD_PX, _UNIT_PX = 3, 12, 9.4
+GAP_PX = 3
+PAD_PX = 12
+# A label's width in px at the keyboard's font (14 px, Liberation Sans: Arial's widths), measured
+# in Chromium (tests/browser/test_label_widths.py checks these against real labels): an emoji
+# 17.5 (counted 18.7, as other fonts draw it), a CJK character or another symbol 14, a Latin
+# letter by its own width (a 7.8, i 3.1, m 11.7, W 13.2); other letters (Cyrillic, Greek) as a
+# wide Latin one of their case.
+EMOJI_PX, WIDE_PX, LETTER_PX, UPPER_PX, LOWER_PX = 18.7, 14.0, 7.8, 10.9, 8.6
+_LATIN_PX = {
+    **dict.fromkeys("'|", 2.7),
+    **dict.fromkeys("ijl", 3.2),
+    **dict.fromkeys(" .,:;!/ftI[]·", 3.9),
+    **dict.fromkeys('r()-"*`', 4.7),
+    **dict.fromkeys("cksvxyzJ", 7.0),
+    **dict.fromkeys("+<>=~^", 8.2),
+    **dict.fromkeys("FTZ", 8.6),
+    **dict.fromkeys("ABEKPSVXY&", 9.4),
+    **dict.fromkeys("CDHNRUw", 10.2),
+    **dict.fromkeys("GOQ", 10.9),
+    **dict.fromkeys("mM%", 11.7),
+    **dict.fromkeys("W@", 14.2),
+}
+_ZERO = ("Mn", "Me", "Cf")
 
 
-def shown_width(label: str) -> int:
-    """``label_width``, with a character drawn as an emoji by U+FE0F ("ℹ️", "⚔️") counted two."""
-    return label_width(label) + label.count("\ufe0f")
+def char_px(ch: str, emoji: bool = False) -> float:
+    """One character's width; ``emoji``: drawn as an emoji (followed by U+FE0F)."""
+    if emoji or (ord(ch) > 0x2000 and east_asian_width(ch) == "W" and not ch.isalpha()):
+        return EMOJI_PX
+    if ch in _LATIN_PX:
+        return _LATIN_PX[ch]
+    if ch.isascii():
+        return LETTER_PX
+    if unicodedata.category(ch) in _ZERO:
+        return 0.0
+    if east_asian_width(ch) in "WF":
+        return WIDE_PX
+    base = unicodedata.normalize("NFKD", ch)[:1]  # "ä" is as wide as "a"
+    if base.isascii() and base.isalnum():
+        return char_px(base)
+    if ch.isalpha():
+        return LOWER_PX if ch.islower() else UPPER_PX
+    return WIDE_PX
 
 
-def per_row(buttons: list[Button]) -> int:
-    """How many buttons as wide as the widest of ``buttons`` fit a phone's row, at most 8."""
-    widest = max((shown_width(b[0]) for b in buttons), default=1) * _UNIT_PX + _PAD_PX
-    return max(1, min(MAX_PER_ROW, int((KEYBOARD_PX + _GAP_PX) // (widest + _GAP_PX))))
+def label_px(label: str) -> float:
+    """How wide ``label`` is drawn on a button, padding left out."""
+    after = label[1:] + " "
+    return sum(char_px(ch, after[i] == "\ufe0f") for i, ch in enumerate(label))
+
+
+def slot_px(per_row: int) -> float:
+    """The room for a label on a button of a row of ``per_row``."""
+    return (KEYBOARD_PX + GAP_PX) / per_row - GAP_PX - PAD_PX
+
+
+def fits(labels: Iterable[str], per_row: int) -> bool:
+    """Every one of ``labels`` shows whole on a button of a phone's row of ``per_row``."""
+    return all(label_px(x) <= slot_px(per_row) for x in labels)
 
 
 _BAG_INSIDE = {"bag_key": "key", "bag_goblet": "goblet"}
@@ -212,7 +255,6 @@ def _icon(info: action_payloads.Info) -> str:
 
 
 __all__ = [
-    "HALF_ROW",
     "MAX_BUTTONS",
     "MAX_PER_ROW",
     "Ask",
@@ -225,10 +267,10 @@ __all__ = [
     "ask",
     "card_buttons",
     "distinct_cards",
+    "fits",
     "grid",
     "info_row",
-    "label_width",
+    "label_px",
     "pairs",
-    "per_row",
-    "shown_width",
+    "slot_px",
 ]

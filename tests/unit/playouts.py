@@ -49,10 +49,12 @@ def choose(rnd: random.Random, st: State, seat: int, step: int) -> Action:
     return action
 
 
-def game(seed: int, n: int | None = None, max_steps: int = 1500) -> Iterator[Step]:
+def game(
+    seed: int, n: int | None = None, max_steps: int = 1500, names: list[str] = NAMES
+) -> Iterator[Step]:
     rnd = random.Random(seed)
     n = n or rnd.randint(3, 10)
-    st, _ = engine.new_game(NAMES[:n], seed, options(rnd, n))
+    st, _ = engine.new_game(names[:n], seed, options(rnd, n))
     for step in range(max_steps):
         if st.over:
             return

@@ -17,7 +17,7 @@ from engine.cards import ALL_ITEMS, item_kind
 from handlers import action_payloads, prompts
 from handlers.action_payloads import Act, Info, Nav
 from handlers.i18n import LANGUAGES
-from handlers.prompts.base import HALF_ROW, MAX_BUTTONS, MAX_PER_ROW, label_width
+from handlers.prompts.base import MAX_BUTTONS, MAX_PER_ROW, fits
 from tests.unit import playouts
 
 CLAIMS = ("claim", "claim_other")
@@ -364,7 +364,7 @@ def test_the_poison_mixers_buttons_each_have_a_row_of_their_own() -> None:
 def test_a_trade_answers_long_labels_each_have_a_row_of_their_own() -> None:
     """ "✅ Annehmen, 👜 Geheimer Koffer (Schlüssel) geben" two to a row was cut off on a phone
     (a newcomer's game at the local table, 390 px): card buttons are two to a row only when
-    every label fits half the keyboard."""
+    every label fits half the keyboard (``fits``, the phone's keyboard as Chromium draws it)."""
     checked = 0
     for seed in range(12):
         for step in playouts.game(seed, n=5):
@@ -378,7 +378,7 @@ def test_a_trade_answers_long_labels_each_have_a_row_of_their_own() -> None:
                 )
                 pr = prompts.render_prompt(view, legal, "de")
                 accept = [row for row in pr.rows if any(b[1].startswith("ac.") for b in row)]
-                wide = any(label_width(b[0]) > HALF_ROW for row in accept for b in row)
+                wide = not fits([b[0] for row in accept for b in row], 2)
                 assert not wide or all(len(row) == 1 for row in accept), pr.rows
                 checked += wide
     assert checked >= 3, "too few trades with a long label to check"
@@ -389,13 +389,13 @@ def test_info_buttons_each_fit_a_phones_row_whole() -> None:
     a row cut "ℹ️👜🏆" to "ℹ️…" (the CI run of the phone test). No row of a page's ℹ️ buttons is
     wider than the keyboard, and a row holds as many as fit."""
     from engine.cards import ITEM_KINDS
-    from handlers.prompts.base import KEYBOARD_PX, info_row, shown_width
+    from handlers.prompts.base import info_row
 
     for lang in ("en", "de", "zh-Hans"):
         rows = info_row(lang, [action_payloads.info_item(k) for k in ITEM_KINDS])
         assert len(rows) > 1
         for row in rows:
-            widest = max(shown_width(label) for label, _ in row)
-            assert len(row) * (widest * 9.4 + 12 + 3) - 3 <= KEYBOARD_PX, row
-        bag = [b for row in rows for b in row if shown_width(b[0]) == 6]
-        assert bag and len(rows[0]) == 4  # "ℹ️👜🏆" (6): four a row, not eight
+            assert fits([label for label, _ in row], len(row)), row
+        labels = [b[0] for row in rows for b in row]
+        assert "ℹ️👜🏆" in labels and len(rows[0]) == 4  # four a row, not eight
+        assert not fits(labels, 5)

@@ -1,0 +1,108 @@
+"""Every row of every prompt page shows its labels whole on a phone (issue 25's phone test).
+
+The phone test deals its games from ``secrets``, so a label cut off there ("ℹ️👜🏆" eight a
+row, "🧪 Giftmischer: 🤖 Elfriede gewinnt" two a row) showed in one CI run and not the next. Here
+every page of many seeded games, in every language, is laid against the keyboard the local table
+draws at 390 px (``handlers.prompts.base``: 305 px, the buttons of a row equally wide; the
+widths checked against Chromium in ``tests/browser/test_label_widths.py``).
+
+What a player may see cut: only a player's name, on a button of its own row (Telegram and the
+local table end a label that does not fit with "…"; a name can be 64 characters). What comes
+before the name, and a card or a choice, always shows whole.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+import pytest
+
+import engine
+from engine import State
+from handlers import action_payloads, prompts
+from handlers.action_payloads import Nav
+from handlers.prompts.base import label_px, slot_px
+from tests.unit import playouts
+
+LANGS = ("en", "de", "zh-Hans")
+# Names as the local table gives AI passengers, and as long as Telegram lets a person be called.
+LONG = [
+    "🤖 Elfriede",
+    "Maximiliane Alexandra von Hohenzollern-Sigmaringen",
+    "🤖 Clementine",
+    "WWW MMM Wolfgang Mozart-Wittgenstein",
+    "欧阳娜娜欧阳娜娜欧阳娜娜欧阳娜娜",
+    "🤖 Friedrich",
+    "Ann",
+    "Ольга Владимировна",
+    "🤖 Irmgard",
+    "Jo",
+]
+ROOM_FOR_NAME = 3 * 7.8  # "An…": a name cut shows at least its first letters
+
+
+def pages(st: State, seat: int, lang: str) -> Iterator[tuple[str, prompts.Prompt]]:
+    """Every page a seat can reach from its prompt's root (the ally pages naming at most one)."""
+    seen: set[str] = set()
+    queue = deque(["~"])
+    view, legal = engine.view(st, seat), engine.legal_actions(st, seat)
+    while queue:
+        nav = queue.popleft()
+        if nav in seen:
+            continue
+        seen.add(nav)
+        pr = prompts.render_prompt(view, legal, lang, nav, 42)
+        yield nav, pr
+        for row in pr.rows:
+            for _, payload in row:
+                parsed = action_payloads.parse_payload(payload)
+                if isinstance(parsed, Nav) and _few(parsed.path):
+                    queue.append(payload)
+
+
+def _few(path: str) -> bool:
+    head, _, rest = path.partition(".")
+    mask = rest.split(".")[0]
+    return head not in ("cl", "fo") or not mask.isdigit() or int(mask).bit_count() <= 1
+
+
+def cut_off(row: list[tuple[str, str]], names: list[str]) -> list[str]:
+    """The labels of ``row`` a phone would cut where a player must not lose a word."""
+    room = slot_px(len(row))
+    bad = []
+    for label, _ in row:
+        if label_px(label) <= room:
+            continue
+        named = [label.index(n) for n in names if n in label]
+        if len(row) == 1 and named and label_px(label[: min(named)]) + ROOM_FOR_NAME <= room:
+            continue  # only the name is cut, as Telegram cuts it
+        bad.append(f"{label} ({label_px(label):.0f} px > {room:.0f} px, {len(row)} a row)")
+    return bad
+
+
+def cut_labels(seed: int, names: list[str]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for i, step in enumerate(playouts.game(seed, n=3 + seed % 8, names=names)):
+        aw = engine.awaiting(step.before)
+        assert aw is not None
+        for seat in aw.seats:
+            lang = LANGS[(i + seat) % 3] if aw.kind == "turn" else None
+            for code in [lang] if lang else LANGS:
+                for nav, pr in pages(step.before, seat, code):
+                    for row in pr.rows:
+                        for bad in cut_off(row, names):
+                            found.setdefault(f"{aw.kind} {code} {nav}", set()).add(bad)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_prompt_row_fits_a_phone(seed: int) -> None:
+    """Short names (the playouts'): every label of every row shows whole."""
+    assert cut_labels(seed, playouts.NAMES) == {}
+
+
+@pytest.mark.parametrize("seed", range(12, 20))
+def test_long_names_are_cut_but_never_a_card_or_a_choice(seed: int) -> None:
+    """Long names (AI passengers', 50 letters, CJK, Cyrillic): only a name is ever cut."""
+    assert cut_labels(seed, LONG) == {}
