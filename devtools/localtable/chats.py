@@ -19,6 +19,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from unicodedata import category
@@ -235,6 +236,11 @@ class Table:
             "edited": message.edits > 0,
         }
 
+    def wake_pages(self) -> None:
+        """Wake every waiting long poll to look again (one was superseded)."""
+        with self._cond:
+            self._cond.notify_all()
+
     def _audience(self, chat_id: int) -> int | None:
         return None if chat_id == GROUP_ID else chat_id
 
@@ -336,13 +342,17 @@ class Table:
         params = {"offset": offset, "limit": limit, "timeout": timeout}
         return list(self.api.call("getUpdates", params)[1]["result"])
 
-    def events_for(self, user: User, after: int, timeout: float) -> dict[str, Any]:
+    def events_for(
+        self, user: User, after: int, timeout: float, superseded: Callable[[], bool] = lambda: False
+    ) -> dict[str, Any]:
         """The events ``user`` may see after ``after`` (a number of their own stream); waits up
-        to ``timeout`` for one."""
+        to ``timeout`` for one, or until ``superseded()`` (woken by ``wake_pages``)."""
         deadline = time.monotonic() + timeout
         with self._cond:
             stream = self._stream(user.id)
             while True:
+                if superseded():
+                    return {"boot": self.boot, "superseded": True}
                 if (stream.events and after < stream.events[0][0] - 1) or after > stream.seq:
                     return {"resync": True, "boot": self.boot}
                 mine = [payload for seq, payload in stream.events if seq > after]

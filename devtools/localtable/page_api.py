@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from devtools.localtable.chats import BOT_FIRST_NAME, BOT_USERNAME, ApiError, Table, User
@@ -19,27 +20,51 @@ TELEGRAM_LANGUAGE = {"en": None, "de": "de", "zh-Hans": "zh"}
 CHANGES = ("join", "send", "press")  # the routes that change something
 
 
-class Polls:
-    """Counts the page's open long polls, per seat and in all."""
+@dataclass(eq=False)
+class Poll:
+    """One open long poll: its seat, its browser tab (if the page said), whether a newer poll of
+    the same tab took its place."""
 
-    def __init__(self, in_all: int) -> None:
+    uid: int
+    tab: str | None
+    superseded: bool = False
+
+
+class Polls:
+    """Counts the page's open long polls, per seat and in all.
+
+    A tab polls once at a time, so a tab's new poll means its page was reloaded: the earlier poll
+    is superseded (its slot handed on, its wait woken, ``wake``) rather than counted until it
+    timed out (it held its slot 25 s, and a few reloads got the page 429s)."""
+
+    def __init__(self, in_all: int, wake: Callable[[], None] = lambda: None) -> None:
         self._in_all = in_all
+        self._wake = wake
         self._lock = threading.Lock()
-        self._open: dict[int, int] = {}
+        self._open: list[Poll] = []
 
     @contextlib.contextmanager
-    def slot(self, uid: int) -> Iterator[None]:
+    def slot(self, uid: int, tab: str | None = None) -> Iterator[Poll]:
         with self._lock:
-            if self._open.get(uid, 0) >= POLLS_PER_SEAT or sum(self._open.values()) >= self._in_all:
+            before = next((p for p in self._open if tab and (p.uid, p.tab) == (uid, tab)), None)
+            if before is not None:
+                before.superseded = True
+                self._open.remove(before)
+            elif (
+                sum(p.uid == uid for p in self._open) >= POLLS_PER_SEAT
+                or len(self._open) >= self._in_all
+            ):
                 raise ApiError(429, "Too Many Requests: retry after 1")
-            self._open[uid] = self._open.get(uid, 0) + 1
+            poll = Poll(uid, tab)
+            self._open.append(poll)
+        if before is not None:
+            self._wake()
         try:
-            yield
+            yield poll
         finally:
             with self._lock:
-                self._open[uid] -= 1
-                if not self._open[uid]:
-                    del self._open[uid]
+                if poll in self._open:
+                    self._open.remove(poll)
 
 
 def seat_of(table: Table, params: dict[str, Any]) -> User:
@@ -68,8 +93,9 @@ def answer(table: Table, polls: Polls, name: str, p: dict[str, Any]) -> Any:
         return table.snapshot(user)
     if name == "events":
         after = _int(p, "after") if p.get("after") not in (None, "") else 0
-        with polls.slot(user.id):
-            return table.events_for(user, after, EVENT_POLL_SECONDS)
+        tab = _str(p, "tab")[:64] or None
+        with polls.slot(user.id, tab) as poll:
+            return table.events_for(user, after, EVENT_POLL_SECONDS, lambda: poll.superseded)
     chat = "group" if _str(p, "chat") == "group" else "private"
     if name == "send":
         payload = _str(p, "start")

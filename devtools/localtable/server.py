@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 # in a URL: the seat's secret in the query of the long-polled GET /api/events was in every
 # proxy's and server's log line and the browser's history.
 ID_HEADER, SECRET_HEADER, SEAT_SECRET = "X-Seat-Id", "X-Seat-Secret", "secret"
+TAB_HEADER = "X-Tab-Id"  # the browser tab a long poll comes from (a reload keeps it)
 WORKERS = 32
 MAX_POLLS = WORKERS - 8  # long polls of all pages together; the rest serve sends at once
 SOCKET_SECONDS = 10.0  # any one read or write of a worker
@@ -73,7 +74,7 @@ class TableServer(HTTPServer):
         self.table = table
         self.token = token
         self.bot_api = BotApi(table)
-        self.polls = Polls(MAX_POLLS)
+        self.polls = Polls(MAX_POLLS, table.wake_pages)
         # daemon threads: a long poll in progress never holds up the end of `make run`
         self._work_queue: queue.SimpleQueue[tuple[Any, Any, bytes] | None] = queue.SimpleQueue()
         for n in range(WORKERS):
@@ -197,7 +198,7 @@ class _Handler(BaseHTTPRequestHandler):
                 params.update(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
         except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
             raise ApiError(400, "Bad Request: the body is not JSON or a UTF-8 form") from exc
-        for header, key in ((ID_HEADER, "id"), (SECRET_HEADER, SEAT_SECRET)):
+        for header, key in ((ID_HEADER, "id"), (SECRET_HEADER, SEAT_SECRET), (TAB_HEADER, "tab")):
             value = self.headers.get(header)
             if value is not None:
                 params[key] = value

@@ -74,7 +74,7 @@ def test_without_a_token_it_serves_the_table_and_prints_its_address(tmp_path: Pa
         with urllib.request.urlopen(table.url, timeout=10) as page:
             html = page.read().decode()
         assert page.status == 200 and '<script src="/static/app.js"' in html
-        with urllib.request.urlopen(table.url + "static/app.js", timeout=10) as script:
+        with urllib.request.urlopen(table.url + "static/api.js", timeout=10) as script:
             assert b"SEAT_KEY" in script.read()
     finally:
         table.stop()

@@ -41,7 +41,7 @@ def test_the_seat_secret_is_refused_in_a_url_and_taken_from_headers(served: Tabl
 def test_the_page_sends_its_seat_in_headers() -> None:
     from importlib import resources
 
-    script = (resources.files("devtools.localtable") / "static" / "app.js").read_text()
+    script = (resources.files("devtools.localtable") / "static" / "api.js").read_text()
     assert "X-Seat-Secret" in script
     assert "secret: state.seat.secret" not in script  # no longer merged into the parameters
 
