@@ -76,7 +76,7 @@ bench-package: $(VENV)/.installed
 	test -n "$(PY312)"
 	rm -rf $(BENCH_PACKAGE)
 	$(MAKE) --no-print-directory build-WebhookFunction ARTIFACTS_DIR=$(abspath $(BENCH_PACKAGE)) \
-		LAMBDA_PLATFORM=manylinux2014_$(shell uname -m)
+		LAMBDA_PLATFORM=$(shell uname -m)-manylinux2014
 	PYTHONPATH=$(BENCH_PACKAGE) $(PY312) -m devtools.bench --imports-only --package $(BENCH_PACKAGE)
 
 pace: $(VENV)/.installed
@@ -90,20 +90,22 @@ clean:
 # operator tooling live in devtools/ and tests/, so they stay out by the layout) and the locked
 # dependencies for arm64 CPython 3.12, compiled to byte code by a Python 3.12, which the build
 # needs (Lambda ignores byte code of any other version, and its /var/task is read-only, so
-# without it every cold start compiles every module: 2.6 times the first update's CPU).
+# without it every cold start compiles every module: 2.6 times the first update's CPU). The
+# tools are the project's own, from the dev lock (.venv's Python and uv), never the system's
+# `python3 -m pip` (missing on a fresh Debian or Ubuntu, of any version elsewhere).
 LAMBDA_LOCK := deploy/requirements-lambda.txt
-LAMBDA_PLATFORM ?= manylinux2014_aarch64
+LAMBDA_PLATFORM ?= aarch64-manylinux2014
 PY312 ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12; do \
 	"$$p" -c 'import sys; assert sys.version_info[:2] == (3, 12)' 2>/dev/null && { echo "$$p"; break; }; done)
 
-build-WebhookFunction build-TimerFunction:
+build-WebhookFunction build-TimerFunction: $(VENV)/.installed
 	test -n "$(ARTIFACTS_DIR)"
-	$(PYTHON) deploy/package.py "$(ARTIFACTS_DIR)"
-	$(PYTHON) -m pip install --quiet --no-compile --no-deps --require-hashes \
-		--target "$(ARTIFACTS_DIR)" --platform $(LAMBDA_PLATFORM) --implementation cp \
-		--python-version 3.12 --only-binary=:all: -r $(LAMBDA_LOCK)
-	rm -rf "$(ARTIFACTS_DIR)"/bin "$(ARTIFACTS_DIR)"/*.dist-info/RECORD
-	$(PYTHON) deploy/package.py --trim-botocore "$(ARTIFACTS_DIR)"
+	$(PY) deploy/package.py "$(ARTIFACTS_DIR)"
+	$(UV) pip install --quiet --python $(PY) --no-deps --require-hashes --only-binary :all: \
+		--target "$(ARTIFACTS_DIR)" --python-platform $(LAMBDA_PLATFORM) --python-version 3.12 \
+		-r $(LAMBDA_LOCK)
+	rm -rf "$(ARTIFACTS_DIR)"/bin "$(ARTIFACTS_DIR)"/.lock "$(ARTIFACTS_DIR)"/*.dist-info/RECORD
+	$(PY) deploy/package.py --trim-botocore "$(ARTIFACTS_DIR)"
 	@test -n "$(PY312)" || { echo "no Python 3.12 found: the package needs its byte code" \
 		"(without it every cold start compiles every module); set PY312=/path/to/python3.12" >&2; exit 1; }
 	"$(PY312)" deploy/package.py --compile "$(ARTIFACTS_DIR)"

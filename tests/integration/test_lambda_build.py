@@ -184,3 +184,32 @@ def test_the_called_operations_are_found_in_the_shipped_sources() -> None:
     for operation in ("TransactWriteItems", "GetItem", "BatchGetItem", "SendMessage"):
         assert operation.lower() in called
     assert "getsecretvalue" in called and "putitem" not in called
+
+
+def test_the_build_uses_the_projects_locked_tools_not_the_systems(tmp_path: Path) -> None:
+    """``sam build`` on a fresh machine: the system's ``python3 -m pip`` may be missing (Debian
+    and Ubuntu ship Python without pip) or of any version. The build installs the Lambda set with
+    the dev lock's uv and runs the packaging with .venv's Python, so a build with no system
+    Python at all (``PYTHON=/nonexistent``) names only the project's tools."""
+    made = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-n",
+            "build-WebhookFunction",
+            f"ARTIFACTS_DIR={tmp_path}",
+            "PYTHON=/nonexistent/python3",
+            "PY312=/nonexistent/python3.12",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    commands = made.stdout
+    assert "/nonexistent/python3 " not in commands and "-m pip" not in commands, commands
+    assert ".venv/bin/uv pip install" in commands and "--require-hashes" in commands
+    assert ".venv/bin/python deploy/package.py" in commands
+    locked = (ROOT / "requirements-dev.lock").read_text()
+    assert locked.split("\nuv==")[1].split("\n")[1].strip().startswith("--hash=sha256:")
