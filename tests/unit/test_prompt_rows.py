@@ -134,18 +134,11 @@ def _settings_cut(lang: str) -> set[str]:
     "lang",
     [
         "en",
-        pytest.param(
-            "de",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="'🎒 Gegenstände: Einsteiger (ohne Fortgeschrittenen-Gegenstände)' is "
-                "424 px on a 293 px row: the catalog's text (settings.items.beginner) is too long",
-            ),
-        ),
+        "de",
         "zh-Hans",
     ],
 )
 def test_every_settings_row_fits_a_phone(lang: str) -> None:
     """The phone test's /settings check sees only the default values; every value here (the
-    beginner items set in German is cut: see the mark)."""
+    beginner items set in German was cut: "Einsteiger (ohne Fortgeschrittenen-Gegenstände)")."""
     assert _settings_cut(lang) == set()
