@@ -3,10 +3,8 @@ decision's timer. Each runs as one unit of work on the game: load, engine, rende
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
@@ -96,7 +94,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     # a turn chosen ahead is kept: its prompt stays open, showing the choice; so is a
     # support declared ahead of its turn, which may still change (one edit, issue 25)
     answered: dict[int, tuple[int, Seen]] = {}
-    if not ahead and not _kept_open(table, seat, acting, before[0]):
+    if not ahead and not table.support_kept_open(seat, acting):
         answered[seat] = (press.message_id, Seen(*before, action))
     _after_play(work, rooms, table, answered)
     return Outcome(action.kind)
@@ -121,13 +119,6 @@ def _presser_lang(work: UnitOfWork, press: ButtonPress) -> str:
     seat = work.game.seat_of(press.user.id)
     lang = work.game.players[seat].lang if seat is not None else None
     return lang or work.user_lang(press.user.id, press.user.language_code)
-
-
-def _kept_open(table: GameRunner, seat: int, decision: int, view: Mapping[str, Any]) -> bool:
-    """A support declared ahead of its turn (R-A3): the seat is still asked the same decision,
-    so its prompt is edited once to show what it keeps, not answered and then reopened."""
-    own = view["decision"] or {}
-    return table.asked_now(seat, decision) and own.get("kind") == "support"
 
 
 def _presser(
