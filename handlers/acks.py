@@ -7,9 +7,14 @@ import json
 import logging
 from typing import Any
 
-from handlers.game_record import ACK_UNREACHABLE
 from handlers.store_keys import ack_key, ttl_for
-from handlers.transaction import ACK_DROPPED, ACK_UNCERTAIN, MAX_ATTEMPTS, Txn
+from handlers.transaction import (
+    ACK_DROPPED,
+    ACK_UNCERTAIN,
+    ACK_UNREACHABLE,
+    MAX_ATTEMPTS,
+    Txn,
+)
 from infra.ports import DocumentStore, Put, Sent, VersionConflict
 
 log = logging.getLogger("coachride")

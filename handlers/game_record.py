@@ -38,7 +38,6 @@ from handlers.record_shapes import Status as Status
 from handlers.record_shapes import Story as Story
 
 PIPELINE_KEYS = frozenset({"seq", "outbox", "timer", "muted_told"})
-ACK_UNREACHABLE = -1  # the acknowledgement of a send to a chat the bot cannot write to
 
 
 class Phase(StrEnum):
@@ -262,15 +261,16 @@ class GameRecord(BaseModel):
         return [p for p in self.players if not p.ai]
 
     # -- what the sends found out (``handlers.message_tags``) ----------------------------------
+    def mark_unreachable(self, chat: int) -> None:
+        """A send found the chat one the bot cannot write to (blocked, never started)."""
+        if chat not in self.unreachable:
+            self.unreachable.append(chat)
+
     def record_message_id(self, sent: TaggedEntry, message_id: int) -> None:
         """Remember the id of a message the bot will edit later (a prompt, the ahead prompt,
         the status, the story, the turn's mention, the lobby, an away notice), by the sent
-        entry's tag; ``ACK_UNREACHABLE``: its chat is one the bot cannot write to."""
+        entry's tag; an id of 0 or less: the call showed no message (a pin refused)."""
         kind, seat = sent.tag.kind, sent.tag.seat
-        if message_id == ACK_UNREACHABLE:
-            if sent.chat not in self.unreachable:
-                self.unreachable.append(sent.chat)
-            return
         refused = kind == Kind.STATUS_PIN and sent.op == "pin" and message_id <= 0
         if refused and self.status is not None:
             self.status["pin_refused"] = True  # the bot may not pin there

@@ -43,6 +43,7 @@ MAX_DEFER_SECONDS = 60.0
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
+ACK_UNREACHABLE = -1  # a send to a chat the bot cannot write to
 ACK_UNCERTAIN = -3  # a send whose answer was lost: shown or not, it is never sent again
 ACK_SENDING = -4  # a send under way; uncertain once its sender's lease is over
 UNCERTAIN_SENDS = "UncertainSends"  # the metric of sends whose outcome is unknown
@@ -287,8 +288,11 @@ def _record_sends(
     record = GameRecord.from_doc(txn.doc)
     for sent in uncertain:
         record.settle_uncertain(sent)
-    for sent, message_id in acked:
-        record.record_message_id(sent, message_id)
+    for sent, ack in acked:
+        if ack == ACK_UNREACHABLE:
+            record.mark_unreachable(sent.chat)
+        else:
+            record.record_message_id(sent, ack)
     txn.doc.update(record.to_doc())
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from handlers.game_record import ACK_UNREACHABLE, GameRecord
+from handlers.game_record import GameRecord
 from handlers.message_tags import Kind, Tag, TaggedEntry
 
 STORED = [
@@ -85,8 +85,8 @@ def test_story_status_ahead_lobby_away_and_mention_ids_are_recorded() -> None:
 
 def test_an_unreachable_chat_and_a_refused_pin_are_recorded() -> None:
     record = _record(status={"seq": 5, "msg": 3})
-    record.record_message_id(_sent("reply", chat=12), ACK_UNREACHABLE)
-    record.record_message_id(_sent("prompt:1:2", chat=12), ACK_UNREACHABLE)
+    record.mark_unreachable(12)
+    record.mark_unreachable(12)
     record.record_message_id(_sent("status_pin", op="pin"), 0)
     assert record.unreachable == [12]
     assert record.status is not None and record.status.get("pin_refused") is True
