@@ -247,9 +247,7 @@ def _absorb_acks(txn: Txn) -> None:
     version-checked commit of the game. What the sends found out (message ids, sends whose
     outcome is unknown) the game's record takes in (``_record_sends``)."""
     doc = txn.doc
-    keep = []
-    acked: list[tuple[TaggedEntry, int]] = []
-    uncertain: list[TaggedEntry] = []
+    keep, found = [], []
     for e in doc.get("outbox", []):
         ack = txn.acks.get(e["seq"])
         if ack == ACK_SENDING and txn.now < _lease_end(e):
@@ -260,11 +258,10 @@ def _absorb_acks(txn: Txn) -> None:
                 json.dumps({"event": "uncertain", "seq": e["seq"], "tag": e.get("tag") or ""})
             )
             metrics.count(UNCERTAIN_SENDS)
-            uncertain.append(TaggedEntry.of(e))
             txn.settled += 1
-            continue
+            ack = ACK_UNCERTAIN
         if ack is not None:
-            acked.append((TaggedEntry.of(e), ack))
+            found.append((TaggedEntry.of(e), ack))
             continue
         if txn.now >= _lease_end(e):
             if _outlived(doc, e, txn):
@@ -276,20 +273,18 @@ def _absorb_acks(txn: Txn) -> None:
         keep.append(e)
     if "outbox" in doc:
         doc["outbox"] = keep
-    if (acked or uncertain) and txn.key.startswith("GAME#"):
-        _record_sends(txn, acked, uncertain)
+    if found and txn.key.startswith("GAME#"):
+        _record_sends(txn, found)
 
 
-def _record_sends(
-    txn: Txn, acked: list[tuple[TaggedEntry, int]], uncertain: list[TaggedEntry]
-) -> None:
+def _record_sends(txn: Txn, found: list[tuple[TaggedEntry, int]]) -> None:
     """The game's record takes in what the sends found out, by each entry's typed tag; the
     document is the record's again (a direct reply's document records nothing)."""
     record = GameRecord.from_doc(txn.doc)
-    for sent in uncertain:
-        record.settle_uncertain(sent)
-    for sent, ack in acked:
-        if ack == ACK_UNREACHABLE:
+    for sent, ack in found:
+        if ack == ACK_UNCERTAIN:
+            record.settle_uncertain(sent)
+        elif ack == ACK_UNREACHABLE:
             record.mark_unreachable(sent.chat)
         else:
             record.record_message_id(sent, ack)
