@@ -67,13 +67,12 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     txn = work.txn
     navigates = isinstance(parsed, action_payloads.Nav)
     try:
-        table, seat = _presser(rooms, work, press, decision, navigates)
+        table, seat, acting = _presser(rooms, work, press, decision, navigates)
     except Refusal as refused:
         txn.toast = refusals.toast(_presser_lang(work, press), refused)
         return Outcome("stale")
     plang = table.lang_of(seat)
     table.reachable_again(press.user.id)
-    acting = table.state.pending.id if table.state.pending is not None else decision
     if isinstance(parsed, action_payloads.Info):
         txn.toast = (prompts.render_info(plang, parsed), True)
         return Outcome("info")
@@ -123,8 +122,10 @@ def _presser_lang(work: UnitOfWork, press: ButtonPress) -> str:
 
 def _presser(
     rooms: Rooms, work: UnitOfWork, press: ButtonPress, decision: int, navigates: bool
-) -> tuple[GameRunner, int]:
-    """The running game and the pressing player's seat, if the press is theirs to make now."""
+) -> tuple[GameRunner, int, int]:
+    """The running game, the pressing player's seat and the decision the press answers, if the
+    press is theirs to make now: the decision its buttons carry, or the one pending for a press
+    on "your turn is next" as last shown."""
     if work.game.phase != PLAYING:
         raise Stale
     table = GameRunner(work, rooms.scale)
@@ -139,11 +140,12 @@ def _presser(
     if shown and not ahead:  # paused since the press was made: told why it waits
         key, words = pause_reason(table.question(seat)[0])
         raise AheadPaused(words.pop("name"), key, words)
-    if not table.asked_now(seat, pending.id if shown and pending is not None else decision):
+    answers = pending.id if shown and pending is not None else decision
+    if not table.asked_now(seat, answers):
         raise Stale
     if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):
         raise Stale
-    return table, seat
+    return table, seat, answers
 
 
 def _on_ahead(game: GameRecord, seat: int, decision: int, press: ButtonPress) -> bool:
