@@ -14,7 +14,9 @@ nothing, and a top-level key this code does not know is kept as JSON (``extra``)
 The stored document also holds its outbox (``seq``, ``outbox``), the armed timer and the muted
 notice's mark; the pipeline keeps those for every document it sends from, so the record leaves
 them to it (``PIPELINE_KEYS``). ``to_doc`` writes the stored shape unchanged: a key an older
-document did not have is not added while it is empty.
+document did not have is not added while it is empty. What the sends found out the record takes
+in itself, by each sent entry's typed tag (``record_message_id``, ``settle_uncertain``,
+``mark_unreachable``; ``handlers.message_tags``, called by ``handlers.transaction`` on load).
 """
 
 from __future__ import annotations
