@@ -273,16 +273,19 @@ class GameRecord(BaseModel):
         the status, the story, the turn's mention, the lobby, an away notice), by the sent
         entry's tag; an id of 0 or less: the call showed no message (a pin refused)."""
         kind, seat = sent.tag.kind, sent.tag.seat
-        refused = kind == Kind.STATUS_PIN and sent.op == "pin" and message_id <= 0
-        if refused and self.status is not None:
-            self.status["pin_refused"] = True  # the bot may not pin there
-        prompt = self._open_prompt(sent) if kind == Kind.PROMPT else None
-        if message_id <= 0 or (sent.op != "send" and kind != Kind.PROMPT):
+        if message_id <= 0:  # the call showed no message
+            if kind == Kind.STATUS_PIN and sent.op == "pin" and self.status is not None:
+                self.status["pin_refused"] = True  # the bot may not pin there
+            return
+        if kind == Kind.PROMPT:  # sent, or edited before its id was known
+            prompt = self._open_prompt(sent)
+            if prompt is not None:
+                prompt["msg"] = message_id
+            return
+        if sent.op != "send":
             return
         shown = self._shown(sent)
-        if prompt is not None:
-            prompt["msg"] = message_id
-        elif kind == Kind.LOBBY:
+        if kind == Kind.LOBBY:
             self.lobby_msg = message_id
         elif kind == Kind.AWAY and seat is not None:
             self.away_notices[str(seat)] = message_id
