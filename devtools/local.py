@@ -24,7 +24,9 @@ __all__ = ["main", "rearm_timers"]
 def run_telegram(settings: Settings, token: str) -> int:
     from telegram import Bot
 
-    runner = Runner(settings, Bot(token, base_url=settings.bot_api_base_url()))
+    from infra.telegram_polling import TelegramPoller
+
+    runner = Runner(settings, TelegramPoller(Bot(token, base_url=settings.bot_api_base_url())))
     print(t("en", "local.running", bot=runner.username, db=settings.db_path), file=sys.stderr)
     runner.poll_forever()
     return 0

@@ -14,28 +14,30 @@ nothing, and a top-level key this code does not know is kept as JSON (``extra``)
 The stored document also holds its outbox (``seq``, ``outbox``), the armed timer and the muted
 notice's mark; the pipeline keeps those for every document it sends from, so the record leaves
 them to it (``PIPELINE_KEYS``). ``to_doc`` writes the stored shape unchanged: a key an older
-document did not have is not added while it is empty.
+document did not have is not added while it is empty. What the sends found out the record takes
+in itself, by each sent entry's typed tag (``record_message_id``, ``settle_uncertain``,
+``mark_unreachable``; ``handlers.message_tags``, called by ``handlers.transaction`` on load).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NotRequired, Required
+from typing import Any, Required
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    JsonValue,
-    TypeAdapter,
-    ValidationError,
-    with_config,
-)
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
 from handlers.engine_doc import EngineDoc
 from handlers.group_settings import GroupSettings
+from handlers.message_tags import Kind, TaggedEntry
+from handlers.record_shapes import Ahead as Ahead
+from handlers.record_shapes import Dec as Dec
+from handlers.record_shapes import Due as Due
+from handlers.record_shapes import Json, Mention, PlayerDoc
+from handlers.record_shapes import OpenPrompt as OpenPrompt
+from handlers.record_shapes import Status as Status
+from handlers.record_shapes import Story as Story
 
 PIPELINE_KEYS = frozenset({"seq", "outbox", "timer", "muted_told"})
 
@@ -49,103 +51,6 @@ class Phase(StrEnum):
 
 LOBBY, PLAYING, OVER, CANCELLED = Phase.LOBBY, Phase.PLAYING, Phase.OVER, Phase.CANCELLED
 ACTIVE = (LOBBY, PLAYING)
-_KEEP = ConfigDict(extra="allow")  # a stored key this code does not know is kept
-
-
-@with_config(_KEEP)
-class Due(TypedDict):
-    """The next wake-up: the decision it is for, when, and the decision's deadline."""
-
-    dec: int
-    at: float
-    deadline: NotRequired[float | None]
-
-
-@with_config(_KEEP)
-class Dec(TypedDict):
-    """The pending decision's timing (``GameRunner._track_decision``, ``handlers.holds``)."""
-
-    id: int
-    opened: float
-    part: NotRequired[int]  # the supporter asked, in a support decision (R-A3)
-    window: NotRequired[bool]  # a window: who is asked is secret, its deadline never moves
-    played: NotRequired[float | None]  # a boost card played, at
-    reminded: NotRequired[bool]  # its reminder was sent
-    told: NotRequired[list[int]]  # the seats told of it
-    stretched: NotRequired[float]  # seconds its prompt waited for delivery, already added
-    held: NotRequired[float]  # the end of the flood hold that moved its clock
-
-
-@with_config(_KEEP)
-class OpenPrompt(TypedDict):
-    """A seat's open prompt: its decision, message, version shown, title, closed or not."""
-
-    dec: int
-    msg: int | None
-    v: NotRequired[str]
-    title: NotRequired[str]
-    closed: NotRequired[bool]
-    uncertain: NotRequired[bool]  # its send's outcome is unknown: its reminder shows it again
-    lead: NotRequired[str]  # the answers given earlier in its message (a follow-up's, issue 25)
-
-
-@with_config(_KEEP)
-class Ahead(TypedDict):
-    """The prompt of the next turn chosen ahead (engine.premove)."""
-
-    seat: int
-    dec: int
-    msg: int | None
-    seq: int
-    v: NotRequired[str]
-    title: NotRequired[str]
-
-
-@with_config(_KEEP)
-class Status(TypedDict):
-    """The group's living status message."""
-
-    msg: int | None
-    seq: NotRequired[int]
-    text: NotRequired[str]
-    pinned: NotRequired[bool]
-    pin_refused: NotRequired[bool]
-    uncertain: NotRequired[bool]
-    edit_at: NotRequired[float]  # its next edit may go then (``GroupBoard._throttle``)
-
-
-@with_config(_KEEP)
-class Story(TypedDict, total=False):
-    """The group's newest story message (lines are merged into it while it is the newest)."""
-
-    msg: int | None
-    seq: int
-    body: str
-    at: float
-    uncertain: bool
-    edit_at: float  # its next edit may go then (``GroupBoard._throttle``)
-
-
-@with_config(_KEEP)
-class Mention(TypedDict):
-    """The group's "it is your turn" mention (``GroupBoard.mention_turn``): the outbox entry
-    that sends it, its message once known, the seat and decision it is about."""
-
-    seq: int
-    msg: int | None
-    seat: int
-    dec: int | None
-
-
-Json = dict[str, JsonValue]  # a JSON object this code does not read inside
-
-
-@with_config(_KEEP)
-class PlayerDoc(TypedDict):
-    uid: int
-    name: str
-    lang: NotRequired[str | None]
-    ai: NotRequired[bool]
 
 
 class Bookkeeping(TypedDict, total=False):
@@ -356,3 +261,67 @@ class GameRecord(BaseModel):
 
     def humans(self) -> list[Player]:
         return [p for p in self.players if not p.ai]
+
+    # -- what the sends found out (``handlers.message_tags``) ----------------------------------
+    def mark_unreachable(self, chat: int) -> None:
+        """A send found the chat one the bot cannot write to (blocked, never started)."""
+        if chat not in self.unreachable:
+            self.unreachable.append(chat)
+
+    def record_message_id(self, sent: TaggedEntry, message_id: int) -> None:
+        """Remember the id of a message the bot will edit later (a prompt, the ahead prompt,
+        the status, the story, the turn's mention, the lobby, an away notice), by the sent
+        entry's tag; an id of 0 or less: the call showed no message (a pin refused)."""
+        kind, seat = sent.tag.kind, sent.tag.seat
+        if message_id <= 0:  # the call showed no message
+            if kind == Kind.STATUS_PIN and sent.op == "pin" and self.status is not None:
+                self.status["pin_refused"] = True  # the bot may not pin there
+            return
+        if kind == Kind.PROMPT:  # sent, or edited before its id was known
+            prompt = self._open_prompt(sent)
+            if prompt is not None:
+                prompt["msg"] = message_id
+            return
+        if sent.op != "send":
+            return
+        shown = self._shown(sent)
+        if kind == Kind.LOBBY:
+            self.lobby_msg = message_id
+        elif kind == Kind.AWAY and seat is not None:
+            self.away_notices[str(seat)] = message_id
+        elif shown is not None and not (kind == Kind.AHEAD and shown.get("msg") is not None):
+            shown["msg"] = message_id  # the ahead prompt's id, once known, is kept
+
+    def settle_uncertain(self, sent: TaggedEntry) -> None:
+        """A send that Telegram may or may not have shown: what the game shows later makes up
+        for it, by its kind's rule (``handlers.message_tags``): a prompt is shown again by its
+        reminder, the story's lines are merged into the next story message, the status is sent
+        anew with its next change."""
+        kind = sent.tag.kind
+        if sent.op != "send":
+            return
+        prompt = self._open_prompt(sent) if kind == Kind.PROMPT else None
+        newest: Status | Story | None = {Kind.STATUS: self.status, Kind.STORY: self.story}.get(kind)
+        if prompt is not None:
+            prompt["uncertain"] = True
+        elif newest is not None and newest.get("seq") == sent.seq and newest.get("msg") is None:
+            newest["uncertain"] = True
+
+    def _open_prompt(self, sent: TaggedEntry) -> OpenPrompt | None:
+        """The seat's open prompt the entry sent, while its id is not known yet."""
+        tag = sent.tag
+        prompt = self.prompts.get(str(tag.seat)) if tag.seat is not None else None
+        if prompt is None or prompt["dec"] != tag.dec or prompt.get("msg") is not None:
+            return None
+        return prompt
+
+    def _shown(self, sent: TaggedEntry) -> Ahead | Status | Story | Mention | None:
+        """The message the game keeps by the entry that sent it (the ahead prompt, the status,
+        the story, the turn's mention), while that entry is its newest."""
+        shown = {
+            Kind.AHEAD: self.ahead,
+            Kind.STATUS: self.status,
+            Kind.STORY: self.story,
+            Kind.TURN_REMINDER: self.mention,
+        }.get(sent.tag.kind)
+        return shown if shown is not None and shown.get("seq") == sent.seq else None

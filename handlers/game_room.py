@@ -3,10 +3,8 @@ decision's timer. Each runs as one unit of work on the game: load, engine, rende
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
@@ -69,13 +67,12 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     txn = work.txn
     navigates = isinstance(parsed, action_payloads.Nav)
     try:
-        table, seat = _presser(rooms, work, press, decision, navigates)
+        table, seat, acting = _presser(rooms, work, press, decision, navigates)
     except Refusal as refused:
         txn.toast = refusals.toast(_presser_lang(work, press), refused)
         return Outcome("stale")
     plang = table.lang_of(seat)
     table.reachable_again(press.user.id)
-    acting = table.state.pending.id if table.state.pending is not None else decision
     if isinstance(parsed, action_payloads.Info):
         txn.toast = (prompts.render_info(plang, parsed), True)
         return Outcome("info")
@@ -96,7 +93,7 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     # a turn chosen ahead is kept: its prompt stays open, showing the choice; so is a
     # support declared ahead of its turn, which may still change (one edit, issue 25)
     answered: dict[int, tuple[int, Seen]] = {}
-    if not ahead and not _kept_open(table, seat, acting, before[0]):
+    if not ahead and not table.support_kept_open(seat, acting):
         answered[seat] = (press.message_id, Seen(*before, action))
     _after_play(work, rooms, table, answered)
     return Outcome(action.kind)
@@ -123,17 +120,12 @@ def _presser_lang(work: UnitOfWork, press: ButtonPress) -> str:
     return lang or work.user_lang(press.user.id, press.user.language_code)
 
 
-def _kept_open(table: GameRunner, seat: int, decision: int, view: Mapping[str, Any]) -> bool:
-    """A support declared ahead of its turn (R-A3): the seat is still asked the same decision,
-    so its prompt is edited once to show what it keeps, not answered and then reopened."""
-    own = view["decision"] or {}
-    return table.asked_now(seat, decision) and own.get("kind") == "support"
-
-
 def _presser(
     rooms: Rooms, work: UnitOfWork, press: ButtonPress, decision: int, navigates: bool
-) -> tuple[GameRunner, int]:
-    """The running game and the pressing player's seat, if the press is theirs to make now."""
+) -> tuple[GameRunner, int, int]:
+    """The running game, the pressing player's seat and the decision the press answers, if the
+    press is theirs to make now: the decision its buttons carry, or the one pending for a press
+    on "your turn is next" as last shown."""
     if work.game.phase != PLAYING:
         raise Stale
     table = GameRunner(work, rooms.scale)
@@ -148,11 +140,12 @@ def _presser(
     if shown and not ahead:  # paused since the press was made: told why it waits
         key, words = pause_reason(table.question(seat)[0])
         raise AheadPaused(words.pop("name"), key, words)
-    if not table.asked_now(seat, pending.id if shown and pending is not None else decision):
+    answers = pending.id if shown and pending is not None else decision
+    if not table.asked_now(seat, answers):
         raise Stale
     if not _on_own_prompt(work.game, seat, decision, press, navigates, ahead):
         raise Stale
-    return table, seat
+    return table, seat, answers
 
 
 def _on_ahead(game: GameRecord, seat: int, decision: int, press: ButtonPress) -> bool:

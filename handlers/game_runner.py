@@ -330,6 +330,13 @@ class GameRunner:
         p = self.state.pending
         return p is not None and p.id == decision and seat in engine.asked(self.state)
 
+    def support_kept_open(self, seat: int, decision: int) -> bool:
+        """A support declared ahead of its turn (R-A3): the seat is still asked the same support
+        decision, so its prompt is edited once to show what it keeps, not answered and then
+        reopened."""
+        p = self.state.pending
+        return self.asked_now(seat, decision) and p is not None and p.kind == DecisionKind.SUPPORT
+
     def chooses_ahead(self, seat: int) -> bool:
         """Whether ``seat`` is asked its next turn ahead (engine.premove), not the decision."""
         aw = engine.awaiting(self.state)

@@ -1,7 +1,8 @@
 """The record's bookkeeping of what it sent: each outbox entry carries a ``Tag`` (what the message
 is: a seat's prompt for a decision, the story, the status, the lobby...), stored as its string;
 by it the ids of messages the bot edits later are recorded in the game (``record_message_id``),
-and a send whose outcome is unknown is settled (``settle_uncertain``).
+and a send whose outcome is unknown is settled (``settle_uncertain``): the record owns both
+(``handlers.game_record.GameRecord``), by the entry's typed tag (``TaggedEntry``).
 
 Telegram has no idempotency key, so a send whose outcome is unknown is never sent again blindly
 (issue 24). Such an entry leaves the outbox *uncertain*, and each kind has its rule, chosen so that
@@ -17,18 +18,9 @@ the player sees what they need without a duplicate:
 
 from __future__ import annotations
 
-import json
-import logging
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
-
-from infra import metrics
-
-log = logging.getLogger("coachride")
-
-ACK_UNREACHABLE = -1  # the acknowledgement of a send to a chat the bot cannot write to
-UNCERTAIN_SENDS = "UncertainSends"
 
 
 class Kind(StrEnum):
@@ -103,60 +95,16 @@ def tag_of(e: dict[str, Any]) -> Tag:
     return Tag.parse(e.get("tag"))
 
 
-def settle_uncertain(doc: dict[str, Any], e: dict[str, Any]) -> None:
-    """A send that Telegram may or may not have shown leaves the outbox; what the game shows
-    later makes up for it, by the kind's rule (see the module's docstring)."""
-    log.warning(json.dumps({"event": "uncertain", "seq": e["seq"], "tag": e.get("tag") or ""}))
-    metrics.count(UNCERTAIN_SENDS)
-    tag = tag_of(e)
-    if e["op"] != "send":
-        return
-    if tag.kind == Kind.PROMPT and tag.seat is not None:
-        prompt = doc.get("prompts", {}).get(str(tag.seat))
-        if prompt is not None and prompt.get("dec") == tag.dec and prompt.get("msg") is None:
-            prompt["uncertain"] = True  # its reminder shows it again, with its buttons
-    elif tag.kind in (Kind.STORY, Kind.STATUS):
-        shown = doc.get(tag.kind.value) or {}
-        if shown.get("seq") == e["seq"] and shown.get("msg") is None:
-            shown["uncertain"] = True  # merged into the next one (the story), sent anew (status)
+@dataclass(frozen=True)
+class TaggedEntry:
+    """What the record needs of a sent outbox entry to record its message's id, or to settle a
+    send whose outcome is unknown (``GameRecord.record_message_id``, ``settle_uncertain``)."""
 
+    seq: int
+    op: str  # "send", "edit", "pin" or "unpin"
+    chat: int
+    tag: Tag
 
-def record_message_id(doc: dict[str, Any], e: dict[str, Any], message_id: int) -> None:
-    """Remember ids of messages the bot will edit later (prompts, the story, the lobby)."""
-    tag = tag_of(e)
-    if message_id == ACK_UNREACHABLE:
-        doc.setdefault("unreachable", [])
-        if e["chat"] not in doc["unreachable"]:
-            doc["unreachable"].append(e["chat"])
-        return
-    if tag.kind == Kind.STATUS_PIN and e["op"] == "pin" and message_id <= 0:
-        (doc.get("status") or {})["pin_refused"] = True  # the bot may not pin there
-    if message_id <= 0:
-        return
-    if tag.kind == Kind.PROMPT:
-        prompt = doc.get("prompts", {}).get(str(tag.seat)) if tag.seat is not None else None
-        if prompt is not None and prompt.get("dec") == tag.dec and prompt.get("msg") is None:
-            prompt["msg"] = message_id
-        return
-    if e["op"] != "send":
-        return
-    if tag.kind == Kind.LOBBY:
-        doc["lobby_msg"] = message_id
-    elif tag.kind == Kind.AWAY and tag.seat is not None:
-        doc.setdefault("away_notices", {})[str(tag.seat)] = message_id
-    elif tag.kind in _SHOWN:
-        shown = doc.get(_SHOWN[tag.kind]) or {}
-        if tag.kind == Kind.STORY:
-            shown = doc.setdefault("story", shown)
-        once = tag.kind == Kind.AHEAD  # its id, once known, is kept
-        if shown.get("seq") == e["seq"] and not (once and shown.get("msg") is not None):
-            shown["msg"] = message_id
-
-
-# the kinds whose sent message's id the game keeps in a key of its own, by the entry's seq
-_SHOWN = {
-    Kind.AHEAD: "ahead",
-    Kind.STATUS: "status",
-    Kind.STORY: "story",
-    Kind.TURN_REMINDER: "mention",
-}
+    @classmethod
+    def of(cls, e: dict[str, Any]) -> TaggedEntry:
+        return cls(int(e["seq"]), str(e["op"]), int(e["chat"]), tag_of(e))

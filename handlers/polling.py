@@ -2,7 +2,8 @@
 
 ``make run`` uses it with Telegram (a token) and with the local table (devtools.localtable).
 Everything game-related runs on one thread: timers only queue their requests (and may wake the
-poll), and the polling loop applies them between updates.
+poll), and the polling loop applies them between updates. Updates come through
+``infra.telegram_polling`` (python-telegram-bot), whose refusals are ``infra.bot_api``'s.
 """
 
 from __future__ import annotations
@@ -10,24 +11,19 @@ from __future__ import annotations
 import logging
 import queue
 import time
-import warnings
 from collections.abc import Callable
-from datetime import timedelta
-
-from telegram import Bot
-from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError
-from telegram.warnings import PTBDeprecationWarning
 
 from handlers.app import CoachRideBot
 from handlers.i18n import t
 from handlers.runtime import bot_username
 from handlers.store_keys import FLUSH, REPLY_PREFIX
 from infra import bot_api, logs
-from infra.event_loop import LoopRunner
+from infra.bot_api import InvalidToken, NetworkError, RetryAfter, TelegramError
 from infra.ports import TimerRequest, Timers
 from infra.settings import Settings
 from infra.sqlite_store import SqliteStore
 from infra.telegram_messenger import TelegramGateway, TelegramMessenger
+from infra.telegram_polling import TelegramPoller
 from infra.timers import LocalTimers, SystemClock
 
 log = logging.getLogger("coachride")
@@ -37,7 +33,6 @@ POLL_SECONDS = 1
 # time, up to this: never a hot loop of requests and warning lines against an outage.
 FIRST_RETRY_SECONDS = 0.5
 MAX_RETRY_SECONDS = 30.0
-ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]
 
 
 class StartupError(Exception):
@@ -69,37 +64,27 @@ def rearm_timers(store: SqliteStore, timers: Timers) -> int:
     return armed
 
 
-def _seconds(flood: RetryAfter) -> float:
-    """``retry_after`` in seconds, whether python-telegram-bot gives a number or (as it will) a
-    ``timedelta``; its deprecation notice about the change is no news here."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        value: object = flood.retry_after
-    if isinstance(value, timedelta):
-        return value.total_seconds()
-    return float(value) if isinstance(value, int | float) else MAX_RETRY_SECONDS
-
-
 class Runner:
-    """The bot over a Bot API at ``bot``'s base URL, a SQLite file and in-process timers.
-    ``bot`` (python-telegram-bot) polls; the gateway sends through ``infra.bot_api``, as in
-    Lambda."""
+    """The bot over a Bot API, a SQLite file and in-process timers: ``updates``
+    (``infra.telegram_polling``, on python-telegram-bot) polls; the gateway sends through
+    ``infra.bot_api`` at the same base URL, as in Lambda."""
 
-    def __init__(self, settings: Settings, bot: Bot, wake: Callable[[], None] | None = None):
-        logs.protect(bot.token)
-        self.bot = bot
-        self.messenger = TelegramMessenger(TelegramGateway(bot_api.BotApi(bot.base_url)))
-        self.loop = LoopRunner()  # python-telegram-bot's coroutines
+    def __init__(
+        self, settings: Settings, updates: TelegramPoller, wake: Callable[[], None] | None = None
+    ):
+        logs.protect(updates.token)
+        self.updates = updates
+        self.messenger = TelegramMessenger(TelegramGateway(bot_api.BotApi(updates.base_url)))
         # Errors become one sentence ``from None``: a chained traceback would print their text.
         try:
             self.username = bot_username(self.messenger)
-        except (InvalidToken, bot_api.InvalidToken):
+        except InvalidToken:
             raise StartupError(t("en", "local.bad_token")) from None
-        except (NetworkError, bot_api.NetworkError):
+        except NetworkError:
             raise StartupError(
                 t("en", "local.no_network", url=settings.telegram_api_base_url)
             ) from None
-        except (TelegramError, bot_api.TelegramError) as exc:
+        except TelegramError as exc:
             raise refused(exc) from None
         self.due: queue.Queue[TimerRequest] = queue.Queue()
 
@@ -123,7 +108,7 @@ class Runner:
         )
         rearm_timers(self.store, self.timers)
         try:
-            self.loop.run(bot.delete_webhook())
+            updates.delete_webhook()
         except InvalidToken:
             raise StartupError(t("en", "local.bad_token")) from None
         except TelegramError as exc:
@@ -137,11 +122,7 @@ class Runner:
         try:
             while True:
                 try:
-                    updates = self.loop.run(
-                        self.bot.get_updates(
-                            offset=offset, timeout=poll_seconds, allowed_updates=ALLOWED_UPDATES
-                        )
-                    )
+                    updates = self.updates.get_updates(offset, poll_seconds)
                 except NetworkError:
                     wait = min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2**failures)
                     failures = min(failures + 1, 16)
@@ -149,7 +130,7 @@ class Runner:
                     sleep(wait)
                     continue
                 except RetryAfter as flood:  # flood control: not a refusal, a wait
-                    wait = _seconds(flood)
+                    wait = flood.retry_after
                     log.warning("polling: flood control, waiting %.1f s", wait)
                     sleep(wait)
                     continue
@@ -157,8 +138,8 @@ class Runner:
                     raise refused(exc) from None
                 failures = 0
                 for update in updates:
-                    offset = update.update_id + 1
-                    self.service.handle_update(update.to_dict())
+                    offset = int(update["update_id"]) + 1
+                    self.service.handle_update(update)
                 while not self.due.empty():
                     self.service.handle_timer(self.due.get_nowait())
         finally:

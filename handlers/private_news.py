@@ -10,7 +10,7 @@ import engine
 from engine import EventKind, State
 from engine.actions import Event
 from engine.events import data_of
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.view_types import PublicView
 from handlers import callback_data, fmt, story
 from handlers.game_runner import RunnerBound
@@ -239,7 +239,11 @@ def _fight_lost(
     joined to the news the reward brings them: with "took your X" (and "gave you Y back"), or,
     when the winner looks at their cards, as that news (public, R-A9)."""
     for e in events:
-        if e.kind == EventKind.REWARD and e.data["target"] == seat and e.data["choice"] == "look":
+        if (
+            e.kind == EventKind.REWARD
+            and e.data["target"] == seat
+            and e.data["choice"] == ActionKind.LOOK
+        ):
             return t(lang, "bot.fight_lost_look", name=fmt.name(table, e.data["seat"]))
     taken = {int(e.data["target"]) for e in events if e.kind == EventKind.ITEM_TAKEN}
     back = any((d := data_of(x, EventKind.RECEIVED)) and d["how"] == "giveback" for x in mine)

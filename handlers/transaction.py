@@ -23,9 +23,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from handlers.message_tags import Kind, Tag, record_message_id, settle_uncertain, tag_of
+from handlers.game_record import GameRecord
+from handlers.message_tags import Kind, Tag, TaggedEntry, tag_of
 from handlers.outbox import entry
 from handlers.store_keys import ack_key, ttl_for
+from infra import metrics
 from infra.ports import Clock, DocumentStore, Put, Rows, TimerRequest, Timers, time_left
 
 log = logging.getLogger("coachride")
@@ -41,9 +43,10 @@ MAX_DEFER_SECONDS = 60.0
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
-ACK_UNREACHABLE = -1
+ACK_UNREACHABLE = -1  # a send to a chat the bot cannot write to
 ACK_UNCERTAIN = -3  # a send whose answer was lost: shown or not, it is never sent again
 ACK_SENDING = -4  # a send under way; uncertain once its sender's lease is over
+UNCERTAIN_SENDS = "UncertainSends"  # the metric of sends whose outcome is unknown
 # sends that ask or count down: none arrives after the game's end (``_drop_live_sends``)
 LIVE_KINDS = (
     Kind.PROMPT,
@@ -241,20 +244,24 @@ def _lease_end(e: dict[str, Any]) -> float:
 def _absorb_acks(txn: Txn) -> None:
     """Fold what earlier processes sent into the document and claim what a dead (or out of
     time) one left: an entry whose lease is over becomes this invocation's, fenced by the
-    version-checked commit of the game."""
+    version-checked commit of the game. What the sends found out (message ids, sends whose
+    outcome is unknown) the game's record takes in (``_record_sends``)."""
     doc = txn.doc
-    keep = []
+    keep, found = [], []
     for e in doc.get("outbox", []):
         ack = txn.acks.get(e["seq"])
         if ack == ACK_SENDING and txn.now < _lease_end(e):
             keep.append(e)  # its sender is still at it
             continue
         if ack in (ACK_SENDING, ACK_UNCERTAIN):
-            settle_uncertain(doc, e)
+            log.warning(
+                json.dumps({"event": "uncertain", "seq": e["seq"], "tag": e.get("tag") or ""})
+            )
+            metrics.count(UNCERTAIN_SENDS)
             txn.settled += 1
-            continue
+            ack = ACK_UNCERTAIN
         if ack is not None:
-            record_message_id(doc, e, ack)
+            found.append((TaggedEntry.of(e), ack))
             continue
         if txn.now >= _lease_end(e):
             if _outlived(doc, e, txn):
@@ -266,6 +273,22 @@ def _absorb_acks(txn: Txn) -> None:
         keep.append(e)
     if "outbox" in doc:
         doc["outbox"] = keep
+    if found and txn.key.startswith("GAME#"):
+        _record_sends(txn, found)
+
+
+def _record_sends(txn: Txn, found: list[tuple[TaggedEntry, int]]) -> None:
+    """The game's record takes in what the sends found out, by each entry's typed tag; the
+    document is the record's again (a direct reply's document records nothing)."""
+    record = GameRecord.from_doc(txn.doc)
+    for sent, ack in found:
+        if ack == ACK_UNCERTAIN:
+            record.settle_uncertain(sent)
+        elif ack == ACK_UNREACHABLE:
+            record.mark_unreachable(sent.chat)
+        else:
+            record.record_message_id(sent, ack)
+    txn.doc.update(record.to_doc())
 
 
 def _drop_live_sends(txn: Txn) -> None:

@@ -276,12 +276,13 @@ class Work:
             if transaction.unchanged(txn):
                 self.txn = txn
                 return result
-            writes = transaction.writes(txn)
-            delivery = self.service.delivery
-            if holds.hold_new_decision(txn.doc, txn.now):
-                delivery.schedule_flush(key, txn)
+            # the document's last changes (a decision opened during a flood hold waits for its
+            # end; the armed timer's mark), then what the commit writes, then a flush timer for
+            # what it queued (``Delivery.schedule_flush``: once, after the drops of ``writes``)
+            holds.hold_new_decision(txn.doc, txn.now)
             transaction.arm_timer(self.service.timers, key, txn.doc)
-            delivery.schedule_flush(key, txn)
+            writes = transaction.writes(txn)
+            self.service.delivery.schedule_flush(key, txn)
             try:
                 store.commit(writes, update_id)
             except VersionConflict:

@@ -24,6 +24,7 @@ from devtools.register_webhook import TELEGRAM_LANGUAGE, menus
 from handlers.i18n import LANGUAGES, t
 from handlers.polling import Runner, StartupError
 from infra.settings import Settings
+from infra.telegram_polling import TelegramPoller
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
@@ -75,7 +76,7 @@ def run_table(settings: Settings) -> int:
             server.token, base_url=f"{api}/bot", request=_request(), get_updates_request=_request()
         )
         table_settings = dataclasses.replace(settings, telegram_api_base_url=api)
-        runner = Runner(table_settings, bot, wake=server.table.wake)
+        runner = Runner(table_settings, TelegramPoller(bot), wake=server.table.wake)
         set_menus(runner)
         url = f"http://{shown}:{server.port}/"
         print(t("en", "local.table", url=url, db=settings.db_path), file=sys.stderr, flush=True)

@@ -9,7 +9,7 @@ from unicodedata import east_asian_width
 
 from engine.actions import Action
 from engine.cards import ALL_ITEMS
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.view_types import DecisionData, Me, SeatView
 from handlers import action_payloads, fmt
 from handlers.card_labels import (
@@ -96,7 +96,7 @@ class Ask:
     def label(self, seat: int) -> str:
         return fmt.plain_name(self.table, seat)
 
-    def of(self, kind: str) -> list[Action]:
+    def of(self, kind: ActionKind) -> list[Action]:
         return [a for a in self.legal if a.kind == kind]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.cards import DOCTOR, HYPNOTIST, OCCUPATIONS, POISON_MIXER, POISON_RING, PRIEST
+from engine.kinds import ActionKind
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.i18n import t
@@ -96,8 +97,13 @@ def _window(a: Ask, occ: str, body: str, **params: object) -> Page:
 def priest_page(a: Ask, path: list[str]) -> Page:
     page = _window(a, PRIEST, "game.priest.body")
     page.rows = [
-        [(a.t("game.btn.use", label=occupation_label(a.lang, PRIEST)), act(a.of("use")[0]))],
-        [(a.t("game.btn.not_now"), act(a.of("pass")[0]))],
+        [
+            (
+                a.t("game.btn.use", label=occupation_label(a.lang, PRIEST)),
+                act(a.of(ActionKind.USE)[0]),
+            )
+        ],
+        [(a.t("game.btn.not_now"), act(a.of(ActionKind.PASS)[0]))],
     ]
     return page
 
@@ -105,17 +111,24 @@ def priest_page(a: Ask, path: list[str]) -> Page:
 def doctor_page(a: Ask, path: list[str]) -> Page:
     page = _window(a, DOCTOR, "game.doctor.body")
     page.rows = [
-        [(a.t("game.btn.use", label=occupation_label(a.lang, DOCTOR)), act(a.of("use")[0]))],
-        [(a.t("game.btn.not_now"), act(a.of("pass")[0]))],
+        [
+            (
+                a.t("game.btn.use", label=occupation_label(a.lang, DOCTOR)),
+                act(a.of(ActionKind.USE)[0]),
+            )
+        ],
+        [(a.t("game.btn.not_now"), act(a.of(ActionKind.PASS)[0]))],
     ]
     return page
 
 
 def hypnotist_page(a: Ask, path: list[str]) -> Page:
     page = _window(a, HYPNOTIST, "game.hypnotist.body")
-    buttons = [(a.label(x.target), act(x)) for x in a.of("hypnotize") if x.target is not None]
+    buttons = [
+        (a.label(x.target), act(x)) for x in a.of(ActionKind.HYPNOTIZE) if x.target is not None
+    ]
     page.rows = grid(buttons, 2)
-    page.rows.append([(a.t("game.btn.not_now"), act(a.of("pass")[0]))])
+    page.rows.append([(a.t("game.btn.not_now"), act(a.of(ActionKind.PASS)[0]))])
     return page
 
 
@@ -126,7 +139,7 @@ def support_page(a: Ask, path: list[str]) -> Page:
     page.add(a.t("game.support.body"))
     names = {"attacker": a.label(att), "defender": a.label(dfn)}
     buttons: list[Button] = []
-    for x in a.of("support"):
+    for x in a.of(ActionKind.SUPPORT):
         choice = x.choice or "neutral"
         buttons.append((a.t(f"game.btn.support_{choice}", name=names.get(choice, "")), act(x)))
     page.rows = grid(buttons, 1)
@@ -156,18 +169,18 @@ def _during_window(a: Ask, page: Page, occupation: str) -> None:
     if "early" not in a.p.data:
         return
     page.add(a.t(f"game.early.{a.p.kind}", label=occupation_label(a.lang, occupation)))
-    for x in a.of("use"):
+    for x in a.of(ActionKind.USE):
         page.rows.append(
             [(a.t("game.btn.use", label=occupation_label(a.lang, occupation)), act(x))]
         )
-    for x in a.of("pass"):  # a supporter holding the Priest may say "not now" to it
+    for x in a.of(ActionKind.PASS):  # a supporter holding the Priest may say "not now" to it
         page.rows.append([(a.t("game.btn.not_now"), act(x))])
 
 
 def boost_page(a: Ask, path: list[str]) -> Page:
     page = Page([a.t("game.boost.title")])
     page.lines += fight_lines(a.table, a.lang, a.frozen)
-    plays = a.of("play")
+    plays = a.of(ActionKind.PLAY)
     page.add(a.t("game.boost.body" if plays else "game.boost.nothing"), a.hand)
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
     buttons: list[Button] = []
@@ -187,7 +200,7 @@ def boost_page(a: Ask, path: list[str]) -> Page:
             else action_payloads.info_item(item_kind(card))
         )
     page.rows = grid(buttons, 2) + grid(wide, 1)
-    page.rows.append([(a.t("game.btn.done"), act(a.of("pass")[0]))])
+    page.rows.append([(a.t("game.btn.done"), act(a.of(ActionKind.PASS)[0]))])
     return page
 
 
@@ -197,8 +210,8 @@ def reward_page(a: Ask, path: list[str]) -> Page:
     page.lines += fight_lines(a.table, a.lang, a.frozen)
     page.add(a.t("game.reward.body", name=a.name(loser)))
     page.rows = [
-        [(a.t("game.btn.reward_look"), act(a.of("look")[0]))],
-        [(a.t("game.btn.reward_take"), act(a.of("take")[0]))],
+        [(a.t("game.btn.reward_look"), act(a.of(ActionKind.LOOK)[0]))],
+        [(a.t("game.btn.reward_take"), act(a.of(ActionKind.TAKE)[0]))],
     ]
     _during_window(a, page, DOCTOR)
     return page
@@ -213,7 +226,7 @@ def reward_take_page(a: Ask, path: list[str]) -> Page:
             a.t("game.reward_take.body", name=a.name(loser), cards=fmt.cards(a.lang, items)),
         ]
     )
-    card_buttons(a, page, a.of("take"))
+    card_buttons(a, page, a.of(ActionKind.TAKE))
     return page
 
 
@@ -225,7 +238,7 @@ def giveback_page(a: Ask, path: list[str]) -> Page:
         page.add(a.t("game.giveback.took", card=fmt.cards(a.lang, [took]), name=a.name(loser)))
     page.add(a.t("game.giveback.body", name=a.name(loser)))
     page.add(a.hand)
-    card_buttons(a, page, a.of("give"))
+    card_buttons(a, page, a.of(ActionKind.GIVE))
     return page
 
 
@@ -246,5 +259,5 @@ def priest_tribute_page(a: Ask, path: list[str]) -> Page:
             a.hand,
         ]
     )
-    card_buttons(a, page, a.of("give"))
+    card_buttons(a, page, a.of(ActionKind.GIVE))
     return page

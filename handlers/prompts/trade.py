@@ -4,6 +4,7 @@ association cards, and gifts over the hand limit."""
 from __future__ import annotations
 
 from engine.cards import BAGS, UNREFUSABLE_ITEMS
+from engine.kinds import ActionKind
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.prompts.base import Ask, Page, act, card_buttons, grid
@@ -31,8 +32,10 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
         page.add(a.t("game.answer_trade.no_bag"))
     page.add(a.hand)
     page.info.append(action_payloads.info_item(item_kind(offered)))
-    card_buttons(a, page, a.of("accept"), label=lambda card: a.t("game.btn.accept_give", card=card))
-    refuse = a.of("refuse")
+    card_buttons(
+        a, page, a.of(ActionKind.ACCEPT), label=lambda card: a.t("game.btn.accept_give", card=card)
+    )
+    refuse = a.of(ActionKind.REFUSE)
     if refuse:
         page.rows.append([(a.t("game.btn.refuse"), act(refuse[0]))])
     return page
@@ -45,8 +48,8 @@ def smuggle_page(a: Ask, path: list[str]) -> Page:
         page.add(a.t("game.smuggle.body", card=card_label(a.lang, card), name=a.name(partner)))
         page.info.append(action_payloads.info_item(item_kind(card)))
     page.rows = [
-        [(a.t("game.btn.smuggle_use"), act(a.of("use")[0]))],
-        [(a.t("game.btn.smuggle_skip"), act(a.of("skip")[0]))],
+        [(a.t("game.btn.smuggle_use"), act(a.of(ActionKind.USE)[0]))],
+        [(a.t("game.btn.smuggle_skip"), act(a.of(ActionKind.SKIP)[0]))],
     ]
     return page
 
@@ -60,7 +63,7 @@ def sextant_dir_page(a: Ask, path: list[str]) -> Page:
         ]
     )
     buttons = []
-    for x in a.of("direction"):
+    for x in a.of(ActionKind.DIRECTION):
         step = 1 if x.choice == "left" else -1
         to = (a.seat + step) % a.seats
         buttons.append((a.t(f"game.btn.dir_{x.choice}", name=a.label(to)), act(x)))
@@ -78,7 +81,7 @@ def sextant_pass_page(a: Ask, path: list[str]) -> Page:
             a.t("game.sextant.pick_item", name=a.name(to), direction=a.t(f"game.dir.{direction}")),
         ]
     )
-    card_buttons(a, page, a.of("give"))
+    card_buttons(a, page, a.of(ActionKind.GIVE))
     return page
 
 
@@ -92,8 +95,8 @@ def tome_page(a: Ask, path: list[str]) -> Page:
         ]
     )
     page.rows = [
-        [(a.t("game.btn.tome_swap", name=a.label(partner)), act(a.of("swap")[0]))],
-        [(a.t("game.btn.keep_occupation"), act(a.of("skip")[0]))],
+        [(a.t("game.btn.tome_swap", name=a.label(partner)), act(a.of(ActionKind.SWAP)[0]))],
+        [(a.t("game.btn.keep_occupation"), act(a.of(ActionKind.SKIP)[0]))],
     ]
     page.info += [action_payloads.info_item("tome"), action_payloads.info_occupation(mine)]
     return page
@@ -101,7 +104,7 @@ def tome_page(a: Ask, path: list[str]) -> Page:
 
 def coat_page(a: Ask, path: list[str]) -> Page:
     mine = a.me["occupation"]
-    takes = a.of("take")
+    takes = a.of(ActionKind.TAKE)
     offered = [x.card for x in takes if x.card is not None]
     page = Page(
         [
@@ -115,7 +118,7 @@ def coat_page(a: Ask, path: list[str]) -> Page:
     )
     buttons = [(occupation_label(a.lang, x.card or ""), act(x)) for x in takes]
     page.rows = grid(buttons, 2)
-    page.rows.append([(a.t("game.btn.keep_occupation"), act(a.of("skip")[0]))])
+    page.rows.append([(a.t("game.btn.keep_occupation"), act(a.of(ActionKind.SKIP)[0]))])
     page.info += [action_payloads.info_occupation(o) for o in [mine, *offered]]
     return page
 
@@ -123,14 +126,16 @@ def coat_page(a: Ask, path: list[str]) -> Page:
 def look_pos_page(a: Ask, path: list[str]) -> Page:
     about = a.p.data["about"]
     page = Page([a.t("game.look_pos.title"), a.t("game.look_pos.body", name=a.name(about))])
-    buttons = [(a.t("game.btn.position", n=int(x.choice or 0) + 1), act(x)) for x in a.of("look")]
+    buttons = [
+        (a.t("game.btn.position", n=int(x.choice or 0) + 1), act(x)) for x in a.of(ActionKind.LOOK)
+    ]
     page.rows = grid(buttons, 3)
     return page
 
 
 def gift_page(a: Ask, path: list[str]) -> Page:
     """R-H1: card first, then the recipient."""
-    gifts = a.of("gift")
+    gifts = a.of(ActionKind.GIFT)
     page = Page(
         [
             a.t("game.gift.title"),

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from engine.actions import Action, action_of
 from engine.cards import CLAIRVOYANT, DIPLOMAT
+from engine.kinds import ActionKind
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.prompts.answer import ahead_line
@@ -22,11 +23,11 @@ INLINE_OFFERS = 12
 
 def turn_page(a: Ask, path: list[str]) -> Page:
     head, rest = (path[0], path[1:]) if path else ("", [])
-    if head == "tr" and a.of("trade"):
+    if head == "tr" and a.of(ActionKind.TRADE):
         return _trade(a, rest)
-    if head == "at" and a.of("attack"):
+    if head == "at" and a.of(ActionKind.ATTACK):
         return _attack(a)
-    if head == "dp" and a.of("diplomat"):
+    if head == "dp" and a.of(ActionKind.DIPLOMAT):
         return _diplomat(a, rest)
     if head in ("cl", "fo", "so"):
         page = claim_page(a, head, rest)
@@ -44,10 +45,12 @@ def _root(a: Ask) -> Page:
     if a.p.data.get("ahead") is not None:
         page = _ahead(a)
     else:
-        claims = any(x.kind in ("claim", "claim_other", "solo") for x in a.legal)
+        claims = any(
+            x.kind in (ActionKind.CLAIM, ActionKind.CLAIM_OTHER, ActionKind.SOLO) for x in a.legal
+        )
         choose = "game.turn.choose_claim" if claims else "game.turn.choose"
         page = Page([_title(a), a.t("game.turn.after" if acted else choose), a.hand])
-    kinds: dict[str, Action] = {x.kind: x for x in a.legal}
+    kinds: dict[ActionKind, Action] = {x.kind: x for x in a.legal}
     buttons: list[Button] = []
     kept = a.p.data.get("kept")
     if kept is not None and a.p.data.get("ahead") is None:
@@ -55,39 +58,39 @@ def _root(a: Ask) -> Page:
         page.add(a.t("game.turn.kept"), ahead_line(a.view, kept, a.lang))
         play = action_of({**kept, "decision": a.p.id})
         buttons.append((a.t("game.btn.play_kept"), act(play)))
-    if "pass" in kinds:
-        buttons.append((a.t("game.btn.pass"), act(kinds["pass"])))
-    if "end" in kinds:
-        buttons.append((a.t("game.btn.end"), act(kinds["end"])))
-    if "trade" in kinds:
+    if ActionKind.PASS in kinds:
+        buttons.append((a.t("game.btn.pass"), act(kinds[ActionKind.PASS])))
+    if ActionKind.END in kinds:
+        buttons.append((a.t("game.btn.end"), act(kinds[ActionKind.END])))
+    if ActionKind.TRADE in kinds:
         buttons.append((a.t("game.btn.trade"), action_payloads.nav("tr")))
-    attacks = {x.target: x for x in a.of("attack") if x.target is not None}
+    attacks = {x.target: x for x in a.of(ActionKind.ATTACK) if x.target is not None}
     if 0 < len(attacks) <= INLINE_ATTACKS:
         # one tap (issue 27: the targets' page was an edit of its own, ~20 a 5-player game)
         for s in sorted(attacks):
             # no item count: "your turn is next" would be edited each time one changes
             label = a.t("game.btn.attack_player", name=a.label(s))
             buttons.append((label, act(attacks[s])))
-    elif "attack" in kinds:
+    elif ActionKind.ATTACK in kinds:
         buttons.append((a.t("game.btn.attack"), action_payloads.nav("at")))
-    if "claim" in kinds:
+    if ActionKind.CLAIM in kinds:
         buttons.append((a.t("game.btn.claim"), action_payloads.nav("cl", 0)))
-    if "claim_other" in kinds:
+    if ActionKind.CLAIM_OTHER in kinds:
         buttons.append((a.t("game.btn.fortune"), action_payloads.nav("fo", 0)))
-    if "solo" in kinds:
+    if ActionKind.SOLO in kinds:
         buttons.append((a.t("game.btn.solo"), action_payloads.nav("so")))
-    if "diplomat" in kinds:
+    if ActionKind.DIPLOMAT in kinds:
         label = a.t("game.btn.more", label=occupation_label(a.lang, DIPLOMAT))
         buttons.append((label, action_payloads.nav("dp")))
-    if "clairvoyant" in kinds:
-        buttons.append((occupation_label(a.lang, CLAIRVOYANT), act(kinds["clairvoyant"])))
-    keep = kinds.get("keep_use")
+    if ActionKind.CLAIRVOYANT in kinds:
+        buttons.append((occupation_label(a.lang, CLAIRVOYANT), act(kinds[ActionKind.CLAIRVOYANT])))
+    keep = kinds.get(ActionKind.KEEP_USE)
     if keep is not None:
         label = occupation_label(a.lang, a.me["occupation"])
         buttons.append((a.t(f"game.btn.keep_use_{keep.choice}", label=label), act(keep)))
     page.rows = grid(buttons, 2)
     page.info = [action_payloads.info_item(item_kind(c)) for c in a.me["items"]]
-    if "diplomat" in kinds or "clairvoyant" in kinds:
+    if ActionKind.DIPLOMAT in kinds or ActionKind.CLAIRVOYANT in kinds:
         page.info.append(action_payloads.info_occupation(a.me["occupation"]))
     return page
 
@@ -99,7 +102,7 @@ def _ahead(a: Ask) -> Page:
     held = a.p.data.get("held")
     if held is not None:
         page.add(a.t("game.turn.next_held"), ahead_line(a.view, held, a.lang))
-    if a.of("keep_use"):
+    if a.of(ActionKind.KEEP_USE):
         # a face-down Diplomat or Clairvoyant: what choosing ahead gives up, and how to keep it
         label = occupation_label(a.lang, a.me["occupation"])
         key = "game.turn.next_keep_on" if a.p.data.get("keep_use") else "game.turn.next_keep_off"
@@ -117,14 +120,16 @@ def _player_buttons(a: Ask, seats: list[int], payload: dict[int, str]) -> list[l
 
 
 def _trade(a: Ask, rest: list[str]) -> Page:
-    targets = sorted({x.target for x in a.of("trade") if x.target is not None})
+    targets = sorted({x.target for x in a.of(ActionKind.TRADE) if x.target is not None})
     if rest and rest[0].isdigit() and int(rest[0]) in targets:
         target = int(rest[0])
         page = Page([a.t("game.trade.title"), a.t("game.trade.pick_card", name=a.name(target))])
-        card_buttons(a, page, [x for x in a.of("trade") if x.target == target])
+        card_buttons(a, page, [x for x in a.of(ActionKind.TRADE) if x.target == target])
         page.back = action_payloads.nav("tr")
         return page
-    offers = {s: distinct_cards(x for x in a.of("trade") if x.target == s) for s in targets}
+    offers = {
+        s: distinct_cards(x for x in a.of(ActionKind.TRADE) if x.target == s) for s in targets
+    }
     if sum(len(o) for o in offers.values()) <= INLINE_OFFERS and _one_each(offers.values()):
         # every offer on this page (issue 27: the item's page was an edit of its own)
         page = Page([a.t("game.trade.title"), a.t("game.trade.pick_offer"), a.hand])
@@ -156,7 +161,7 @@ def _one_each(offers: Iterable[list[Action]]) -> bool:
 
 def _attack(a: Ask) -> Page:
     page = Page([a.t("game.attack.title"), a.t("game.attack.pick_target")])
-    attacks = {x.target: act(x) for x in a.of("attack") if x.target is not None}
+    attacks = {x.target: act(x) for x in a.of(ActionKind.ATTACK) if x.target is not None}
     page.rows = _player_buttons(a, sorted(attacks), attacks)
     page.back = action_payloads.nav()
     return page
@@ -164,7 +169,7 @@ def _attack(a: Ask) -> Page:
 
 def _diplomat(a: Ask, rest: list[str]) -> Page:
     label = occupation_label(a.lang, DIPLOMAT)
-    demands = a.of("diplomat")
+    demands = a.of(ActionKind.DIPLOMAT)
     targets = sorted({x.target for x in demands if x.target is not None})
     page = Page([a.t("game.diplomat.title", label=label)])
     page.info.append(action_payloads.info_occupation(DIPLOMAT))
@@ -200,7 +205,7 @@ def diplomat_give_page(a: Ask, path: list[str]) -> Page:
 
 
 def clairvoyant_page(a: Ask, path: list[str]) -> Page:
-    orders = a.of("order")
+    orders = a.of(ActionKind.ORDER)
     top_first = list(a.p.data["pile"])
     page = Page(
         [

@@ -4,8 +4,10 @@ getUpdates calls and warning lines a second before, a hot loop against Telegram)
 
 from __future__ import annotations
 
+import ast
 import queue
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ from telegram.error import NetworkError, RetryAfter
 
 from handlers import polling
 from handlers.polling import Runner
-from infra.event_loop import LoopRunner
+from infra.telegram_polling import TelegramPoller
 
 # RetryAfter's constructor reads its own deprecated attribute
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -49,10 +51,10 @@ class NoTimers:
 
 
 def runner(bot: OutageBot) -> Runner:
-    """A runner around ``bot`` without its startup calls (getMe, deleteWebhook)."""
+    """A runner polling ``bot`` (through the adapter, as python-telegram-bot's errors) without
+    its startup calls (getMe, deleteWebhook)."""
     r = Runner.__new__(Runner)
-    r.bot = bot  # type: ignore[assignment]
-    r.loop = LoopRunner()
+    r.updates = TelegramPoller(bot)  # type: ignore[arg-type]
     r.due = queue.Queue()
     r.timers = NoTimers()  # type: ignore[assignment]
     return r
@@ -79,3 +81,21 @@ def test_flood_control_on_get_updates_is_waited_out_not_a_reason_to_stop() -> No
     with pytest.raises(Stop):
         runner(bot).poll_forever(sleep=waits.append)
     assert waits == [7.0] and bot.calls == 3
+
+
+def test_the_handlers_use_python_telegram_bot_only_through_an_infra_adapter() -> None:
+    """Issue 28: adapters live in ``infra/``; the long-polling runner polls through
+    ``infra.telegram_polling`` and names no python-telegram-bot type (it imported ``telegram``)."""
+    root = Path(__file__).resolve().parents[2] / "handlers"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            found += [f"{path.name}: {n}" for n in names if n.split(".")[0] == "telegram"]
+    assert found == []

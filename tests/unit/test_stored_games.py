@@ -18,9 +18,10 @@ import engine
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_messenger import MemoryMessenger
 from devtools.memory_store import MemoryStore
-from handlers import action_payloads
+from handlers import action_payloads, transaction
 from handlers.app import CoachRideBot
 from handlers.game_record import GameRecord, Phase, StoredGameInvalid
+from handlers.store_keys import ack_key
 from infra.ports import Put
 
 STORED = Path(__file__).parent / "data" / "stored_games"
@@ -115,3 +116,31 @@ def test_settings_are_typed_and_written_back_as_stored_until_changed() -> None:
     written = record.to_doc()["settings"]
     assert written["ai_level"] == "expert" and "retired_option" not in written
     assert GameRecord.from_doc(record.to_doc()).settings.ai_level == "expert"
+
+
+def test_acknowledgements_of_a_stored_outbox_land_on_the_record_by_typed_tag() -> None:
+    """Issue 28: message ids are recorded by a typed tag the record owns. The mid-game document
+    and the acknowledgements of three of its sends (an edit to a chat the bot can no longer
+    write to, the turn chosen ahead, seat 2's prompt), as the old code stored them: on load,
+    each lands where its tag says, the acknowledged entries leave the outbox, and every other
+    key stays as stored."""
+    doc = stored("midgame")
+    clock, store = FakeClock(), MemoryStore()
+    store.clock = clock
+    clock.advance(doc["touched"] + 1 - clock.now())
+    key = f"GAME#{doc['gid']}"
+    acks = {"acks": {"164": transaction.ACK_UNREACHABLE, "168": 501, "169": 502}}
+    store.commit([Put(key, doc, None), Put(ack_key(key), acks, None)])
+    txn = transaction.load(store, clock, key, None)
+    assert txn is not None
+    got = txn.doc
+    assert got["prompts"]["2"]["msg"] == 502 and got["ahead"]["msg"] == 501
+    assert got["unreachable"] == [doc["outbox"][0]["chat"]]
+    assert [e["seq"] for e in got["outbox"]] == [165, 166, 167]
+    for k in set(doc) - {"prompts", "ahead", "outbox"}:
+        assert got[k] == doc[k], k
+    for k in ("prompts", "ahead"):
+        assert GameRecord.from_doc(got).to_doc()[k] == got[k]
+    assert {k: v for k, v in got["ahead"].items() if k != "msg"} == {
+        k: v for k, v in doc["ahead"].items() if k != "msg"
+    }
