@@ -211,6 +211,8 @@ def _fight_as_of_now(before: SeatView, now: SeatView) -> SeatView:
         return before
     if mine["kind"] != DecisionKind.BOOST and len(fight_now["played"]) > len(fight["played"]):
         return before  # cards played after it (an AI's, at once) would read as played before
+    if fight_now["hypnotized"] != fight["hypnotized"]:
+        return before  # "💫 X is hypnotized" read above "✔️ You hypnotize X" (issue 25)
     table: PublicView = {**before["table"], "fight": fight_now}
     me: Me = {**before["me"], "items": list(now["me"]["items"])}
     return {**before, "table": table, "me": me}

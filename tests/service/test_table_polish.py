@@ -210,3 +210,36 @@ def test_R_D1_the_doctor_window_prompt_is_read_within_the_windows_minimum() -> N
     seconds = GroupSettings().deadlines.window_min
     assert len(words) <= READ_WORDS_PER_SECOND * seconds, (len(words), body)
     assert len(body.split("\n")) <= 4, body
+
+
+# -- read in a recorded game: what was still wrong or confusing ---------------------------------
+def test_issue_25_an_answered_hypnotist_prompt_shows_the_fight_as_it_was_asked() -> None:
+    """R-A4: "💫 P5 is hypnotized: their support is void." stood above the question and
+    "✔️ You hypnotize P5." under it, as if it had happened before the choice."""
+    from engine.cards import HYPNOTIST
+
+    table = ServiceGame(n=4)
+    table.start()
+    attacker = table.state().turn
+    table.arrange(lambda st: table.give(st, attacker, HYPNOTIST))
+    _attack(table)
+    table.support_attacker_until("hypnotist")
+    message, _ = table.prompt(attacker)
+    _press(table, attacker, _choose(table, attacker, "hypnotize"))
+    text = table.messenger.messages[(table.uids[attacker], message)].text
+    assert "✔️ You hypnotize" in text and "💫" not in text, text
+
+
+def test_R_A2_a_prompt_the_priest_closed_says_whose_attack_and_by_whom() -> None:
+    """ "⚔️ Support / ⌛ Closed: the ⛪ Priest stopped the fight." did not say which fight."""
+    table = ServiceGame(n=4)
+    table.start()
+    attacker = table.state().turn
+    priest = (attacker + 3) % 4
+    _attack(table, priest=priest)
+    first = (attacker + 2) % 4
+    message, _ = table.prompt(first)
+    _press(table, priest, _choose(table, priest, "use"))
+    text = table.messenger.messages[(table.uids[first], message)].text
+    closed = text.rsplit("\n", 1)[-1]
+    assert _named(table, priest) in closed and _named(table, attacker) in closed, text
