@@ -243,3 +243,22 @@ def test_R_A2_a_prompt_the_priest_closed_says_whose_attack_and_by_whom() -> None
     text = table.messenger.messages[(table.uids[first], message)].text
     closed = text.rsplit("\n", 1)[-1]
     assert _named(table, priest) in closed and _named(table, attacker) in closed, text
+
+
+def test_issue_25_the_turn_prompt_says_what_its_occupation_button_is() -> None:
+    """R-D1 (issue 8): a face-down Diplomat is offered with the turn's action, as a button
+    ("🤝 Diplomat…"), while the text listed only "pass, trade or attack": a prompt lists what
+    its buttons offer."""
+    from engine.cards import DIPLOMAT
+
+    table = ServiceGame(n=4)
+    table.start()
+    turn = table.state().turn
+    table.arrange(lambda st: table.give(st, turn, DIPLOMAT))
+    table.press_payload(turn, "~tr")  # a page turn re-renders the prompt from the arranged state
+    table.press_payload(turn, "~")
+    message, data = table.prompt(turn)
+    text = table.messenger.messages[(table.uids[turn], message)].text
+    assert any(d.endswith(":~dp") for d in data), data
+    label = occupation_label("en", DIPLOMAT)
+    assert label in text.split("\n⏳")[0], text
