@@ -100,7 +100,8 @@ class DiplomatData(TypedDict):
 
 
 class PriestStoppedData(TypedDict):
-    """``priest_stopped`` (R-A2): the Priest's holder and the attacker stopped."""
+    """``priest_stopped`` (R-A2): the Priest's holder and the attacker stopped; also
+    ``priest_no_tribute``, told to that attacker alone when they hold too few items to give."""
 
     seat: int
     attacker: int

@@ -137,6 +137,7 @@ SHAPES: dict[EventKind, type[EventData]] = {
     K.OCCUPATION_TAKEN: OccupationData,
     K.DIPLOMAT: DiplomatData,
     K.PRIEST_STOPPED: PriestStoppedData,
+    K.PRIEST_NO_TRIBUTE: PriestStoppedData,
     K.GIFT: GiftData,
     K.PLAYED: PlayedData,
     K.SUPPORT: SupportData,

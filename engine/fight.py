@@ -54,6 +54,8 @@ def step_fight(ctx: Ctx, f: Frame) -> None:
         f["stage"] = "end"
         if len(st.players[a].items) >= 2:
             ctx.open("priest_tribute", [a], "choice", priest=f["priest"])
+        else:  # the attacker is told, as the tribute's prompt would tell them (issue 25)
+            ctx.private((a,), "priest_no_tribute", seat=f["priest"], attacker=a)
     elif stage == "support":
         if f["supports_told"] < len(f["support_order"]):
             rest = f["support_order"][f["supports_told"] :]

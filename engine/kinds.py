@@ -109,6 +109,8 @@ class EventKind(StrEnum):
     PREMOVE_PLAYED = "premove_played"
     PREMOVE_KEPT = "premove_kept"
     PRIEST_STOPPED = "priest_stopped"
+    # to the attacker alone: the Priest stopped them and they hold too few items to give one
+    PRIEST_NO_TRIBUTE = "priest_no_tribute"
     RECEIVED = "received"
     REVEALED = "revealed"
     REWARD = "reward"

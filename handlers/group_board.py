@@ -143,13 +143,17 @@ class GroupBoard(RunnerBound):
         self.txn.send(chat, body, tag="story")
         self.game.story = {"msg": None, "body": body, "at": self.txn.now, "seq": self.txn.seq}
 
-    def status_text(self) -> str:
-        """The living status: public information only, the deadline as a clock time."""
+    def status_text(self, shown_at: float | None = None) -> str:
+        """The living status: public information only, the deadline as a clock time, unless it
+        is past when the text is shown (``shown_at``: a held edit's time) or a window's, over in
+        seconds while the status follows up to ``STATUS_EVERY_SECONDS`` late (issue 25)."""
         lang = self.settings.language
         table = engine.public_view(self.state)
         if table["over"]:
             return fmt.lines(t(lang, "game.status.over"), *table_lines(table, lang))
-        deadline = self.deadline_at()
+        deadline, pending = self.deadline_at(), table["pending"]
+        if (pending is not None and pending["window"]) or (deadline or 0) <= (shown_at or 0):
+            deadline = None
         until = t(lang, "game.status.until", time=fmt.clock(deadline)) if deadline else None
         return fmt.lines(story.status_text(table, lang), until)
 
@@ -167,6 +171,7 @@ class GroupBoard(RunnerBound):
         elif msg and status.get("text") != text:
             over = self.state.over
             after = None if over else self._throttle(status, STATUS_EVERY_SECONDS)
+            text = text if after is None else self.status_text(after)
             self.txn.edit(chat, msg, text, tag="status", after=after)
             status["text"] = text
             self.pin_status(not over)

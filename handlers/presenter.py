@@ -133,12 +133,19 @@ class Presenter(PrivateNews):
             self.run.mention = None
 
     def _remind_with_prompt(self, seat: int, reminder: str) -> bool:
-        """A prompt whose send was uncertain (handlers.pipeline) is shown again by its reminder
-        only: the reminder then carries the prompt and its buttons."""
-        prompt = self.game.prompts.get(str(seat))
-        p = self.state.pending
-        if prompt is None or not prompt.get("uncertain") or p is None or prompt["dec"] != p.id:
+        """The reminder carries the prompt and its buttons, the one shown closed (issue 25: no
+        "⏰ 15 s left" stays below it answered), or sent anew if uncertain (handlers.pipeline)."""
+        prompt, p = self.game.prompts.get(str(seat)), self.state.pending
+        if prompt is None or p is None or prompt["dec"] != p.id or prompt.get("closed"):
             return False
+        if shown := prompt["msg"]:
+            moved = fmt.lines(prompt.get("title"), "", t(self.lang_of(seat), "prompt.closed.moved"))
+            self.txn.edit(
+                self.chat_of(seat), shown, self.with_lead(seat, shown, moved), tag="closed"
+            )
+            prompt["msg"], _ = None, prompt.pop("lead", None)
+        elif not prompt.get("uncertain"):
+            return False  # its first send is on its way
         pr = self.prompt(seat)
         text = fmt.truncate(fmt.lines(reminder, "", pr.text))
         self.txn.send(

@@ -55,6 +55,8 @@ class Ledger:
             self.grant("diplomat", d["seat"], d["target"])
         elif k == "occupation_used":
             self.grant(d["occupation"], d["seat"], None)
+        elif k == "priest_stopped":
+            self.grant("priest_stopped", d["attacker"], d["seat"])
         elif k == "tome_swapped":
             self.grant("tome_had", d["seat"], d["target"])
             self.grant("tome_had", d["target"], d["seat"])
@@ -211,6 +213,9 @@ def _check_private_event(st: State, e: Event, n: int, ledger: Ledger) -> list[st
         licence = _LOOKS[k].get(how or "")
         if about == r or licence is None or not ledger.has(licence, r, about):
             out.append(f"seat {r} saw {k} about seat {about} (how={how}) without licence")
+    elif k == "priest_no_tribute":  # told to the attacker the Priest just stopped, alone
+        if d.get("attacker") != r or not ledger.has("priest_stopped", r, d.get("seat")):
+            out.append(f"seat {r} was told of a Priest's stop that was not theirs: {d}")
     elif k == "pile_seen":
         if not ledger.has("clairvoyant", r, None):
             out.append(f"seat {r} saw the draw pile without the Clairvoyant")

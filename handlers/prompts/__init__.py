@@ -85,9 +85,11 @@ def render_prompt(
     return Prompt(text, rows)
 
 
-def _hand(view: SeatView, lang: str) -> str:
-    """The seat's hand as its pages show it: made once for a prompt."""
-    return t(lang, "game.prompt.hand", cards=cards(lang, view["me"]["items"]))
+def _hand(view: SeatView, lang: str, *, then: bool = False) -> str:
+    """The seat's hand as its pages show it: made once for a prompt. ``then``: an answered
+    prompt that gave an item away shows the hand chosen from, said as such (issue 25)."""
+    key = "game.prompt.hand_then" if then else "game.prompt.hand"
+    return t(lang, key, cards=cards(lang, view["me"]["items"]))
 
 
 def _split(rows: Rows) -> Rows:
@@ -168,7 +170,9 @@ def answer(asked: Question, action: Action, view_now: SeatView | None = None) ->
     view, lang = asked.view, asked.lang
     if view_now is not None:
         view = _fight_as_of_now(view, view_now)
-    a = ask(view, asked.legal, lang, _hand(view, lang))
+    mine = view["decision"]
+    giving = mine is not None and mine["kind"] in GIVING_PROMPTS
+    a = ask(view, asked.legal, lang, _hand(view, lang, then=giving))
     lines = _page(dataclasses.replace(a, frozen=True), "").lines if a is not None else []
     return Answer(tuple(lines), answer_line(view, action, lang))
 
@@ -185,23 +189,30 @@ def render_answered(
 
 
 # Decisions that ask which of one's own items to give away: once answered, the hand (and the
-# hand limit's count) are said as they are after the gift, not with the item given (issue 25)
-GIVING_PROMPTS = frozenset({DecisionKind.GIFT, DecisionKind.GIVEBACK, DecisionKind.PRIEST_TRIBUTE})
+# hand limit's count) are the ones the player chose from, said in the past ("Items you chose
+# from"): the hand after the gift read as if the item given had never been there (issue 25)
+GIVING_PROMPTS = frozenset(
+    {
+        DecisionKind.GIFT,
+        DecisionKind.GIVEBACK,
+        DecisionKind.PRIEST_TRIBUTE,
+        DecisionKind.TRADE_ANSWER,
+    }
+)
 
 
 def _fight_as_of_now(before: SeatView, now: SeatView) -> SeatView:
     """``before``, with the fight and the seat's items of ``now`` when it asked a fight's
-    decision and that fight is still on (the same attacker and defender); with the seat's
-    items of ``now`` when it gave one away."""
+    decision and that fight is still on (the same attacker and defender)."""
     mine, fight, fight_now = before["decision"], before["table"]["fight"], now["table"]["fight"]
-    if mine is not None and mine["kind"] in GIVING_PROMPTS:
-        return {**before, "me": {**before["me"], "items": list(now["me"]["items"])}}
     if mine is None or mine["kind"] not in FIGHT_PROMPTS or fight is None or fight_now is None:
         return before
     if (fight["attacker"], fight["defender"]) != (fight_now["attacker"], fight_now["defender"]):
         return before
     if mine["kind"] != DecisionKind.BOOST and len(fight_now["played"]) > len(fight["played"]):
         return before  # cards played after it (an AI's, at once) would read as played before
+    if fight_now["hypnotized"] != fight["hypnotized"]:
+        return before  # "💫 X is hypnotized" read above "✔️ You hypnotize X" (issue 25)
     table: PublicView = {**before["table"], "fight": fight_now}
     me: Me = {**before["me"], "items": list(now["me"]["items"])}
     return {**before, "table": table, "me": me}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine.actions import Event
 from engine.cards import DOCTOR, POISON_MIXER, PRIEST
-from engine.events import data_of
+from engine.event_shapes import PriestStoppedData
+from engine.events import data_as, data_of
 from engine.kinds import EventKind
 from engine.view_types import PublicView
 from handlers import fmt
@@ -33,8 +34,15 @@ def closed_text(
                 name=fmt.name(table, played["seat"]),
                 label=occupation_label(lang, POISON_MIXER),
             )
-        elif e.kind == EventKind.PRIEST_STOPPED:
-            reason = t(lang, "prompt.closed.priest", label=occupation_label(lang, PRIEST))
+        elif e.kind == EventKind.PRIEST_STOPPED:  # whose attack, by whom (issue 25)
+            stopped = data_as(e, PriestStoppedData)
+            reason = t(
+                lang,
+                "prompt.closed.priest",
+                label=occupation_label(lang, PRIEST),
+                name=fmt.name(table, stopped["seat"]),
+                attacker=fmt.name(table, stopped["attacker"]),
+            )
         elif e.kind == EventKind.DOCTOR_CANCELLED:
             reason = t(lang, "prompt.closed.doctor", label=occupation_label(lang, DOCTOR))
         elif e.kind == EventKind.GAME_OVER:

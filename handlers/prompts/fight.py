@@ -88,7 +88,13 @@ def fight_lines(table: fmt.Table, lang: str, frozen: bool = False) -> list[str]:
 
 def _window(a: Ask, occ: str, body: str, **params: object) -> Page:
     page = Page([a.t("game.window.title", label=occupation_label(a.lang, occ))])
-    page.lines += fight_lines(a.table, a.lang, a.frozen)
+    if occ == HYPNOTIST:  # whom to void: the supports matter
+        page.lines += fight_lines(a.table, a.lang, a.frozen)
+    else:  # read in a window's 5 s (R-D1, issue 25): who fights whom and, known, the result
+        fight = a.table["fight"]
+        decided = fight is not None and fight["decided"]
+        page.lines += [fight_header(a.table, a.lang)]
+        page.lines += fight_lines(a.table, a.lang, a.frozen)[-1:] if decided else []
     page.add(a.t(body, label=occupation_label(a.lang, occ), **params))
     page.info.append(action_payloads.info_occupation(occ))
     return page
@@ -255,7 +261,11 @@ def priest_tribute_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.window.title", label=occupation_label(a.lang, PRIEST)),
-            a.t("game.priest_tribute.body", name=a.name(priest)),
+            a.t(
+                "game.priest_tribute.body",
+                name=a.name(priest),
+                label=occupation_label(a.lang, PRIEST),
+            ),
             a.hand,
         ]
     )

@@ -139,8 +139,8 @@ def gift_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.gift.title"),
-            # answered, the hand shown is the one after the gift (issue 25): no count then
-            a.t("game.gift.body_then", limit=a.table["hand_limit"])
+            # answered: the hand chosen from, said in the past (issue 25)
+            a.t("game.gift.body_then", count=len(a.me["items"]), limit=a.table["hand_limit"])
             if a.frozen
             else a.t("game.gift.body", count=len(a.me["items"]), limit=a.table["hand_limit"]),
         ]

@@ -92,6 +92,9 @@ def _root(a: Ask) -> Page:
     page.info = [action_payloads.info_item(item_kind(c)) for c in a.me["items"]]
     if ActionKind.DIPLOMAT in kinds or ActionKind.CLAIRVOYANT in kinds:
         page.info.append(action_payloads.info_occupation(a.me["occupation"]))
+        if not acted and a.p.data.get("ahead") is None:  # its button, said (issue 25)
+            label = occupation_label(a.lang, a.me["occupation"])
+            page.lines.insert(2, a.t("game.turn.free_use", label=label))
     return page
 
 

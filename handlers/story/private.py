@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.actions import Event
+from engine.cards import PRIEST
 from engine.event_shapes import (
     AssociationSeenData,
     CardsData,
@@ -14,6 +15,7 @@ from engine.event_shapes import (
     OccupationReceivedData,
     OccupationSeenData,
     OfferedData,
+    PriestStoppedData,
     ReceivedData,
 )
 from engine.events import data_as
@@ -99,6 +101,10 @@ def private_line(table: fmt.Table, lang: str, e: Event) -> str | None:
         occupation = occupation_label(lang, seen_occ["occupation"])
         about = name(seen_occ["about"])
         return t(lang, "game.private.occupation_seen", name=about, occupation=occupation)
+    if k == K.PRIEST_NO_TRIBUTE:
+        priest = data_as(e, PriestStoppedData)["seat"]
+        label = occupation_label(lang, PRIEST)
+        return t(lang, "game.private.priest_no_tribute", name=name(priest), label=label)
     if k == K.PILE_SEEN:
         return t(
             lang, "game.private.pile_seen", cards=numbered(lang, data_as(e, CardsData)["cards"])

@@ -1,6 +1,6 @@
 """Issue 25 (a newcomer's game, read again): the prompts that follow a press in the message
 pressed (a Take, a hand-limit gift, an item given back) keep every answer given in it, list the
-items seen once, show the hand as it is once answered; and a reminder says the time truly left
+items seen once, show the hand chosen from once answered; and a reminder says the time truly left
 under ``GAME_TIME_SCALE``."""
 
 from __future__ import annotations
@@ -101,22 +101,24 @@ def _card(card: str | None) -> str:
     return card_label("en", card)
 
 
-def test_issue_25_the_answered_hand_limit_prompt_shows_the_hand_after_the_gift() -> None:
-    """R-H1: "You hold 7 items … Your items: (seven) ✔️ You give X" listed the item given away
-    as still held. Once answered, the hand is the one after the gift, and no count is said."""
+def test_issue_25_the_answered_hand_limit_prompt_shows_the_hand_chosen_from() -> None:
+    """R-H1: once answered, the prompt lists the hand the player chose from, said as such, and
+    the count they held then: "You hold 7 items … Your items: (seven)" read as still held, and
+    the hand after the gift (an earlier fix) lacked the very item chosen (issue 25, polish)."""
     table = ServiceGame(n=4)
     table.start()
     winner, _ = _won(table, loser_items=3, winner_items=6)
     _press(table, winner, _choose(table, winner, "take"))
     _press(table, winner, _choose(table, winner, "take"))
     message, _ = table.prompt(winner)
+    before = list(table.state().players[winner].items)
     gift = _gift(table, winner)
     text = _text(table, winner, message)
-    hand = next(line for line in text.split("\n") if line.startswith("Your items: "))
-    assert _card(gift.card) not in hand.replace(_answer(text), ""), text
-    held = table.state().players[winner].items
-    assert hand.count(", ") + 1 == len(held) == 6, text
-    assert "You hold" not in text and "over the hand limit of 6" in text, text
+    chosen_from = t("en", "game.prompt.hand_then", cards="")
+    hand = next(line for line in text.split("\n") if line.startswith(chosen_from))
+    assert _card(gift.card) in hand, text
+    assert hand.count(", ") + 1 == len(before) == 7, text
+    assert "You hold" not in text and "You held 7 items, over the hand limit of 6" in text, text
 
 
 def _item_lists(table: ServiceGame, seat: int, since: int, loser: int) -> int:

@@ -62,7 +62,15 @@ def test_R_A2_a_priest_stopping_the_fight_drops_the_early_support_and_says_why()
     first_prompt, _ = table.prompt(first)
     table.press_payload((attacker + 3) % 4, "us")  # the Priest stops the fight
     text = table.messenger.messages[(table.uids[first], first_prompt)].text
-    assert text.endswith(t("en", "prompt.closed.priest", label=occupation_label("en", PRIEST)))
+    players = table.state().players
+    stopped = t(
+        "en",
+        "prompt.closed.priest",
+        label=occupation_label("en", PRIEST),
+        name=f"<b>{players[(attacker + 3) % 4].name}</b>",
+        attacker=f"<b>{players[attacker].name}</b>",
+    )
+    assert text.endswith(stopped), text
     assert not any("supports" in x for x in table.group_texts())
 
 

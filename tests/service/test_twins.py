@@ -238,6 +238,31 @@ def test_R_D1_your_turn_is_next_paused_for_a_fight_whatever_the_doctor() -> None
     assert any(r[1] == "answerCallbackQuery" and r[3] == why for r in a.stream(uid))
 
 
+def test_R_D1_a_turn_reminded_and_sent_anew_looks_the_same_whatever_the_hidden_cards() -> None:
+    """Issue 25 (polish): a reminder brings the prompt down, sent anew with its buttons, the one
+    above closed. A: the first player holds a ready, face-down Diplomat (offered in the turn's
+    prompt); B: a plain occupation. Nobody acts: the turn is reminded (in the group by a mention,
+    in private by the prompt sent anew) and runs out. The group and every other seat see the
+    same, call for call; the player's own chat gets the same calls at the same moments."""
+    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    turn = seats(deal(N, seed))[0]
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, turn, "diplomat"),
+        lambda st: give_occupation(st, turn, plain_in_deck(st)),
+    )
+    for twin in (a, b):
+        twin.wait(150)
+        assert twin.state().turn != turn
+    assert_same_streams(a, b, hidden={turn})
+    uid = a.player(turn).uid
+    shape_a = [(at, method, msg) for at, method, msg, *_ in a.stream(uid)]
+    shape_b = [(at, method, msg) for at, method, msg, *_ in b.stream(uid)]
+    assert shape_a == shape_b
+    moved = t("en", "prompt.closed.moved")
+    assert any(r[1] == "editMessageText" and moved in (r[3] or "") for r in a.stream(uid))
+
+
 # -- 3. a timed-out trade answer -------------------------------------------------------------
 def _plain_item(st: State) -> str:
     return next(

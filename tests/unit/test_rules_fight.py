@@ -80,6 +80,19 @@ def test_R_A2_priest_gets_nothing_from_a_one_item_attacker() -> None:
     assert g.kind == "turn" and g.pending.actors == [1]
 
 
+def test_R_A2_the_attacker_who_gives_nothing_is_told_so_alone() -> None:
+    """Issue 25 (polish): with fewer than two items the attacker is asked nothing; they alone are
+    told (an event addressed to them) that the Priest stopped them and they give nothing. With
+    two or more, the tribute's decision tells them, and no such event comes."""
+    g = Game.make(4, hands={0: ["dagger"]}, occ={2: "priest"})
+    g.act(0, "attack", target=1).act(2, "use")
+    told = g.of("priest_no_tribute", g.last)
+    assert [(e.to, e.data) for e in told] == [((0,), {"seat": 2, "attacker": 0})]
+    g2 = Game.make(4, hands={0: ["dagger", "key1"]}, occ={2: "priest"})
+    g2.act(0, "attack", target=1).act(2, "use")
+    assert g2.kind == "priest_tribute" and not g2.of("priest_no_tribute")
+
+
 def test_R_A2_priest_tribute_then_hand_limit_for_the_priest() -> None:
     five = ["key1", "key2", "goblet1", "goblet2", "whip"]
     g = Game.make(5, hands={0: ["dagger", "gloves"], 2: five}, occ={2: "priest"})
