@@ -109,10 +109,11 @@ class Presenter(PrivateNews):
         self._close_prompts(texts, follow, {s: answer_text(c) for s, c in chosen.items()})
         self.group.update(table)
         self._away_notices()
+        joined = self._joining(news, opening, dated, follow)
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
         # first: "🔜" closed says "see the new message below"
-        self._open_prompts(opening, dated, follow)
+        self._open_prompts(opening, dated, follow, joined)
         self.ahead.update(self._ahead_prompt(owner, dated))
         self.run.events = []
 
@@ -310,10 +311,12 @@ class Presenter(PrivateNews):
         opening: dict[int, str],
         dated: dict[int, prompts.Prompt],
         follow: dict[int, tuple[int, str]],
+        joined: dict[int, str],
     ) -> None:
         """Send (or edit, when its facts changed) each asked seat's prompt (``opening``: seat ->
         its version; ``dated``: its prompt); a follow-up of a press (``follow``: seat -> the
-        pressed message, its answer) replaces that message."""
+        pressed message, its answer) replaces that message; a prompt sent anew carries the
+        seat's news of the command above it (``joined``, ``PrivateNews._joining``)."""
         p = self.state.pending
         if p is None:
             return
@@ -343,13 +346,14 @@ class Presenter(PrivateNews):
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
-            msg = None
+            msg, lead = None, joined.get(seat)
             if current is None and seat in follow:
-                msg, answer = follow[seat]
-                text = fmt.truncate(fmt.lines(answer, "", pr.text))
+                msg, lead = follow[seat]
+                text = fmt.truncate(fmt.lines(lead, "", pr.text))
                 self.txn.edit(self.chat_of(seat), msg, text, rows, tag="prompt")
             else:
-                self.txn.send(self.chat_of(seat), pr.text, rows, tag=Tag.prompt(seat, p.id))
+                text = fmt.lines(lead, "", pr.text) if lead else pr.text
+                self.txn.send(self.chat_of(seat), text, rows, tag=Tag.prompt(seat, p.id))
             open_prompts[str(seat)] = {
                 "dec": p.id,
                 "msg": msg,
@@ -357,8 +361,8 @@ class Presenter(PrivateNews):
                 "title": title,
                 "closed": False,
             }
-            if msg is not None:
-                open_prompts[str(seat)]["lead"] = follow[seat][1]
+            if lead:
+                open_prompts[str(seat)]["lead"] = lead
 
     def _ahead_owner(self) -> int | None:
         """The seat offered to choose its next turn ahead now (engine.premove)."""

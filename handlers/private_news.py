@@ -4,7 +4,7 @@ their own press in the prompt they pressed (issue 27), and the away notices (R-D
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
 import engine
 from engine import EventKind, State
@@ -12,7 +12,7 @@ from engine.actions import Event
 from engine.events import data_of
 from engine.kinds import DecisionKind
 from engine.view_types import PublicView
-from handlers import callback_data, fmt, story
+from handlers import callback_data, fmt, prompts, story
 from handlers.game_runner import RunnerBound
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
@@ -37,6 +37,10 @@ FOLLOW_UPS: frozenset[DecisionKind] = frozenset(
     }
 )
 
+
+# A prompt sent with the news above it (``PrivateNews._joining``) is at most this long at first:
+# its other pages and its answer have room below the news within Telegram's 4096.
+JOINED_MAX_CHARS = 2500
 
 # A support declared ahead of its turn (R-A3) shows as kept in its prompt this much later: told
 # sooner (the Priest window closes, the declarations before it are told), its prompt is closed
@@ -115,6 +119,36 @@ class PrivateNews(RunnerBound):
             if own is not None and own["kind"] in FOLLOW_UPS:
                 out[seat] = (msg, text)
         return out
+
+    def _joining(
+        self,
+        news: dict[int, str],
+        opening: Collection[int],
+        dated: Mapping[int, prompts.Prompt],
+        follow: Collection[int],
+    ) -> dict[int, str]:
+        """The news (taken out of ``news``) that go in the same message as the seat's prompt,
+        sent anew by this command (``opening``, ``dated``: the presenter's prompts to show;
+        ``follow``: the prompts that replace a pressed one): seat -> its news. One message
+        instead of two, the news above what they ask (issue 27: about a third of the private
+        news of a 5-player game came with a prompt in the same second); they stay in it,
+        above its answer, when it is answered or closed (``lead``). A prompt already shown is
+        edited, far up the chat: the news stay a message of their own then."""
+        p = self.state.pending
+        joined: dict[int, str] = {}
+        if p is None:
+            return joined
+        for seat in opening:
+            told = news.get(seat)
+            rec = self.game.prompts.get(str(seat))
+            if told is None or seat in follow or not self.asks(seat):
+                continue
+            if rec is not None and rec["dec"] == p.id:
+                continue  # edited, or still being sent (the next command edits it)
+            if fmt.size(fmt.lines(told, "", dated[seat].text)) > JOINED_MAX_CHARS:
+                continue  # room left for its pages and its answer below the news
+            joined[seat] = news.pop(seat)
+        return joined
 
     def _news(self, st: State, table: PublicView, answered: Collection[int]) -> dict[int, str]:
         """Each seat's private news of this command (seat -> text), for seats with a chat;

@@ -308,10 +308,11 @@ def test_issue_25_took_and_gave_back_are_one_message() -> None:
     assert table.messenger.in_chat(chat)[before:] == [], "told with what comes back"
     give = next(a for a in engine.legal_actions(table.state(), winner))
     table.press_payload(winner, action_payloads.encode_action(give))
-    news = [m.text for m in table.messenger.in_chat(chat)[before:] if not m.rows]
+    # one message (above the loser's turn prompt when it comes with it, issue 27)
     took = t("en", "game.private.item_lost", name="", card="").split("{")[0][:2]
     back = t("en", "game.private.received.giveback", name="", card="")[:2]
-    assert len(news) == 1 and took in news[0] and back in news[0], news
+    news = [m.text for m in table.messenger.in_chat(chat)[before:] if took in m.text]
+    assert len(news) == 1 and back in news[0], news
 
 
 def test_issue_27_a_follow_up_of_your_press_replaces_the_prompt_you_pressed() -> None:
@@ -378,3 +379,31 @@ def test_issue_27_a_support_declared_in_the_priest_window_is_one_edit_when_told(
     assert len(edits) == 1
     closed = table.messenger.messages[(chat, shown)]
     assert closed.text.endswith("📣 Told to the table now.") and not closed.rows
+
+
+def test_issue_27_news_and_the_prompt_that_comes_with_them_are_one_message() -> None:
+    """R-T8 Tome: the trader who gave the Tome is told what came back and asked at once whether
+    to swap occupations. One new message says both, the news above the question (they were two
+    messages in the same second); answered, the news stay above the answer."""
+    table = ServiceGame(n=4)
+    table.start()
+    trader = table.state().turn
+    partner = (trader + 2) % table.n
+    table.arrange(lambda st: table.give(st, trader, "tome"))
+    back = table.state().players[partner].items[0]
+    table.offer(trader, partner, "tome")
+    chat = table.uids[trader]
+    before = len(table.messenger.in_chat(chat))
+    legal = engine.legal_actions(table.state(), partner)
+    accept = next(a for a in legal if a.kind == "accept" and a.card == back)
+    table.press_payload(partner, action_payloads.encode_action(accept))
+    assert table.state().pending.kind == "tome"  # type: ignore[union-attr]
+    new = table.messenger.in_chat(chat)[before:]
+    assert len(new) == 1 and new[0].rows, [m.text for m in new]
+    received = t("en", "game.private.received.trade", card="", name="").split("{")[0][:12]
+    assert new[0].text.startswith(received), new[0].text
+    no = next(a for a in engine.legal_actions(table.state(), trader))
+    table.press_payload(trader, action_payloads.encode_action(no))
+    answered = table.messenger.messages[(chat, new[0].message_id)]
+    assert received in answered.text and "✔️" in answered.text and not answered.rows
+    assert answered.text.index(received) < answered.text.index("✔️"), answered.text
