@@ -31,6 +31,17 @@ class AheadMessage(RunnerBound):
         self.chat_of = run.chat_of
         self.asks = run.asks
 
+    def offered(self) -> int | None:
+        """The seat offered to choose its next turn ahead now (engine.premove)."""
+        st = self.state
+        owner = premove.owner(st)
+        if owner is None or st.pending is None or not self.asks(owner):
+            return None
+        nt = engine.view(st, owner)["next_turn"]
+        if nt is None or not nt["open"]:
+            return None  # paused: ``update`` leaves it as shown, a press is told why
+        return owner
+
     def update(self, offered: tuple[int, prompts.Prompt, Rows] | None) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
         first offered, edited only when what it shows changes (never for the decision id its

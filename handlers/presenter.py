@@ -20,7 +20,7 @@ turn is next" message is ``handlers.ahead_message``.
 from __future__ import annotations
 
 import engine
-from engine import State, premove
+from engine import State
 from engine.view_types import SeatView
 from handlers import fmt, prompts
 from handlers.ahead_message import AheadMessage
@@ -79,7 +79,7 @@ class Presenter(PrivateNews):
         # every prompt the command shows, rendered in one call (the answered and the asked ones;
         # a seat's own deadline is added here), then the messages queued
         opening = self._opening(st, answered)
-        owner = self._ahead_owner()
+        owner = self.ahead.offered()
         asked = {s: self._question(s) for s in {*opening, *([] if owner is None else [owner])}}
         shown = prompts.render_all(
             {s: self._answered(s, seen) for s, (_, seen) in answered.items()}, asked
@@ -364,21 +364,10 @@ class Presenter(PrivateNews):
             if lead:
                 open_prompts[str(seat)]["lead"] = lead
 
-    def _ahead_owner(self) -> int | None:
-        """The seat offered to choose its next turn ahead now (engine.premove)."""
-        st = self.state
-        owner = premove.owner(st)
-        if owner is None or st.pending is None or not self.asks(owner):
-            return None
-        nt = engine.view(st, owner)["next_turn"]
-        if nt is None or not nt["open"]:
-            return None  # paused: handlers.ahead_message says why, without buttons
-        return owner
-
     def _ahead_prompt(
         self, owner: int | None, dated: dict[int, prompts.Prompt]
     ) -> tuple[int, prompts.Prompt, Rows] | None:
-        """The seat offered to choose its next turn ahead (``_ahead_owner``), its prompt and
+        """The seat offered to choose its next turn ahead (``AheadMessage.offered``), its prompt and
         buttons, rendered with every prompt (``handlers.ahead_message`` shows it)."""
         p = self.state.pending
         if owner is None or p is None or not self.asks(owner):
@@ -387,11 +376,17 @@ class Presenter(PrivateNews):
 
 
 def show(
-    run: GameRunner, bot_username: str, answered: dict[int, tuple[int, Seen]] | None = None
+    run: GameRunner,
+    bot_username: str,
+    answered: dict[int, tuple[int, Seen]] | None = None,
+    kept: int | None = None,
 ) -> None:
-    """A command's messages queued (``Presenter.render``: ``answered``, the press's prompt), in
-    one call to the presenter; at the game's end, the away notices closed too."""
+    """A command's messages queued (``Presenter.render``: ``answered``, the press's prompt;
+    ``kept``: a presser whose support declared ahead is kept, the answer says so); at the
+    game's end, the away notices closed too."""
     presenter = Presenter(run, bot_username)
     presenter.render(answered)
+    if kept is not None:
+        presenter.kept_toast(kept)
     if run.state.over:
         presenter.close_away_notices()

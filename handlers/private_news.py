@@ -60,9 +60,19 @@ class PrivateNews(RunnerBound):
         old, new = shown.split(":"), version.split(":")
         if len(old) != 4 or len(new) != 4 or old[:2] != new[:2] or old[3] != new[3]:
             return None
-        own = engine.view(self.state, seat)["decision"]
-        if old[2] == new[2] or own is None or own["data"].get("declared") is None:
+        if old[2] == new[2] or not self.kept_toast(seat):
             return None
+        return self.txn.now + KEPT_WAIT_SECONDS
+
+    def kept_toast(self, seat: int) -> bool:
+        """The press's answer says the support the seat declared ahead of its turn is kept (R-A3):
+        at once, while its prompt's edit waits (``_kept_wait``), and again for a press that
+        changes nothing (the same side pressed again): every press visibly registers, for the
+        cost of a callback answer. False: the seat keeps no declaration (or the answer is
+        set)."""
+        own = engine.view(self.state, seat)["decision"]
+        if own is None or own["data"].get("declared") is None:
+            return False
         data = own["data"]
         held = data["declared"]
         table = engine.public_view(self.state)
@@ -71,7 +81,7 @@ class PrivateNews(RunnerBound):
         if self.txn.toast is None:
             told = t(self.lang_of(seat), f"game.support.{key}.{held}", name=name)
             self.txn.toast = (answer_text(told), False)
-        return self.txn.now + KEPT_WAIT_SECONDS
+        return True
 
     lang_of: Callable[[int], str]
     chat_of: Callable[[int], int]

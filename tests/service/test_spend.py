@@ -407,3 +407,35 @@ def test_issue_27_news_and_the_prompt_that_comes_with_them_are_one_message() -> 
     answered = table.messenger.messages[(chat, new[0].message_id)]
     assert received in answered.text and "✔️" in answered.text and not answered.rows
     assert answered.text.index(received) < answered.text.index("✔️"), answered.text
+
+
+def test_issue_27_a_support_pressed_again_while_kept_is_answered_each_time_without_edits() -> None:
+    """R-A3: a support declared ahead keeps its prompt as shown for a while (its edit waits,
+    issue 27); a slow player who presses the same side again is told each time that it is
+    kept (the second press had no answer at all, and they pressed again and again), and the
+    repeat costs no edit."""
+    from tests.service.test_riding_decisions import _attack, _defender, _supporters
+
+    table = ServiceGame(n=5)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))
+    third = _supporters(table, attacker)[2]
+    shown, _ = table.prompt(third)
+    chat = table.uids[third]
+    edits: list[int] = []
+    edit = table.messenger.edit
+
+    def counting(chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
+        if chat_id == chat:
+            edits.append(message_id)
+        return edit(chat_id, message_id, text, rows)
+
+    table.messenger.edit = counting  # type: ignore[method-assign]
+    kept = t("en", "game.support.held.neutral")
+    for _ in range(3):
+        table.press_payload(third, "su.hn")
+        assert table.messenger.answers[-1][1] == kept, table.messenger.answers[-1]
+    assert edits == []
+    state = table.state()
+    table.press_payload(third, "su.hn")
+    assert table.state().pending == state.pending
