@@ -18,7 +18,7 @@ import engine
 from devtools import pace_figures, pace_table
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
-from handlers import action_payloads
+from handlers import action_payloads, fmt
 from handlers.app import CoachRideBot
 from handlers.i18n import t
 from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
@@ -182,10 +182,12 @@ def test_issue_27_the_partner_who_accepts_a_trade_is_not_told_again_what_they_re
     assert any(received in m.text for m in news[trader])
 
 
-def test_issue_27_the_priest_window_closing_edits_only_the_supporter_whose_turn_comes() -> None:
+def test_issue_27_the_priest_window_closing_edits_no_supporter_prompt() -> None:
     """A supporter asked during the Priest window keeps their prompt as it is when the window
-    closes, unless their own deadline starts then (the first in the order): what it asks and
-    offers is the same (one edit per supporter and fight saved). Its buttons still count."""
+    closes: what it asks and offers is the same (one edit per supporter and fight saved). The
+    first in the order has its deadline shown from the start (R-A3: it counts from the start
+    of the fight; it was shown only by an edit as the window closed). Its buttons still
+    count."""
     from tests.service.test_riding_decisions import _attack, _defender, _prompt_text, _supporters
 
     table = ServiceGame(n=5)
@@ -195,10 +197,14 @@ def test_issue_27_the_priest_window_closing_edits_only_the_supporter_whose_turn_
     assert table.state().pending.kind == "priest"  # type: ignore[union-attr]
     shown = {s: table.prompt(s)[0] for s in (first, second, third)}
     before = {s: _prompt_text(table, s, shown[s]) for s in (first, third)}
+    assert "⏳" in before[first], "its own deadline is shown from the start"
+    assert "⏳" not in before[third], "none before its turn"
     table.wait_until_due()  # the window closes: supports asked in order
     assert table.state().pending.kind == "support"  # type: ignore[union-attr]
-    assert "⏳" in _prompt_text(table, first, shown[first]), "its own deadline is shown"
+    assert _prompt_text(table, first, shown[first]) == before[first], "not edited"
     assert _prompt_text(table, third, shown[third]) == before[third], "not edited"
+    due = table.doc()["due"]["deadline"]
+    assert fmt.clock(due) in before[first], "the deadline shown is the one that runs"
     table.press_payload(third, "su.ha", prefix=True)  # declared ahead, on the prompt as shown
     kept = t("en", "game.support.held.attacker", name="").split(":")[0]
     assert kept in table.messenger.answers[-1][1]  # said at once; its edit waits (issue 27)
@@ -420,7 +426,6 @@ def test_issue_27_a_support_pressed_again_while_kept_is_answered_each_time_witho
     table.start()
     attacker, _, _ = _attack(table, priest=_defender(table))
     third = _supporters(table, attacker)[2]
-    shown, _ = table.prompt(third)
     chat = table.uids[third]
     edits: list[int] = []
     edit = table.messenger.edit
