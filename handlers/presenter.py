@@ -110,11 +110,13 @@ class Presenter(PrivateNews):
         self.group.update(table)
         self._away_notices()
         joined = self._joining(news, opening, dated, follow)
+        offered = self._ahead_prompt(owner, dated)
+        lead = self.ahead.joining(offered, news)
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
         # first: "🔜" closed says "see the new message below"
         self._open_prompts(opening, dated, follow, joined)
-        self.ahead.update(self._ahead_prompt(owner, dated))
+        self.ahead.update(offered, lead)
         self.run.events = []
 
     def send_reminders(self) -> None:
@@ -302,7 +304,7 @@ class Presenter(PrivateNews):
         self.game.prompts = {}
         rec = self.game.ahead
         if rec is not None and rec["msg"]:
-            text = self.closed_text(rec["seat"], rec, why)
+            text = self.with_lead(rec["seat"], rec["msg"], self.closed_text(rec["seat"], rec, why))
             self.txn.edit(self.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
         self.game.ahead = None
 

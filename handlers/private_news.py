@@ -102,7 +102,12 @@ class PrivateNews(RunnerBound):
         there once the follow-up is answered too (issue 25: "🎁 Hand limit … ✔️ You give …"
         no longer said what was taken)."""
         rec = self.game.prompts.get(str(seat))
-        return rec.get("lead") if rec is not None and msg and rec.get("msg") == msg else None
+        if rec is not None and msg and rec.get("msg") == msg:
+            return rec.get("lead")
+        ahead = self.game.ahead  # "your turn is next", sent with the news above it
+        if ahead is not None and msg and ahead["seat"] == seat and ahead.get("msg") == msg:
+            return ahead.get("lead")
+        return None
 
     def with_lead(self, seat: int, msg: int | None, text: str) -> str:
         """``text`` for message ``msg``, under its earlier answers (``lead``)."""

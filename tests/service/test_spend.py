@@ -444,3 +444,38 @@ def test_issue_27_a_support_pressed_again_while_kept_is_answered_each_time_witho
     state = table.state()
     table.press_payload(third, "su.hn")
     assert table.state().pending == state.pending
+
+
+def test_issue_27_news_and_your_turn_is_next_that_come_together_are_one_message() -> None:
+    """R-T2, R-T8: a Black Pearl offered to a player holding only a Secret Bag is accepted by
+    default when the answer runs out, the Bag given back; its giver draws the top card, and the
+    turn passes to the player between them, so they are offered "your turn is next" at once.
+    One new message says both, the news above it (they were two messages in the same second);
+    the news stay above it when the choice made on it shows."""
+    table = ServiceGame(n=4)
+    table.start()
+    trader = table.state().turn
+    partner = (trader + 2) % table.n
+
+    def hands(st: engine.State) -> None:
+        table.give(st, trader, "black_pearl")
+        me = st.players[partner]
+        bag = next(c for c in ("bag_key", "bag_goblet") if c not in st.players[trader].items)
+        table.give(st, partner, bag)
+        st.pile.extend(c for c in me.items if c != bag)
+        me.items[:] = [bag]
+
+    table.arrange(hands)
+    table.offer(trader, partner, "black_pearl")
+    chat = table.uids[partner]
+    before = len(table.messenger.in_chat(chat))
+    while table.state().pending.kind == "trade_answer":  # type: ignore[union-attr]
+        table.wait_until_due()  # its reminder, then it runs out: accepted, the Bag given back
+    assert engine.awaiting(table.state()).premove == partner  # type: ignore[union-attr]
+    drew = t("en", "game.private.drew_card", card="").split("{")[0][:8]
+    new = [m for m in table.messenger.in_chat(chat)[before:] if drew in m.text]
+    assert len(new) == 1 and new[0].rows, [m.text for m in table.messenger.in_chat(chat)[before:]]
+    assert new[0].text.startswith(drew) and t("en", "game.turn.next_title") in new[0].text
+    table.press_payload(partner, "pa")  # pass, chosen ahead: the message shows it kept
+    kept = table.messenger.messages[(chat, new[0].message_id)].text
+    assert kept.startswith(drew) and t("en", "game.turn.next_held") in kept, kept
