@@ -17,7 +17,7 @@ from handlers import action_payloads, fmt, prompts
 from handlers.game_record import Ahead
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
-from handlers.private_news import JOINED_MAX_CHARS
+from handlers.private_news import join_news
 from handlers.prompts.answer import ahead_line
 from handlers.prompts.closed import closed_text
 from infra.ports import Rows
@@ -32,35 +32,8 @@ class AheadMessage(RunnerBound):
         self.chat_of = run.chat_of
         self.asks = run.asks
 
-    def offered(self) -> int | None:
-        """The seat offered to choose its next turn ahead now (engine.premove)."""
-        st = self.state
-        owner = premove.owner(st)
-        if owner is None or st.pending is None or not self.asks(owner):
-            return None
-        nt = engine.view(st, owner)["next_turn"]
-        if nt is None or not nt["open"]:
-            return None  # paused: ``update`` leaves it as shown, a press is told why
-        return owner
-
-    def joining(
-        self, offered: tuple[int, prompts.Prompt, Rows] | None, news: dict[int, str]
-    ) -> str | None:
-        """The seat's news of the command (taken out of ``news``) that go above its "your turn
-        is next" when ``update`` sends it now: one message, not two (issue 27); it keeps them
-        above whatever it shows until closed. None: nothing to join, or it is not sent now."""
-        if offered is None or offered[0] not in news:
-            return None
-        seat, pr, _ = offered
-        rec = self.game.ahead
-        if rec is not None and rec["seat"] == seat:
-            return None  # shown already: the news stay a message of their own
-        if fmt.size(fmt.lines(news[seat], "", pr.text)) > JOINED_MAX_CHARS:
-            return None
-        return news.pop(seat)
-
     def update(
-        self, offered: tuple[int, prompts.Prompt, Rows] | None, lead: str | None = None
+        self, offered: tuple[int, prompts.Prompt, Rows] | None, news: dict[int, str]
     ) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
         first offered, edited only when what it shows changes (never for the decision id its
@@ -73,8 +46,9 @@ class AheadMessage(RunnerBound):
         (issue 25).
 
         ``offered``: the presenter's rendering of the prompt offered ahead (the seat, its text
-        and buttons), None while nobody is offered one or the offer is paused; ``lead``: the
-        seat's news that go above it when it is sent now (``joining``)."""
+        and buttons), None while nobody is offered one or the offer is paused; ``news``: the
+        command's private news, the seat's taken out to go above it when it is sent now
+        (``handlers.private_news.join_news``)."""
         st = self.state
         rec = self.game.ahead
         owner = premove.owner(st)
@@ -95,6 +69,7 @@ class AheadMessage(RunnerBound):
         version = f"{_shown(pr) if pr is not None else ''}:{held}:{items}"
         if rec is None:
             if pr is not None:
+                lead = join_news(self.txn, self.chat_of(owner), owner, news, pr.text)
                 text = fmt.lines(lead, "", pr.text) if lead else pr.text
                 self.txn.send(self.chat_of(owner), text, rows, tag="ahead")
                 self.game.ahead = {

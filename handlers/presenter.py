@@ -1,26 +1,21 @@
 """What each audience sees of a command's run of the engine (``handlers.game_runner``).
 
-The group has one living status message per game (the seat board, whose turn, what the table
-waits for and until when), edited in place only when its text changes, which is only on public
-events, and at most once in ``STATUS_EVERY_SECONDS``; the story carries only new lines, merged
-into the newest story message while it is recent (its edits, too, at most once in
-``STORY_EVERY_SECONDS``: lines that come sooner wait and go together). Each player gets
-their private news and one prompt per decision they are asked (edited, not re-sent, when a boost
-window asks again); answered or expired prompts are edited to show what
-happened. A reminder goes to whoever is still asked shortly before a long deadline.
+The group has one living status message per game (``handlers.group_board``: edited only on
+public events, at most once in ``STATUS_EVERY_SECONDS``) and a story of new lines only. Each
+player gets their private news (in the prompt sent with them, if any) and one prompt per
+decision they are asked (edited, not re-sent, when a boost window asks again); answered or
+expired prompts are edited to show what happened. A reminder goes to whoever is still asked
+shortly before a long deadline; "your turn is next" is ``handlers.ahead_message``.
 
 Texts come from views and public or addressed events; the presenter writes only the
 presentation's bookkeeping (which messages show what) into the game record; the unit of work
 commits it.
-
-The group's side (story, status, its pin, turn mentions) is ``handlers.group_board``; the "your
-turn is next" message is ``handlers.ahead_message``.
 """
 
 from __future__ import annotations
 
 import engine
-from engine import State
+from engine import State, premove
 from engine.view_types import SeatView
 from handlers import fmt, prompts
 from handlers.ahead_message import AheadMessage
@@ -36,7 +31,7 @@ from handlers.group_board import (
 from handlers.i18n import t
 from handlers.message_tags import Kind, Tag
 from handlers.outbox import answer_text
-from handlers.private_news import PrivateNews
+from handlers.private_news import PrivateNews, join_news
 from handlers.prompt_versions import Timing, buttons, prompt_version, shown_deadline
 from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
@@ -79,7 +74,7 @@ class Presenter(PrivateNews):
         # every prompt the command shows, rendered in one call (the answered and the asked ones;
         # a seat's own deadline is added here), then the messages queued
         opening = self._opening(st, answered)
-        owner = self.ahead.offered()
+        owner = self._ahead_owner()
         asked = {s: self._question(s) for s in {*opening, *([] if owner is None else [owner])}}
         shown = prompts.render_all(
             {s: self._answered(s, seen) for s, (_, seen) in answered.items()}, asked
@@ -109,14 +104,12 @@ class Presenter(PrivateNews):
         self._close_prompts(texts, follow, {s: answer_text(c) for s, c in chosen.items()})
         self.group.update(table)
         self._away_notices()
-        joined = self._joining(news, opening, dated, follow)
-        offered = self._ahead_prompt(owner, dated)
-        lead = self.ahead.joining(offered, news)
+        # first: "🔜" closed says "see the new message below"; news go in a prompt or "🔜" sent
+        # anew to the seat (issue 27), the others on their own
+        self._open_prompts(opening, dated, follow, news)
+        self.ahead.update(self._ahead_prompt(owner, dated), news)
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
-        # first: "🔜" closed says "see the new message below"
-        self._open_prompts(opening, dated, follow, joined)
-        self.ahead.update(offered, lead)
         self.run.events = []
 
     def send_reminders(self) -> None:
@@ -313,12 +306,12 @@ class Presenter(PrivateNews):
         opening: dict[int, str],
         dated: dict[int, prompts.Prompt],
         follow: dict[int, tuple[int, str]],
-        joined: dict[int, str],
+        news: dict[int, str],
     ) -> None:
         """Send (or edit, when its facts changed) each asked seat's prompt (``opening``: seat ->
         its version; ``dated``: its prompt); a follow-up of a press (``follow``: seat -> the
         pressed message, its answer) replaces that message; a prompt sent anew carries the
-        seat's news of the command above it (``joined``, ``PrivateNews._joining``)."""
+        seat's news of the command above it (taken out of ``news``: ``join_news``)."""
         p = self.state.pending
         if p is None:
             return
@@ -348,12 +341,13 @@ class Presenter(PrivateNews):
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
-            msg, lead = None, joined.get(seat)
+            msg, lead = None, None
             if current is None and seat in follow:
                 msg, lead = follow[seat]
                 text = fmt.truncate(fmt.lines(lead, "", pr.text))
                 self.txn.edit(self.chat_of(seat), msg, text, rows, tag="prompt")
             else:
+                lead = join_news(self.txn, self.chat_of(seat), seat, news, pr.text)
                 text = fmt.lines(lead, "", pr.text) if lead else pr.text
                 self.txn.send(self.chat_of(seat), text, rows, tag=Tag.prompt(seat, p.id))
             open_prompts[str(seat)] = {
@@ -366,10 +360,21 @@ class Presenter(PrivateNews):
             if lead:
                 open_prompts[str(seat)]["lead"] = lead
 
+    def _ahead_owner(self) -> int | None:
+        """The seat offered to choose its next turn ahead now (engine.premove)."""
+        st = self.state
+        owner = premove.owner(st)
+        if owner is None or st.pending is None or not self.asks(owner):
+            return None
+        nt = engine.view(st, owner)["next_turn"]
+        if nt is None or not nt["open"]:
+            return None  # paused: handlers.ahead_message says why, without buttons
+        return owner
+
     def _ahead_prompt(
         self, owner: int | None, dated: dict[int, prompts.Prompt]
     ) -> tuple[int, prompts.Prompt, Rows] | None:
-        """The seat offered to choose its next turn ahead (``AheadMessage.offered``), its prompt and
+        """The seat offered to choose its next turn ahead (``_ahead_owner``), its prompt and
         buttons, rendered with every prompt (``handlers.ahead_message`` shows it)."""
         p = self.state.pending
         if owner is None or p is None or not self.asks(owner):

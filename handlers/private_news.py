@@ -4,7 +4,7 @@ their own press in the prompt they pressed (issue 27), and the away notices (R-D
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 
 import engine
 from engine import EventKind, State
@@ -12,12 +12,13 @@ from engine.actions import Event
 from engine.events import data_of
 from engine.kinds import DecisionKind
 from engine.view_types import PublicView
-from handlers import callback_data, fmt, prompts, story
+from handlers import callback_data, fmt, story
 from handlers.game_runner import RunnerBound
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.message_tags import Tag
 from handlers.outbox import answer_text
+from handlers.transaction import Txn
 
 # Decisions that follow the asked player's own press at once (issue 27: asked in the prompt they
 # pressed, which they are looking at). A turn, a fight's decision or a trade's answer is never
@@ -135,36 +136,6 @@ class PrivateNews(RunnerBound):
                 out[seat] = (msg, text)
         return out
 
-    def _joining(
-        self,
-        news: dict[int, str],
-        opening: Collection[int],
-        dated: Mapping[int, prompts.Prompt],
-        follow: Collection[int],
-    ) -> dict[int, str]:
-        """The news (taken out of ``news``) that go in the same message as the seat's prompt,
-        sent anew by this command (``opening``, ``dated``: the presenter's prompts to show;
-        ``follow``: the prompts that replace a pressed one): seat -> its news. One message
-        instead of two, the news above what they ask (issue 27: about a third of the private
-        news of a 5-player game came with a prompt in the same second); they stay in it,
-        above its answer, when it is answered or closed (``lead``). A prompt already shown is
-        edited, far up the chat: the news stay a message of their own then."""
-        p = self.state.pending
-        joined: dict[int, str] = {}
-        if p is None:
-            return joined
-        for seat in opening:
-            told = news.get(seat)
-            rec = self.game.prompts.get(str(seat))
-            if told is None or seat in follow or not self.asks(seat):
-                continue
-            if rec is not None and rec["dec"] == p.id:
-                continue  # edited, or still being sent (the next command edits it)
-            if fmt.size(fmt.lines(told, "", dated[seat].text)) > JOINED_MAX_CHARS:
-                continue  # room left for its pages and its answer below the news
-            joined[seat] = news.pop(seat)
-        return joined
-
     def _news(self, st: State, table: PublicView, answered: Collection[int]) -> dict[int, str]:
         """Each seat's private news of this command (seat -> text), for seats with a chat;
         ``answered``: the seats whose pressed prompt shows their answer. ``st`` is the state the
@@ -237,6 +208,18 @@ class PrivateNews(RunnerBound):
                 text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.away_notices = {}
+
+
+def join_news(txn: Txn, chat: int, seat: int, news: dict[int, str], text: str) -> str | None:
+    """The seat's news of the command (taken out of ``news``) that go above ``text``, a prompt
+    or "your turn is next" sent anew to it now: one message, not two (issue 27: about a third
+    of a 5-player game's private news came with one in the same second), which keeps them above
+    its answer or closing (its ``lead``). Too long together, the news go first, on their own."""
+    told = news.pop(seat, None)
+    if told is None or fmt.size(fmt.lines(told, "", text)) <= JOINED_MAX_CHARS:
+        return told
+    txn.send(chat, told)
+    return None
 
 
 def _listed_by_prompt(st: State, seat: int, e: Event) -> bool:
