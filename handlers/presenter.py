@@ -136,7 +136,8 @@ class Presenter(PrivateNews):
         if prompt is None or not prompt.get("uncertain") or p is None or prompt["dec"] != p.id:
             return False
         pr = self.prompt(seat)
-        text = fmt.truncate(fmt.lines(reminder, "", pr.text))
+        lead = prompt.get("lead")  # the news sent in it (``join_news``): maybe never shown
+        text = fmt.truncate(fmt.lines(reminder, "", lead, "" if lead else None, pr.text))
         self.txn.send(
             self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=Tag.prompt(seat, p.id)
         )

@@ -479,3 +479,31 @@ def test_issue_27_news_and_your_turn_is_next_that_come_together_are_one_message(
     table.press_payload(partner, "pa")  # pass, chosen ahead: the message shows it kept
     kept = table.messenger.messages[(chat, new[0].message_id)].text
     assert kept.startswith(drew) and t("en", "game.turn.next_held") in kept, kept
+
+
+def test_issue_27_a_prompt_with_news_whose_send_was_uncertain_shows_them_again() -> None:
+    """A prompt whose send's outcome is unknown is shown again by its reminder (handlers.pipeline):
+    when the news of its command went in it, the reminder carries them too, since they may never
+    have been shown."""
+    from infra.ports import Put
+
+    table = ServiceGame(n=4)
+    table.start()
+    trader = table.state().turn
+    partner = (trader + 2) % table.n
+    table.arrange(lambda st: table.give(st, trader, "tome"))
+    back = table.state().players[partner].items[0]
+    table.offer(trader, partner, "tome")
+    legal = engine.legal_actions(table.state(), partner)
+    accept = next(a for a in legal if a.kind == "accept" and a.card == back)
+    table.press_payload(partner, action_payloads.encode_action(accept))
+    assert table.state().pending.kind == "tome"  # type: ignore[union-attr]
+    got = table.store.get(f"GAME#{table.gid}")
+    assert got is not None
+    got.doc["prompts"][str(trader)]["uncertain"] = True  # as the pipeline marks a lost answer
+    table.store.commit([Put(got.key, got.doc, got.version)])
+    table.wait_until_due()  # the reminder's time
+    reminder = table.messenger.in_chat(table.uids[trader])[-1]
+    received = t("en", "game.private.received.trade", card="", name="").split("{")[0][:12]
+    assert "15 s" in reminder.text and reminder.rows, reminder.text
+    assert received in reminder.text, reminder.text
