@@ -110,13 +110,16 @@ def test_issue_27_a_five_player_game_spends_fewer_calls() -> None:
     the second round (group edits at most twice a minute, follow-ups in place, news joining the
     answer) 0.62, with 158 group edits; before the third (support prompts and a paused "your
     turn is next" kept as shown, one-tap attacks and offers, the story every 45 s) 0.557, with
-    87 group edits and 310 private ones; now 0.499, 78 and 254."""
+    87 group edits and 310 private ones; before the fourth (news in the prompt sent with them,
+    the first supporter's deadline shown from the start) 0.472, with 213 private sends and 229
+    private edits; now 0.459, 202 and 225."""
     f = played().figures
     calls = f.group_messages + f.group_edits + f.private_messages + f.private_edits
     assert f.errors == 0
-    assert f.calls_per_second <= 0.52, (f.calls_per_second, calls)
+    assert f.calls_per_second <= 0.465, (f.calls_per_second, calls)
     assert f.group_edits <= 82, f.group_edits
-    assert f.private_edits <= 280, f.private_edits
+    assert f.private_messages <= 206, f.private_messages
+    assert f.private_edits <= 228, f.private_edits
 
 
 def test_issue_25_your_turn_is_next_is_not_edited_for_its_buttons_hidden_data() -> None:
