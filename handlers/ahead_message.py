@@ -17,6 +17,7 @@ from handlers import action_payloads, fmt, prompts
 from handlers.game_record import Ahead
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
+from handlers.private_news import join_news
 from handlers.prompts.answer import ahead_line
 from handlers.prompts.closed import closed_text
 from infra.ports import Rows
@@ -31,7 +32,20 @@ class AheadMessage(RunnerBound):
         self.chat_of = run.chat_of
         self.asks = run.asks
 
-    def update(self, offered: tuple[int, prompts.Prompt, Rows] | None) -> None:
+    def owner(self) -> int | None:
+        """The seat offered to choose its next turn ahead now (engine.premove)."""
+        st = self.state
+        owner = premove.owner(st)
+        if owner is None or st.pending is None or not self.asks(owner):
+            return None
+        nt = engine.view(st, owner)["next_turn"]
+        if nt is None or not nt["open"]:
+            return None  # paused: ``update`` says why, its buttons kept (issue 27)
+        return owner
+
+    def update(
+        self, offered: tuple[int, prompts.Prompt, Rows] | None, news: dict[int, str]
+    ) -> None:
         """The next turn chosen ahead (engine.premove) is one message of its own: sent when it is
         first offered, edited only when what it shows changes (never for the decision id its
         buttons carry: a press on it counts for the decision pending then, issue 25 item 7), left
@@ -43,7 +57,9 @@ class AheadMessage(RunnerBound):
         (issue 25).
 
         ``offered``: the presenter's rendering of the prompt offered ahead (the seat, its text
-        and buttons), None while nobody is offered one or the offer is paused."""
+        and buttons), None while nobody is offered one or the offer is paused; ``news``: the
+        command's private news, the seat's taken out to go above it when it is sent now
+        (``handlers.private_news.join_news``)."""
         st = self.state
         rec = self.game.ahead
         owner = premove.owner(st)
@@ -64,7 +80,9 @@ class AheadMessage(RunnerBound):
         version = f"{_shown(pr) if pr is not None else ''}:{held}:{items}"
         if rec is None:
             if pr is not None:
-                self.txn.send(self.chat_of(owner), pr.text, rows, tag="ahead")
+                lead = join_news(self.txn, self.chat_of(owner), owner, news, pr.text)
+                text = fmt.lines(lead, "", pr.text) if lead else pr.text
+                self.txn.send(self.chat_of(owner), text, rows, tag="ahead")
                 self.game.ahead = {
                     "seat": owner,
                     "dec": st.pending.id,
@@ -73,12 +91,14 @@ class AheadMessage(RunnerBound):
                     "v": version,
                     "title": pr.text.split("\n", 1)[0],
                 }
+                if lead:
+                    self.game.ahead["lead"] = lead
             return
         msg = rec["msg"]
         if pr is None or rec.get("v") == version or msg is None:
             # unchanged, or still being sent (the next command edits it)
             return
-        self.txn.edit(self.chat_of(owner), msg, pr.text, rows, tag="prompt")
+        self.txn.edit(self.chat_of(owner), msg, _led(rec, pr.text), rows, tag="prompt")
         rec["dec"] = st.pending.id
         rec["v"] = version
 
@@ -108,17 +128,17 @@ class AheadMessage(RunnerBound):
                 why = t(lang, f"prompt.closed.premove_why.{dropped_data['why']}")
                 dropped = t(lang, "prompt.closed.premove_dropped", why=why)
                 text = fmt.lines(rec.get("title", ""), "", chosen, dropped)
-            self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
+            self.txn.edit(self.chat_of(seat), msg, _led(rec, text), None, tag="closed")
             return
         p = self.state.pending
         if p is not None and p.kind == DecisionKind.TURN and p.actors == [seat]:
             # the turn itself comes as a new message, which notifies (an edit would not)
             why = "prompt.closed.turn_came"
             closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, why)
-            self.txn.edit(self.chat_of(seat), msg, closed, None, tag="closed")
+            self.txn.edit(self.chat_of(seat), msg, _led(rec, closed), None, tag="closed")
             return
         closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, None)
-        self.txn.edit(self.chat_of(seat), msg, closed, None, tag="closed")
+        self.txn.edit(self.chat_of(seat), msg, _led(rec, closed), None, tag="closed")
 
 
 def pause_reason(view: SeatView) -> tuple[str, dict[str, str]]:
@@ -138,6 +158,12 @@ def pause_reason(view: SeatView) -> tuple[str, dict[str, str]]:
         key = "game.turn.next_paused_you" if you else "game.turn.next_paused_table"
         return key, {"name": name, "what": f"game.kind.{pending['kind']}"}
     return "game.turn.next_paused", {"name": name}
+
+
+def _led(rec: Ahead, text: str) -> str:
+    """``text`` for the "your turn is next" message, under the news sent above it (``lead``)."""
+    lead = rec.get("lead")
+    return fmt.truncate(fmt.lines(lead, "", text)) if lead else text
 
 
 def _shown(pr: prompts.Prompt) -> str:

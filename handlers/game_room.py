@@ -93,9 +93,10 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     # a turn chosen ahead is kept: its prompt stays open, showing the choice; so is a
     # support declared ahead of its turn, which may still change (one edit, issue 25)
     answered: dict[int, tuple[int, Seen]] = {}
-    if not ahead and not table.support_kept_open(seat, acting):
+    kept = not ahead and table.support_kept_open(seat, acting)
+    if not kept and not ahead:
         answered[seat] = (press.message_id, Seen(*before, action))
-    _after_play(work, rooms, table, answered)
+    _after_play(work, rooms, table, answered, seat if kept else None)
     return Outcome(action.kind)
 
 
@@ -104,10 +105,12 @@ def _after_play(
     rooms: Rooms,
     table: GameRunner,
     answered: dict[int, tuple[int, Seen]] | None = None,
+    kept: int | None = None,
 ) -> None:
     """After the engine ran: what happened shown (``answered``: the pressing seat's prompt
-    message, what it was asked and chose), and a game that is over closed."""
-    show(table, rooms.bot_username, answered)
+    message, what it was asked and chose; ``kept``: the presser whose support declared ahead
+    keeps its prompt open), and a game that is over closed."""
+    show(table, rooms.bot_username, answered, kept)
     if table.state.over:
         finish_game(work, table)
 

@@ -1,20 +1,15 @@
 """What each audience sees of a command's run of the engine (``handlers.game_runner``).
 
-The group has one living status message per game (the seat board, whose turn, what the table
-waits for and until when), edited in place only when its text changes, which is only on public
-events, and at most once in ``STATUS_EVERY_SECONDS``; the story carries only new lines, merged
-into the newest story message while it is recent (its edits, too, at most once in
-``STORY_EVERY_SECONDS``: lines that come sooner wait and go together). Each player gets
-their private news and one prompt per decision they are asked (edited, not re-sent, when a boost
-window asks again); answered or expired prompts are edited to show what
-happened. A reminder goes to whoever is still asked shortly before a long deadline.
+The group has one living status message per game (``handlers.group_board``: edited only on
+public events, at most once in ``STATUS_EVERY_SECONDS``) and a story of new lines only. Each
+player gets their private news (in the prompt sent with them, if any) and one prompt per
+decision they are asked (edited, not re-sent, when a boost window asks again); answered or
+expired prompts are edited to show what happened. A reminder goes to whoever is still asked
+shortly before a long deadline; "your turn is next" is ``handlers.ahead_message``.
 
 Texts come from views and public or addressed events; the presenter writes only the
 presentation's bookkeeping (which messages show what) into the game record; the unit of work
 commits it.
-
-The group's side (story, status, its pin, turn mentions) is ``handlers.group_board``; the "your
-turn is next" message is ``handlers.ahead_message``.
 """
 
 from __future__ import annotations
@@ -36,7 +31,7 @@ from handlers.group_board import (
 from handlers.i18n import t
 from handlers.message_tags import Kind, Tag
 from handlers.outbox import answer_text
-from handlers.private_news import PrivateNews
+from handlers.private_news import PrivateNews, join_news
 from handlers.prompt_versions import Timing, buttons, prompt_version, shown_deadline
 from handlers.prompts.closed import closed_text
 from handlers.story.table import table_lines
@@ -79,7 +74,7 @@ class Presenter(PrivateNews):
         # every prompt the command shows, rendered in one call (the answered and the asked ones;
         # a seat's own deadline is added here), then the messages queued
         opening = self._opening(st, answered)
-        owner = self._ahead_owner()
+        owner = self.ahead.owner()
         asked = {s: self._question(s) for s in {*opening, *([] if owner is None else [owner])}}
         shown = prompts.render_all(
             {s: self._answered(s, seen) for s, (_, seen) in answered.items()}, asked
@@ -109,11 +104,12 @@ class Presenter(PrivateNews):
         self._close_prompts(texts, follow, {s: answer_text(c) for s, c in chosen.items()})
         self.group.update(table)
         self._away_notices()
+        # first: "🔜" closed says "see the new message below"; news go in a prompt or "🔜" sent
+        # anew to the seat (issue 27), the others on their own
+        self._open_prompts(opening, dated, follow, news)
+        self.ahead.update(self._ahead_prompt(owner, dated), news)
         for seat, text in news.items():
             self.txn.send(self.chat_of(seat), text)
-        # first: "🔜" closed says "see the new message below"
-        self._open_prompts(opening, dated, follow)
-        self.ahead.update(self._ahead_prompt(owner, dated))
         self.run.events = []
 
     def send_reminders(self) -> None:
@@ -147,7 +143,8 @@ class Presenter(PrivateNews):
         elif not prompt.get("uncertain"):
             return False  # its first send is on its way
         pr = self.prompt(seat)
-        text = fmt.truncate(fmt.lines(reminder, "", pr.text))
+        lead = prompt.get("lead")  # the news sent in it (``join_news``): maybe never shown
+        text = fmt.truncate(fmt.lines(reminder, "", lead, "" if lead else None, pr.text))
         self.txn.send(
             self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=Tag.prompt(seat, p.id)
         )
@@ -308,7 +305,7 @@ class Presenter(PrivateNews):
         self.game.prompts = {}
         rec = self.game.ahead
         if rec is not None and rec["msg"]:
-            text = self.closed_text(rec["seat"], rec, why)
+            text = self.with_lead(rec["seat"], rec["msg"], self.closed_text(rec["seat"], rec, why))
             self.txn.edit(self.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
         self.game.ahead = None
 
@@ -317,10 +314,12 @@ class Presenter(PrivateNews):
         opening: dict[int, str],
         dated: dict[int, prompts.Prompt],
         follow: dict[int, tuple[int, str]],
+        news: dict[int, str],
     ) -> None:
         """Send (or edit, when its facts changed) each asked seat's prompt (``opening``: seat ->
         its version; ``dated``: its prompt); a follow-up of a press (``follow``: seat -> the
-        pressed message, its answer) replaces that message."""
+        pressed message, its answer) replaces that message; a prompt sent anew carries the
+        seat's news of the command above it (taken out of ``news``: ``join_news``)."""
         p = self.state.pending
         if p is None:
             return
@@ -350,13 +349,15 @@ class Presenter(PrivateNews):
                 continue
             if same:
                 continue  # its message is still being sent; the next command edits it
-            msg = None
+            msg, lead = None, None
             if current is None and seat in follow:
-                msg, answer = follow[seat]
-                text = fmt.truncate(fmt.lines(answer, "", pr.text))
+                msg, lead = follow[seat]
+                text = fmt.truncate(fmt.lines(lead, "", pr.text))
                 self.txn.edit(self.chat_of(seat), msg, text, rows, tag="prompt")
             else:
-                self.txn.send(self.chat_of(seat), pr.text, rows, tag=Tag.prompt(seat, p.id))
+                lead = join_news(self.txn, self.chat_of(seat), seat, news, pr.text)
+                text = fmt.lines(lead, "", pr.text) if lead else pr.text
+                self.txn.send(self.chat_of(seat), text, rows, tag=Tag.prompt(seat, p.id))
             open_prompts[str(seat)] = {
                 "dec": p.id,
                 "msg": msg,
@@ -364,24 +365,13 @@ class Presenter(PrivateNews):
                 "title": title,
                 "closed": False,
             }
-            if msg is not None:
-                open_prompts[str(seat)]["lead"] = follow[seat][1]
-
-    def _ahead_owner(self) -> int | None:
-        """The seat offered to choose its next turn ahead now (engine.premove)."""
-        st = self.state
-        owner = premove.owner(st)
-        if owner is None or st.pending is None or not self.asks(owner):
-            return None
-        nt = engine.view(st, owner)["next_turn"]
-        if nt is None or not nt["open"]:
-            return None  # paused: handlers.ahead_message says why, without buttons
-        return owner
+            if lead:
+                open_prompts[str(seat)]["lead"] = lead
 
     def _ahead_prompt(
         self, owner: int | None, dated: dict[int, prompts.Prompt]
     ) -> tuple[int, prompts.Prompt, Rows] | None:
-        """The seat offered to choose its next turn ahead (``_ahead_owner``), its prompt and
+        """The seat offered to choose its next turn ahead (``AheadMessage.owner``), its prompt and
         buttons, rendered with every prompt (``handlers.ahead_message`` shows it)."""
         p = self.state.pending
         if owner is None or p is None or not self.asks(owner):
@@ -390,11 +380,17 @@ class Presenter(PrivateNews):
 
 
 def show(
-    run: GameRunner, bot_username: str, answered: dict[int, tuple[int, Seen]] | None = None
+    run: GameRunner,
+    bot_username: str,
+    answered: dict[int, tuple[int, Seen]] | None = None,
+    kept: int | None = None,
 ) -> None:
-    """A command's messages queued (``Presenter.render``: ``answered``, the press's prompt), in
-    one call to the presenter; at the game's end, the away notices closed too."""
+    """A command's messages queued (``Presenter.render``: ``answered``, the press's prompt;
+    ``kept``: a presser whose support declared ahead is kept, the answer says so); at the
+    game's end, the away notices closed too."""
     presenter = Presenter(run, bot_username)
     presenter.render(answered)
+    if kept is not None:
+        presenter.kept_toast(kept)
     if run.state.over:
         presenter.close_away_notices()

@@ -18,6 +18,7 @@ from handlers.group_settings import GroupSettings
 from handlers.i18n import t
 from handlers.message_tags import Tag
 from handlers.outbox import answer_text
+from handlers.transaction import Txn
 
 # Decisions that follow the asked player's own press at once (issue 27: asked in the prompt they
 # pressed, which they are looking at). A turn, a fight's decision or a trade's answer is never
@@ -38,6 +39,10 @@ FOLLOW_UPS: frozenset[DecisionKind] = frozenset(
 )
 
 
+# A prompt sent with the news above it (``PrivateNews._joining``) is at most this long at first:
+# its other pages and its answer have room below the news within Telegram's 4096.
+JOINED_MAX_CHARS = 2500
+
 # A support declared ahead of its turn (R-A3) shows as kept in its prompt this much later: told
 # sooner (the Priest window closes, the declarations before it are told), its prompt is closed
 # instead, one edit and not two (issue 27); meanwhile the press's answer says it is kept.
@@ -56,9 +61,19 @@ class PrivateNews(RunnerBound):
         old, new = shown.split(":"), version.split(":")
         if len(old) != 4 or len(new) != 4 or old[:2] != new[:2] or old[3] != new[3]:
             return None
-        own = engine.view(self.state, seat)["decision"]
-        if old[2] == new[2] or own is None or own["data"].get("declared") is None:
+        if old[2] == new[2] or not self.kept_toast(seat):
             return None
+        return self.txn.now + KEPT_WAIT_SECONDS
+
+    def kept_toast(self, seat: int) -> bool:
+        """The press's answer says the support the seat declared ahead of its turn is kept (R-A3):
+        at once, while its prompt's edit waits (``_kept_wait``), and again for a press that
+        changes nothing (the same side pressed again): every press visibly registers, for the
+        cost of a callback answer. False: the seat keeps no declaration (or the answer is
+        set)."""
+        own = engine.view(self.state, seat)["decision"]
+        if own is None or own["data"].get("declared") is None:
+            return False
         data = own["data"]
         held = data["declared"]
         table = engine.public_view(self.state)
@@ -67,7 +82,7 @@ class PrivateNews(RunnerBound):
         if self.txn.toast is None:
             told = t(self.lang_of(seat), f"game.support.{key}.{held}", name=name)
             self.txn.toast = (answer_text(told), False)
-        return self.txn.now + KEPT_WAIT_SECONDS
+        return True
 
     lang_of: Callable[[int], str]
     chat_of: Callable[[int], int]
@@ -88,7 +103,12 @@ class PrivateNews(RunnerBound):
         there once the follow-up is answered too (issue 25: "🎁 Hand limit … ✔️ You give …"
         no longer said what was taken)."""
         rec = self.game.prompts.get(str(seat))
-        return rec.get("lead") if rec is not None and msg and rec.get("msg") == msg else None
+        if rec is not None and msg and rec.get("msg") == msg:
+            return rec.get("lead")
+        ahead = self.game.ahead  # "your turn is next", sent with the news above it
+        if ahead is not None and msg and ahead["seat"] == seat and ahead.get("msg") == msg:
+            return ahead.get("lead")
+        return None
 
     def with_lead(self, seat: int, msg: int | None, text: str) -> str:
         """``text`` for message ``msg``, under its earlier answers (``lead``)."""
@@ -188,6 +208,18 @@ class PrivateNews(RunnerBound):
                 text = t(self.lang_of(seat), "bot.back_done") if back else self._away_text(seat)
                 self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
         self.game.away_notices = {}
+
+
+def join_news(txn: Txn, chat: int, seat: int, news: dict[int, str], text: str) -> str | None:
+    """The seat's news of the command (taken out of ``news``) that go above ``text``, a prompt
+    or "your turn is next" sent anew to it now: one message, not two (issue 27: about a third
+    of a 5-player game's private news came with one in the same second), which keeps them above
+    its answer or closing (its ``lead``). Too long together, the news go first, on their own."""
+    told = news.pop(seat, None)
+    if told is None or fmt.size(fmt.lines(told, "", text)) <= JOINED_MAX_CHARS:
+        return told
+    txn.send(chat, told)
+    return None
 
 
 def _listed_by_prompt(st: State, seat: int, e: Event) -> bool:

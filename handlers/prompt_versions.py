@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import engine
 from engine import DecisionKind, State
 from engine.view_types import SeatView
-from handlers import callback_data, fmt
+from handlers import callback_data
 from handlers.group_settings import GroupSettings
 from infra.ports import Rows
 
@@ -31,10 +31,15 @@ def shown_deadline(st: State, seat: int, view: SeatView, timing: Timing) -> floa
     (issue 25): a reward asked in the Doctor window shows the one it goes on under once
     the window closes; a support asked in the Priest window, none until its turn."""
     aw = engine.awaiting(st)
-    if aw is not None and (seat in aw.ahead or seat == aw.premove):
-        return None
     own = view["decision"]
     due = timing.due
+    if _first_supporter(aw, view) and own is not None and timing.opened is not None:
+        # R-A3: the first supporter's deadline counts from the start of the fight, known and
+        # shown from then (issue 27: its prompt was edited as the Priest window closed only to
+        # show it, 8.7 times per 5-player game)
+        return timing.opened + timing.settings.seconds(own["deadline"]) * timing.scale
+    if aw is not None and (seat in aw.ahead or seat == aw.premove):
+        return None
     if own is None or not own["data"].get("early"):
         return due
     if own["kind"] != DecisionKind.REWARD or due is None:
@@ -43,6 +48,15 @@ def shown_deadline(st: State, seat: int, view: SeatView, timing: Timing) -> floa
     assert timing.opened is not None  # a decision is pending
     own_due = timing.opened + timing.settings.seconds(own["deadline"]) * timing.scale
     return max(due, own_due)
+
+
+def _first_supporter(aw: engine.Awaiting | None, view: SeatView) -> bool:
+    """R-A3: the seat is the first to declare its support, asked in the Priest window."""
+    own = view["decision"]
+    if aw is None or aw.kind != DecisionKind.PRIEST or own is None:
+        return False
+    data = own["data"]
+    return own["kind"] == DecisionKind.SUPPORT and bool(data.get("early")) and not data["before"]
 
 
 def prompt_version(st: State, seat: int, timing: Timing) -> str:
@@ -64,9 +78,10 @@ def prompt_version(st: State, seat: int, timing: Timing) -> str:
     kind = own["kind"] if own is not None else ""
     declared = own["data"].get("declared") if own is not None and fight else None
     due = shown_deadline(st, seat, view, timing)
-    # a reward asked in the Doctor window: edited at its close only if its deadline moved
-    reward = due is not None and kind == DecisionKind.REWARD
-    timed = fmt.clock(due) if reward and due is not None else due is not None
+    # a reward asked in the Doctor window, a support asked in the Priest window: edited at its
+    # close only if the deadline shown moved (to the second shown: a timer that fires late)
+    moves = due is not None and kind in (DecisionKind.REWARD, DecisionKind.SUPPORT)
+    timed = int(due) if moves and due is not None else due is not None
     return f"{kind}:{played}:{declared}:{timed}"  # timed last: Presenter._open_prompts
 
 

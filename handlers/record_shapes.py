@@ -59,6 +59,7 @@ class Ahead(TypedDict):
     seq: int
     v: NotRequired[str]
     title: NotRequired[str]
+    lead: NotRequired[str]  # the news sent above it, in the same message (issue 27)
 
 
 @with_config(_KEEP)

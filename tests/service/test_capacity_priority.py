@@ -377,16 +377,20 @@ def test_a_held_answer_left_from_another_press_never_answers_this_press() -> Non
 
 def test_under_pressure_a_deadline_that_starts_now_goes_at_once() -> None:
     """Issue 27: newer facts on a shown prompt may wait under pressure, but not the deadline
-    the first supporter's prompt gets when the Priest window closes: their time runs now."""
+    the second supporter's prompt gets when the first declares: their time runs now. (The
+    first supporter's, from the start of the fight, is shown from the start: R-A3.)"""
     table, messenger, _status = started()
     table.attack()
     aw = engine.awaiting(table.state())
     assert aw is not None and aw.kind == "priest"
-    table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)
-    messenger.log.clear()
     table.wait_until_due()  # nobody stops the fight: the window closes, support goes on
     aw = engine.awaiting(table.state())
     assert aw is not None and aw.kind == "support"
-    first = table.uids[aw.seats[0]]
-    edits = [text for op, chat, text in messenger.log if op == "edit" and chat == first]
+    table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)
+    messenger.log.clear()
+    table.press_payload(aw.seats[0], "su.hn")  # told at once: the second supporter's turn
+    aw = engine.awaiting(table.state())
+    assert aw is not None and aw.kind == "support"
+    second = table.uids[aw.seats[0]]
+    edits = [text for op, chat, text in messenger.log if op == "edit" and chat == second]
     assert edits and "⏳" in edits[-1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import engine
 from engine import Action
+from handlers import fmt
 from handlers.i18n import t
 from tests.service.test_conversation_pace import press_action, table
 
@@ -31,7 +32,9 @@ def test_a_boost_message_left_behind_never_says_strength_now() -> None:
 
 def test_a_supporter_asked_in_the_priest_window_sees_its_own_deadline_and_wording() -> None:
     """Issue 25: supporters were shown the window's 5-second deadline, then a new one; the
-    first supporter, declaring during the window, read "Kept until your turn"."""
+    first supporter, declaring during the window, read "Kept until your turn". The first
+    supporter's own deadline (R-A3: from the start of the fight) is shown from the start,
+    never the window's (issue 27: not an edit as the window closes)."""
     t_, _ = table()
     attacker = t_.state().turn
     priest = (attacker + 3) % t_.n
@@ -42,7 +45,9 @@ def test_a_supporter_asked_in_the_priest_window_sees_its_own_deadline_and_wordin
     assert fight is not None
     first = fight["support_order"][0]  # R-A3: the first to declare (the defender never does)
     msg, _ = t_.prompt(first)
-    assert "until" not in t_.messenger.messages[(t_.uids[first], msg)].text.lower()
+    text = t_.messenger.messages[(t_.uids[first], msg)].text
+    window = t_.doc()["due"]["deadline"]  # its own: tests/service/test_spend.py
+    assert fmt.clock(window) not in text and text.count("⏳") == 1, text
     t_.press_payload(first, "su", prefix=True)
     shown = t_.messenger.answers[-1][1]  # the press's answer says it (issue 27: the edit waits)
     kept = t("en", "game.support.held_window.neutral")[:20]
