@@ -32,17 +32,6 @@ class AheadMessage(RunnerBound):
         self.chat_of = run.chat_of
         self.asks = run.asks
 
-    def owner(self) -> int | None:
-        """The seat offered to choose its next turn ahead now (engine.premove)."""
-        st = self.state
-        owner = premove.owner(st)
-        if owner is None or st.pending is None or not self.asks(owner):
-            return None
-        nt = engine.view(st, owner)["next_turn"]
-        if nt is None or not nt["open"]:
-            return None  # paused: ``update`` says why, its buttons kept (issue 27)
-        return owner
-
     def update(
         self, offered: tuple[int, prompts.Prompt, Rows] | None, news: dict[int, str]
     ) -> None:

@@ -5,14 +5,16 @@ the others. Nobody needs to end a game to free the group: its deadlines end it w
 from __future__ import annotations
 
 import engine
-from handlers import refusals, story, unit_of_work
+from handlers import fmt, refusals, story, unit_of_work
 from handlers.context import Rooms
 from handlers.game_record import PLAYING
 from handlers.game_runner import GameRunner
+from handlers.i18n import t
 from handlers.lobby import Said, close, may_manage
 from handlers.presenter import Presenter
 from handlers.refusals import CancelVote, NoGame, NotManager, Refusal
 from handlers.store_keys import game_key
+from handlers.story.table import table_lines
 from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import CommandMsg
 
@@ -49,7 +51,7 @@ def cancel(said: Said, work: UnitOfWork) -> Refusal | None:
         return NotManager()
     if game.phase == PLAYING:
         table = GameRunner(work, rooms.scale)
-        Presenter(table, rooms.bot_username).cancel()
+        close_table(Presenter(table, rooms.bot_username))
         txn.send(cmd.chat_id, story.final_text(engine.public_view(table.state), lang))
     close(work, "lobby.cancelled")
     return None
@@ -80,3 +82,38 @@ def _cancel_vote(work: UnitOfWork, uid: int) -> Refusal | None:
         return None
     game.cancel_votes = votes
     return CancelVote(len(votes), need)
+
+
+def close_table(presenter: Presenter) -> None:
+    """The game ends outside the engine (/cancel): every open prompt says so, the status
+    is unpinned."""
+    presenter.group.pin_status(False)
+    _close_all_prompts(presenter, "prompt.closed.cancelled")
+    presenter.group.end_mention(final=True)
+    presenter.close_away_notices()
+    status = presenter.game.status
+    msg = status.get("msg") if status else None
+    if status and msg:  # no deadline stays on show
+        lang = presenter.settings.language
+        public = engine.public_view(presenter.state)
+        text = fmt.lines(t(lang, "lobby.cancelled"), *table_lines(public, lang))
+        presenter.txn.edit(presenter.game.chat, msg, text, tag="status")
+        status["text"] = text
+
+
+def _close_all_prompts(presenter: Presenter, why: str) -> None:
+    """Every open prompt closes, saying why."""
+    for seat_s, prompt in presenter.game.prompts.items():
+        msg = prompt.get("msg")
+        if msg and not prompt.get("closed"):
+            seat = int(seat_s)
+            text = presenter.with_lead(seat, msg, presenter.closed_text(seat, prompt, why))
+            presenter.txn.edit(presenter.chat_of(seat), msg, text, None, tag="closed")
+    presenter.game.prompts = {}
+    rec = presenter.game.ahead
+    if rec is not None and rec["msg"]:
+        text = presenter.with_lead(
+            rec["seat"], rec["msg"], presenter.closed_text(rec["seat"], rec, why)
+        )
+        presenter.txn.edit(presenter.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
+    presenter.game.ahead = None

@@ -334,8 +334,12 @@ class GameRunner:
         """A support declared ahead of its turn (R-A3): the seat is still asked the same support
         decision, so its prompt is edited once to show what it keeps, not answered and then
         reopened."""
-        p = self.state.pending
-        return self.asked_now(seat, decision) and p is not None and p.kind == DecisionKind.SUPPORT
+        own = engine.view(self.state, seat)["decision"]  # a support rides a Priest window too
+        return (
+            self.asked_now(seat, decision)
+            and own is not None
+            and own["kind"] == DecisionKind.SUPPORT
+        )
 
     def chooses_ahead(self, seat: int) -> bool:
         """Whether ``seat`` is asked its next turn ahead (engine.premove), not the decision."""

@@ -34,7 +34,6 @@ from handlers.outbox import answer_text
 from handlers.private_news import PrivateNews, join_news
 from handlers.prompt_versions import Timing, buttons, prompt_version, shown_deadline
 from handlers.prompts.closed import closed_text
-from handlers.story.table import table_lines
 from infra.ports import Rows
 
 __all__ = [
@@ -74,7 +73,7 @@ class Presenter(PrivateNews):
         # every prompt the command shows, rendered in one call (the answered and the asked ones;
         # a seat's own deadline is added here), then the messages queued
         opening = self._opening(st, answered)
-        owner = self.ahead.owner()
+        owner = self._ahead_owner()
         asked = {s: self._question(s) for s in {*opening, *([] if owner is None else [owner])}}
         shown = prompts.render_all(
             {s: self._answered(s, seen) for s, (_, seen) in answered.items()}, asked
@@ -278,37 +277,6 @@ class Presenter(PrivateNews):
         title = prompt.get("title", "")
         return closed_text(title, seat, self.lang_of(seat), table, self.events, why)
 
-    def cancel(self) -> None:
-        """The game ends outside the engine (/cancel): every open prompt says so, the status
-        is unpinned."""
-        self.group.pin_status(False)
-        self.close_all_prompts("prompt.closed.cancelled")
-        self.group.end_mention(final=True)
-        self.close_away_notices()
-        status = self.game.status
-        msg = status.get("msg") if status else None
-        if status and msg:  # no deadline stays on show
-            lang = self.settings.language
-            table = engine.public_view(self.state)
-            text = fmt.lines(t(lang, "lobby.cancelled"), *table_lines(table, lang))
-            self.txn.edit(self.game.chat, msg, text, tag="status")
-            status["text"] = text
-
-    def close_all_prompts(self, why: str) -> None:
-        """Every open prompt closes, saying why."""
-        for seat_s, prompt in self.game.prompts.items():
-            msg = prompt.get("msg")
-            if msg and not prompt.get("closed"):
-                seat = int(seat_s)
-                text = self.with_lead(seat, msg, self.closed_text(seat, prompt, why))
-                self.txn.edit(self.chat_of(seat), msg, text, None, tag="closed")
-        self.game.prompts = {}
-        rec = self.game.ahead
-        if rec is not None and rec["msg"]:
-            text = self.with_lead(rec["seat"], rec["msg"], self.closed_text(rec["seat"], rec, why))
-            self.txn.edit(self.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
-        self.game.ahead = None
-
     def _open_prompts(
         self,
         opening: dict[int, str],
@@ -368,10 +336,21 @@ class Presenter(PrivateNews):
             if lead:
                 open_prompts[str(seat)]["lead"] = lead
 
+    def _ahead_owner(self) -> int | None:
+        """The seat offered to choose its next turn ahead now (engine.premove)."""
+        st = self.state
+        owner = premove.owner(st)
+        if owner is None or st.pending is None or not self.asks(owner):
+            return None
+        nt = engine.view(st, owner)["next_turn"]
+        if nt is None or not nt["open"]:
+            return None  # paused: handlers.ahead_message says why, its buttons kept (issue 27)
+        return owner
+
     def _ahead_prompt(
         self, owner: int | None, dated: dict[int, prompts.Prompt]
     ) -> tuple[int, prompts.Prompt, Rows] | None:
-        """The seat offered to choose its next turn ahead (``AheadMessage.owner``), its prompt and
+        """The seat offered to choose its next turn ahead (``_ahead_owner``), its prompt and
         buttons, rendered with every prompt (``handlers.ahead_message`` shows it)."""
         p = self.state.pending
         if owner is None or p is None or not self.asks(owner):

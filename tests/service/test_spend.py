@@ -488,6 +488,7 @@ def test_issue_27_a_prompt_with_news_whose_send_was_uncertain_shows_them_again()
     """A prompt whose send's outcome is unknown is shown again by its reminder (handlers.pipeline):
     when the news of its command went in it, the reminder carries them too, since they may never
     have been shown."""
+    from handlers.transaction import ACK_UNCERTAIN
     from infra.ports import Put
 
     table = ServiceGame(n=4)
@@ -502,9 +503,15 @@ def test_issue_27_a_prompt_with_news_whose_send_was_uncertain_shows_them_again()
     table.press_payload(partner, action_payloads.encode_action(accept))
     assert table.state().pending.kind == "tome"  # type: ignore[union-attr]
     got = table.store.get(f"GAME#{table.gid}")
-    assert got is not None
-    got.doc["prompts"][str(trader)]["uncertain"] = True  # as the pipeline marks a lost answer
-    table.store.commit([Put(got.key, got.doc, got.version)])
+    acks = table.store.get(f"ACK#GAME#{table.gid}")
+    assert got is not None and acks is not None
+    sent = next(
+        e
+        for e in got.doc["outbox"]
+        if e["op"] == "send" and e["chat"] == table.uids[trader] and e.get("rows")
+    )
+    acks.doc["acks"][str(sent["seq"])] = ACK_UNCERTAIN  # its answer lost, as delivery marks it
+    table.store.commit([Put(acks.key, acks.doc, acks.version)])
     table.wait_until_due()  # the reminder's time
     reminder = table.messenger.in_chat(table.uids[trader])[-1]
     received = t("en", "game.private.received.trade", card="", name="").split("{")[0][:12]
