@@ -36,6 +36,7 @@ from handlers.message_tags import Kind, tag_of
 from handlers.store_keys import FLUSH
 from handlers.transaction import (
     ACK_SENDING,
+    MAX_DEFER_SECONDS,
     Txn,
     deferred,
 )
@@ -62,7 +63,8 @@ MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
 FAILED_HOLD_SECONDS = 30.0
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
 # Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
-# status wait for the flush timer, so the decision prompts in private chats go first.
+# status wait for the flush timer, so the decision prompts in private chats go first (for at most
+# ``MAX_DEFER_SECONDS``: then they go, pressure or not).
 BEHIND_SECONDS = 2.0
 # ... and when it is booked this far ahead, the edits nobody waits on to decide are held back
 # before the commit (``handlers.transaction.defer_under_pressure``).
@@ -170,7 +172,7 @@ class Delivery:
             if e["chat"] == group and _low_priority(e):
                 if behind is None:
                     behind = self._behind()
-                if behind:
+                if behind and not _overdue(e, txn.now):
                     held.add(e["chat"])
                     continue
             # slots for what may go: no booking for a chat held or the group left waiting
@@ -178,7 +180,9 @@ class Delivery:
                 1
                 for x in entries[i:]
                 if x["chat"] not in held
-                and not (behind and x["chat"] == group and _low_priority(x))
+                and not (
+                    behind and x["chat"] == group and _low_priority(x) and not _overdue(x, txn.now)
+                )
             )
             if not self._take_slot(booked, remaining, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
@@ -360,3 +364,10 @@ def _prompt_decision(e: dict[str, Any]) -> int | None:
 def _low_priority(e: dict[str, Any]) -> bool:
     """The group's story and status: what waits when the shared budget runs short."""
     return tag_of(e).kind in LOW_PRIORITY_KINDS
+
+
+def _overdue(e: dict[str, Any], now: float) -> bool:
+    """Whether an entry's message has waited ``MAX_DEFER_SECONDS`` for it (since the oldest edit
+    it replaced was queued): then it goes, however far behind the budget is (sent later, never
+    lost to a pressure that lasts)."""
+    return now - float(e.get("born", e["at"])) >= MAX_DEFER_SECONDS

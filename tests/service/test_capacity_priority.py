@@ -390,3 +390,31 @@ def test_under_pressure_a_deadline_that_starts_now_goes_at_once() -> None:
     first = table.uids[aw.seats[0]]
     edits = [text for op, chat, text in messenger.log if op == "edit" and chat == first]
     assert edits and "⏳" in edits[-1]
+
+
+def test_under_lasting_pressure_the_groups_story_and_status_wait_no_longer_than_the_cap() -> None:
+    """Issue 27: the group's story and status wait while the shared budget is behind, but are
+    sent later, not never: once queued ``MAX_DEFER_SECONDS`` ago they go, pressure or not (at 100
+    games the budget stayed behind for the whole run and the group saw no story at all)."""
+    table, messenger, status = started()
+    table.service.pipeline.limiter = BusyLimiter(BEHIND_SECONDS + 3)  # behind, and it stays so
+
+    def change(txn: Txn) -> None:
+        txn.send(GROUP, "the story goes on", tag="story")
+        txn.edit(GROUP, status, "status A", tag="status")
+
+    run(table, change)
+    mine = ("the story goes on", "status A")
+
+    def sent() -> list[tuple[str, int, str]]:
+        return [x for x in messenger.log if x[2] in mine]
+
+    assert sent() == []
+    waited = 0.0
+    while not sent() and waited < 10 * MAX_DEFER_SECONDS:
+        table.clock.advance(5)
+        waited += 5
+        table.fire_timers()
+    assert sent() == [("send", GROUP, "the story goes on"), ("edit", GROUP, "status A")]
+    # the flush timer comes back at the end of each invocation's lease: within one of the cap
+    assert MAX_DEFER_SECONDS <= waited <= MAX_DEFER_SECONDS + 30
