@@ -147,6 +147,11 @@ class Delivery:
             (e for e in pending if not deferred(e, txn.now)),
             key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"])),
         )
+        # a chat's messages keep their order: none goes before a send held back there
+        waits_for: dict[int, int] = {}
+        for e in txn.doc.get("outbox", []):
+            if e["op"] == "send" and deferred(e, txn.now):
+                waits_for[e["chat"]] = min(waits_for.get(e["chat"], e["seq"]), e["seq"])
         late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
         acks = AckWriter(self.store, key, txn)
         booked = _Booked()
@@ -162,6 +167,9 @@ class Delivery:
         holds: dict[int, float] = {}
         for i, e in enumerate(entries):
             if e["chat"] in held:
+                continue
+            if e["seq"] > waits_for.get(e["chat"], e["seq"]):
+                held.add(e["chat"])
                 continue
             if e["chat"] in holding:  # flood control holds the chat: not even a try
                 held.add(e["chat"])

@@ -104,6 +104,7 @@ class Txn:
     acks: dict[int, int] = field(default_factory=dict)  # outbox seq -> message id (-1 unreachable)
     ack_version: int | None = None
     key: str = ""  # the document's key in the store
+    taken_back: dict[int, float] = field(default_factory=dict)  # chat -> since (``take_back``)
 
     @property
     def seq(self) -> int:
@@ -141,7 +142,8 @@ class Txn:
     def _add(
         self, op: str, chat: int, text: str, rows: Rows | None, msg: int | None, tag: Tag | str
     ) -> None:
-        born = self._supersede(chat, msg) if op == "edit" else None
+        # a send queued again with more in it keeps the wait of the one taken back
+        born = self._supersede(chat, msg) if op == "edit" else self.taken_back.pop(chat, None)
         self.doc["seq"] = self.doc.get("seq", 0) + 1
         e = entry(self.doc["seq"], self.now, op, chat, text, rows, msg, str(tag))
         if born is not None:
@@ -174,6 +176,23 @@ class Txn:
         self.stale_entries = [e for e in self.stale_entries if e["seq"] not in gone]
         return born
 
+    def take_back(self, seq: object) -> dict[str, Any] | None:
+        """The entry ``seq`` if nobody is sending it (this invocation queued or claimed it, or
+        it is held back until a time still to come), taken out of the outbox to be queued again
+        with more in it (issue 27: the group's story held back under pressure grows into one
+        message, not one send a line); None when another process holds it, or it went."""
+        mine = {e["seq"] for e in self.new_entries + self.stale_entries}
+        own = [
+            e
+            for e in self.doc.get("outbox", [])
+            if e["seq"] == seq and (e["seq"] in mine or deferred(e, self.now))
+        ]
+        if not own:
+            return None
+        _drop_unsent(self, {own[0]["seq"]}, "merged")
+        self.taken_back[own[0]["chat"]] = _born(own[0])  # the next send there waits on from it
+        return own[0]
+
     def put(self, key: str, doc: dict[str, Any], version: int | None) -> None:
         self.extra[key] = (doc, version)
         self.changed = True
@@ -190,25 +209,28 @@ def _born(e: dict[str, Any]) -> float:
 
 
 def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
-    """Under pressure (issue 27: the bot's shared budget is booked ahead, ``behind``), the
-    edits nobody waits on to decide (``DEFERRABLE``: a prompt closed by someone else's move or
-    its deadline, the pressed prompt's answer, whose choice the press's callback answer then
-    says at once, newer facts on a prompt whose buttons are shown, the group's story and
-    status) are held back ``PRESSURE_DEFER_SECONDS`` for their flush timer, so the prompts and the
-    answers of presses go first. Meanwhile a newer edit of the same message replaces the held
-    one (``Txn._supersede``), so a message costs one call however often it changed. None waits
+    """Under pressure (issue 27: the bot's shared budget is booked ahead, ``behind``), the edits
+    nobody waits on to decide (``DEFERRABLE``: a prompt closed by someone else's move or its
+    deadline, the pressed prompt's answer, whose choice the press's callback answer then says at
+    once, newer facts on a prompt whose buttons are shown, the group's story — its new message
+    too, which the next lines then join (``Txn.take_back``) — and status) are held back
+    ``PRESSURE_DEFER_SECONDS`` for their flush timer, so the prompts and the answers of presses
+    go first. Meanwhile a newer edit of the same message replaces the held one
+    (``Txn._supersede``), so a message costs one call however often it changed. None waits
     longer than ``MAX_DEFER_SECONDS`` in all: then it goes, pressure or not. What is held back
     depends on the shared budget only, never on what this game's messages say, and the budget is
-    asked on every command of a game, whatever it queued (R-D1: not even a read's time tells
-    the group that a secret window's prompt was closed)."""
+    asked on every command of a game, whatever it queued (R-D1: not even a read's time tells the
+    group that a secret window's prompt was closed)."""
     if not txn.key.startswith("GAME#") or not behind():
         return
     now = txn.now
     held = [
         e
         for e in txn.new_entries + txn.stale_entries
-        if e["op"] == "edit"
-        and tag_of(e).kind in DEFERRABLE
+        if (
+            (e["op"] == "edit" and tag_of(e).kind in DEFERRABLE)
+            or (e["op"] == "send" and tag_of(e).kind == Kind.STORY)
+        )
         and not deferred(e, now)
         and now - _born(e) < MAX_DEFER_SECONDS
     ]

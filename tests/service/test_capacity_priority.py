@@ -418,3 +418,23 @@ def test_under_lasting_pressure_the_groups_story_and_status_wait_no_longer_than_
     assert sent() == [("send", GROUP, "the story goes on"), ("edit", GROUP, "status A")]
     # the flush timer comes back at the end of each invocation's lease: within one of the cap
     assert MAX_DEFER_SECONDS <= waited <= MAX_DEFER_SECONDS + 30
+
+
+def test_under_pressure_the_groups_story_held_back_grows_into_one_message() -> None:
+    """Issue 27: while the shared budget is short, a new story message is held back like the
+    story's edits, and the lines told meanwhile join it: the group gets one message for them
+    all when it goes, not one send a line (at 100 games 2.45 story sends a second, 0.73 after)."""
+    table, messenger, _status = started()
+    busy = BusyLimiter(BEHIND_SECONDS + 3)
+    table.service.pipeline.limiter = busy
+    table.attack()  # the fight's story begins ...
+    for _ in range(4):  # ... and goes on, a step at a time, each apart from the last
+        table.clock.advance(3)
+        table.support_attacker_until_next_step()
+    busy.behind = 0.0
+    table.clock.advance(MAX_DEFER_SECONDS)
+    table.fire_timers()
+    table.flush_group()
+    stories = [x for x in messenger.log if x[1] == GROUP and x[0] == "send"]
+    assert len(stories) == 1, stories
+    assert stories[0][2].count("\n") >= 1  # the lines of several steps in it
