@@ -84,6 +84,8 @@ def render(report: dict[str, Any]) -> str:
         )
         if r["floods_by_limit"]:
             lines.append(f"      429s by limit: {r['floods_by_limit']}")
+        if r["by_kind"]:
+            lines += _kinds(r["by_kind"])
         if r["failed"]:
             lines.append(f"      FAILED invocations (logged errors): {r['failed']}")
     lines += [
@@ -91,7 +93,8 @@ def render(report: dict[str, Any]) -> str:
         "accepted/s: sends and edits Telegram took; asked/s: those the bot tried (429s "
         "included); p50/p99/max: delay the limits add from a committed decision to its prompt "
         "showing; unshown: prompts asked in the window not shown by its end; extended: "
-        "deadlines moved later",
+        "deadlines moved later; by kind: the busiest calls Telegram answered (what, where, "
+        "kind), each a second with its wait in the outbox from queued to sent (p50/p99 s)",
     ]
     if report["goal_met"] is not None:
         verdict = "met" if report["goal_met"] else "MISSED"
@@ -99,6 +102,16 @@ def render(report: dict[str, Any]) -> str:
             f"goal at N={GOAL_N}: no 429 and p99 added delay <= {GOAL_P99_SECONDS:g} s: {verdict}"
         )
     return "\n".join(lines)
+
+
+def _kinds(kinds: dict[str, Any], top: int = 8) -> list[str]:
+    """The busiest kinds of call of a row: calls a second (p50 / p99 wait in the outbox, s)."""
+    parts = [f"{what} {n:g}/s ({p50:g}/{p99:g})" for what, (n, p50, p99) in kinds.items()][:top]
+    rows = [parts[i : i + 3] for i in range(0, len(parts), 3)]
+    return [
+        ("      by kind: " if i == 0 else "               ") + "; ".join(r)
+        for i, r in enumerate(rows)
+    ]
 
 
 def _sizes(raw: str) -> list[int]:

@@ -15,7 +15,14 @@ import engine
 from devtools.botapi.emulator import BotApiEmulator
 from devtools.botapi.faults import RateLimits
 from devtools.capacity_clock import Scheduler, SimTimers
-from devtools.capacity_counting import Figures, LookingAround, SimMessenger, Tally, quantile
+from devtools.capacity_counting import (
+    Figures,
+    LookingAround,
+    SimMessenger,
+    Tally,
+    by_kind,
+    quantile,
+)
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
 from devtools.pace_players import Tap
@@ -90,6 +97,9 @@ class Simulation:
             sleep=self.scheduler.sleep,
             # the bot deals from ``secrets``; a seeded run replays its deals too
             deal_seeds=lambda: deals.getrandbits(lobby.DEAL_SEED_BITS),
+        )
+        self.service.pipeline.delivery.answered = lambda e: self.tally.call_answered(
+            e, self.clock.now()
         )
         self.shared = Shared(self.clock, self.store, FakeTimers(), self.messenger, self.service)
         self.tables: dict[str, SimTable] = {}  # by game id
@@ -238,4 +248,5 @@ class Simulation:
             games_finished=sum(1 for at in self.tally.finished if inside(at)),
             presses=self.tally.presses,
             failed=failed,
+            by_kind=by_kind([(w, d) for at, w, d in self.tally.calls if inside(at)], span),
         )

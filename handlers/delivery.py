@@ -116,6 +116,9 @@ class Delivery:
         self.clock = clock
         self.limiter = limiter
         self.sleep = sleep
+        # told of each outbox entry Telegram answered, as it is acknowledged (the capacity
+        # command counts what fills the shared budget by what it is, ``devtools.capacity``)
+        self.answered: Callable[[dict[str, Any]], None] | None = None
 
     # -- outbox ----------------------------------------------------------------------------
     def deliver(self, key: str, txn: Txn, query: str | None = None) -> Delivered:
@@ -238,6 +241,8 @@ class Delivery:
                 continue
             acks.write(e["seq"], ack_value(e, sent))
             done.add(e["seq"])
+            if self.answered is not None:
+                self.answered(e)
             if sent.muted:
                 muted.add(e["chat"])
                 if sent.unreachable:  # removed from the group: not one more call there
