@@ -191,6 +191,7 @@ class Delivery:
                 1
                 for x in entries[i:]
                 if x["chat"] not in held
+                and x["seq"] <= waits_for.get(x["chat"], x["seq"])
                 and not (
                     behind and x["chat"] == group and _low_priority(x) and not _overdue(x, txn.now)
                 )

@@ -438,3 +438,29 @@ def test_under_pressure_the_groups_story_held_back_grows_into_one_message() -> N
     stories = [x for x in messenger.log if x[1] == GROUP and x[0] == "send"]
     assert len(stories) == 1, stories
     assert stories[0][2].count("\n") >= 1  # the lines of several steps in it
+
+
+def test_none_of_a_chats_messages_goes_before_a_send_held_back_there() -> None:
+    """Issue 27: a new story message held back under pressure keeps its place in the group:
+    the turn's mention queued after it waits for it (and books no slot meanwhile), while a
+    prompt in a private chat goes."""
+    table, messenger, _status = started()
+    uid = table.uids[1]
+    limiter = CountingLimiter()
+    limiter.behind = BEHIND_SECONDS + 1  # behind: the prompt first, the group's after it
+    table.service.pipeline.limiter = limiter
+
+    def change(txn: Txn) -> None:
+        txn.send(GROUP, "the story goes on", tag="story")
+        txn.send(GROUP, "your turn, P102", tag="turn_reminder")
+        txn.send(uid, "your prompt", tag="prompt:1:99")
+
+    run(table, change)
+    assert [x[2] for x in messenger.log] == ["your prompt"]
+    assert sum(limiter.booked) == 1
+    limiter.behind = 0.0
+    for _ in range(8):  # the held send's flush timer, then the lease's end for the rest
+        table.clock.advance(5)
+        table.fire_timers()
+    group = [x[2] for x in messenger.log if x[1] == GROUP]
+    assert group[:2] == ["the story goes on", "your turn, P102"]
