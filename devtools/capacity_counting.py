@@ -35,6 +35,7 @@ class Tally:
     delays: list[tuple[float, float]] = field(default_factory=list)  # (asked at, delay)
     deadlines: dict[tuple[str, int, int, str], float] = field(default_factory=dict)
     extended: list[float] = field(default_factory=list)
+    timed_out: list[float] = field(default_factory=list)  # a player's decision ran out (R-D2)
     finished: list[float] = field(default_factory=list)
     presses: int = 0
     # what each call Telegram answered was, and how long it waited in the outbox (see ``Call``)
@@ -179,6 +180,7 @@ class Figures:
     delay_max: float
     not_shown: int
     deadlines_extended: int
+    timed_out: int  # players' decisions (not windows) that ran out: nobody presses in time
     games_finished: int
     presses: int
     failed: int

@@ -58,6 +58,7 @@ class SimTable(PaceTable):
         self.gen = 0
         self.scheduled: Tap | None = None
         self.pressing: set[int] = set()  # seats whose presses are on their way
+        self.timeouts: list[int] = [0] * PLAYERS  # each seat's decisions run out in a row (R-D2)
 
 
 class _Errors(logging.Handler):
@@ -196,6 +197,10 @@ class Simulation:
             self.tally.finished.append(now)
             self.new_table(now)  # N games stay in progress
             return
+        for seat, player in enumerate(st.players):  # a decision of theirs ran out meanwhile
+            if player.timeouts > table.timeouts[seat]:
+                self.tally.timed_out.extend([now] * (player.timeouts - table.timeouts[seat]))
+            table.timeouts[seat] = player.timeouts
         aw = engine.awaiting(st)
         assert aw is not None
         for seat in aw.seats:
@@ -245,6 +250,7 @@ class Simulation:
             delay_max=round(delays[-1], 2) if delays else 0.0,
             not_shown=not_shown,
             deadlines_extended=sum(1 for at in self.tally.extended if inside(at)),
+            timed_out=sum(1 for at in self.tally.timed_out if inside(at)),
             games_finished=sum(1 for at in self.tally.finished if inside(at)),
             presses=self.tally.presses,
             failed=failed,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from devtools import capacity, capacity_clock, capacity_counting, capacity_sim
+from devtools import capacity, capacity_clock, capacity_counting, capacity_sim, pace_players
 from devtools.fakes import FakeClock
 
 
@@ -135,3 +135,17 @@ def test_the_figures_say_which_calls_fill_the_budget() -> None:
     counts = [per_second for per_second, _, _ in kinds.values()]
     assert counts == sorted(counts, reverse=True)  # busiest first
     assert all(p50 <= p99 for _, p50, p99 in kinds.values())
+
+
+def test_the_figures_count_decisions_that_ran_out_before_the_player_pressed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nobody is timed out waiting for the bot (issue 27): the figures count the players'
+    decisions that ran out, none when the players press in time, some when they think longer
+    than any deadline."""
+    brisk = capacity_sim.Simulation(3, seed=2, ramp=10.0, window=120.0).run()
+    assert brisk.timed_out == 0
+    slow = {kind: (900.0, 1000.0) for kind in pace_players.THINK_SECONDS}
+    monkeypatch.setattr(pace_players, "THINK_SECONDS", slow)
+    dozing = capacity_sim.Simulation(3, seed=2, ramp=10.0, window=120.0).run()
+    assert dozing.timed_out > 0
