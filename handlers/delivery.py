@@ -370,9 +370,10 @@ class _Booked:
 
 
 def _prompt_decision(e: dict[str, Any]) -> int | None:
-    """The decision a sent prompt asks (its tag's), else None."""
+    """The decision a prompt asks (its tag's), sent or shown by an edit (a follow-up in the
+    message the player pressed, a page of it), else None."""
     tag = tag_of(e)
-    return tag.dec if tag.kind == Kind.PROMPT and e["op"] == "send" else None
+    return tag.dec if tag.kind == Kind.PROMPT and e["op"] in ("send", "edit") else None
 
 
 def _low_priority(e: dict[str, Any]) -> bool:

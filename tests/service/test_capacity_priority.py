@@ -464,3 +464,23 @@ def test_none_of_a_chats_messages_goes_before_a_send_held_back_there() -> None:
         table.fire_timers()
     group = [x[2] for x in messenger.log if x[1] == GROUP]
     assert group[:2] == ["the story goes on", "your turn, P102"]
+
+
+def test_a_prompt_shown_by_an_edit_the_queue_delayed_stretches_its_deadline_too() -> None:
+    """Issue 27: a follow-up decision shown by editing the prompt the player pressed (one call,
+    not a close and a send) waits in the queue like a sent prompt; its deadline moves on by
+    the wait, or the player is timed out waiting for the bot."""
+    table, messenger, _status = started()
+    doc = table.doc()
+    dec, deadline = int(doc["dec"]["id"]), float(doc["due"]["deadline"])
+    seat = engine.awaiting(table.state()).seats[0]  # type: ignore[union-attr]
+    uid = table.uids[seat]
+    shown = private_messages(table, messenger, uid)[-1]
+    table.service.pipeline.limiter = SlowLimiter(5.0)
+    table.service.pipeline.sleep = table.clock.advance
+
+    def change(txn: Txn) -> None:
+        txn.edit(uid, shown, "your decision, on", [[["b", "d", "x"]]], tag=f"prompt:{seat}:{dec}")
+
+    run(table, change)
+    assert float(table.doc()["due"]["deadline"]) >= deadline + 5.0
