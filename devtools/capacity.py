@@ -23,7 +23,10 @@ after the ramp:
 - the delay the limits add from a press to the next prompt: from the moment the service has
   committed a decision a player is asked, to the moment its prompt shows in their chat (0
   without limits, since the simulated service takes no time), p50 / p99 / max;
-- deadlines extended (a decision's deadline moved later, outside the boost window's rule).
+- deadlines extended (a decision's deadline moved later, outside the boost window's rule);
+- decisions timed out (a player's, windows aside, that ran out before they pressed: nobody
+  should, since a prompt shown late stretches its deadline);
+- which calls fill the budget, by kind, each with its wait in the outbox.
 
 The looking-around a player does before pressing (``PaceTable.route``) edits their prompt
 without counting against the limits, as in the pace command; everything else counts.
@@ -73,17 +76,20 @@ def render(report: dict[str, Any]) -> str:
         "",
         f"{'N':>5} {'accepted/s':>10} {'sends/s':>8} {'edits/s':>8} {'asked/s':>8} "
         f"{'429s':>6} {'p50 s':>6} {'p99 s':>6} {'max s':>6} {'unshown':>7} {'extended':>8} "
-        f"{'wall s':>7}",
+        f"{'timed out':>9} {'wall s':>7}",
     ]
     for n, r in report["rows"].items():
         lines.append(
             f"{n:>5} {r['accepted_per_second']:>10} {r['sends_per_second']:>8} "
             f"{r['edits_per_second']:>8} {r['asked_per_second']:>8} {r['floods']:>6} "
             f"{r['delay_p50']:>6} {r['delay_p99']:>6} {r['delay_max']:>6} "
-            f"{r['not_shown']:>7} {r['deadlines_extended']:>8} {r['wall_seconds']:>7}"
+            f"{r['not_shown']:>7} {r['deadlines_extended']:>8} {r['timed_out']:>9} "
+            f"{r['wall_seconds']:>7}"
         )
         if r["floods_by_limit"]:
             lines.append(f"      429s by limit: {r['floods_by_limit']}")
+        if r["by_kind"]:
+            lines += _kinds(r["by_kind"])
         if r["failed"]:
             lines.append(f"      FAILED invocations (logged errors): {r['failed']}")
     lines += [
@@ -91,7 +97,9 @@ def render(report: dict[str, Any]) -> str:
         "accepted/s: sends and edits Telegram took; asked/s: those the bot tried (429s "
         "included); p50/p99/max: delay the limits add from a committed decision to its prompt "
         "showing; unshown: prompts asked in the window not shown by its end; extended: "
-        "deadlines moved later",
+        "deadlines moved later; timed out: players' decisions (windows aside) that ran out "
+        "before they pressed; by kind: the busiest calls Telegram answered (what, where, "
+        "kind), each a second with its wait in the outbox from queued to sent (p50/p99 s)",
     ]
     if report["goal_met"] is not None:
         verdict = "met" if report["goal_met"] else "MISSED"
@@ -99,6 +107,16 @@ def render(report: dict[str, Any]) -> str:
             f"goal at N={GOAL_N}: no 429 and p99 added delay <= {GOAL_P99_SECONDS:g} s: {verdict}"
         )
     return "\n".join(lines)
+
+
+def _kinds(kinds: dict[str, Any], top: int = 8) -> list[str]:
+    """The busiest kinds of call of a row: calls a second (p50 / p99 wait in the outbox, s)."""
+    parts = [f"{what} {n:g}/s ({p50:g}/{p99:g})" for what, (n, p50, p99) in kinds.items()][:top]
+    rows = [parts[i : i + 3] for i in range(0, len(parts), 3)]
+    return [
+        ("      by kind: " if i == 0 else "               ") + "; ".join(r)
+        for i, r in enumerate(rows)
+    ]
 
 
 def _sizes(raw: str) -> list[int]:

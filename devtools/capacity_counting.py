@@ -14,6 +14,7 @@ from typing import Any
 
 from devtools.botapi.faults import MESSAGE_METHODS
 from devtools.botapi.messenger import EmulatedMessenger
+from handlers.message_tags import tag_of
 from infra.ports import FloodWait, Rows, Sent
 from infra.rate_limit import SharedRateLimiter
 
@@ -34,8 +35,18 @@ class Tally:
     delays: list[tuple[float, float]] = field(default_factory=list)  # (asked at, delay)
     deadlines: dict[tuple[str, int, int, str], float] = field(default_factory=dict)
     extended: list[float] = field(default_factory=list)
+    timed_out: list[float] = field(default_factory=list)  # a player's decision ran out (R-D2)
     finished: list[float] = field(default_factory=list)
     presses: int = 0
+    # what each call Telegram answered was, and how long it waited in the outbox (see ``Call``)
+    calls: list[tuple[float, str, float]] = field(default_factory=list)  # (when, what, waited)
+
+    def call_answered(self, e: dict[str, Any], now: float) -> None:
+        """An outbox entry Telegram answered: what it is (``what_call``) and its wait; a pin is
+        no message call (Telegram's limits count sends and text edits)."""
+        if e["op"] not in ("send", "edit"):
+            return
+        self.calls.append((now, what_call(e), max(0.0, now - float(e.get("at", now)))))
 
     def prompt_shown(self, key: tuple[str, int, int], now: float) -> None:
         if key in self.shown:
@@ -50,6 +61,14 @@ class Tally:
         self.asked[key] = now
         if key in self.shown:
             self.delays.append((now, max(0.0, self.shown[key] - now)))
+
+
+def what_call(e: dict[str, Any]) -> str:
+    """An outbox entry as the capacity table names it: its call, its chat (the group or a
+    player's) and its kind (``handlers.message_tags.Kind``: a private message of no kind is a
+    player's news, a card drawn or what a look showed)."""
+    kind = tag_of(e).kind.value or ("news" if int(e["chat"]) > 0 else "other")
+    return f"{e['op']} {'group' if int(e['chat']) < 0 else 'private'} {kind}"
 
 
 @dataclass
@@ -161,9 +180,29 @@ class Figures:
     delay_max: float
     not_shown: int
     deadlines_extended: int
+    timed_out: int  # players' decisions (not windows) that ran out: nobody presses in time
     games_finished: int
     presses: int
     failed: int
+    # what the calls Telegram answered were (``what_call``), busiest first: calls a second in
+    # the window and their wait in the outbox, p50 / p99 seconds
+    by_kind: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+
+
+def by_kind(calls: list[tuple[str, float]], span: float) -> dict[str, tuple[float, float, float]]:
+    """Calls a second of each kind over ``span`` seconds and their waits (p50, p99)."""
+    waits: dict[str, list[float]] = {}
+    for what, waited in calls:
+        waits.setdefault(what, []).append(waited)
+    ranked = sorted(waits.items(), key=lambda kv: -len(kv[1]))
+    return {
+        what: (
+            round(len(w) / span, 2),
+            round(quantile(sorted(w), 0.5), 1),
+            round(quantile(sorted(w), 0.99), 1),
+        )
+        for what, w in ranked
+    }
 
 
 def quantile(values: list[float], q: float) -> float:

@@ -15,7 +15,14 @@ import engine
 from devtools.botapi.emulator import BotApiEmulator
 from devtools.botapi.faults import RateLimits
 from devtools.capacity_clock import Scheduler, SimTimers
-from devtools.capacity_counting import Figures, LookingAround, SimMessenger, Tally, quantile
+from devtools.capacity_counting import (
+    Figures,
+    LookingAround,
+    SimMessenger,
+    Tally,
+    by_kind,
+    quantile,
+)
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_store import MemoryStore
 from devtools.pace_players import Tap
@@ -51,6 +58,7 @@ class SimTable(PaceTable):
         self.gen = 0
         self.scheduled: Tap | None = None
         self.pressing: set[int] = set()  # seats whose presses are on their way
+        self.timeouts: list[int] = [0] * PLAYERS  # each seat's decisions run out in a row (R-D2)
 
 
 class _Errors(logging.Handler):
@@ -90,6 +98,9 @@ class Simulation:
             sleep=self.scheduler.sleep,
             # the bot deals from ``secrets``; a seeded run replays its deals too
             deal_seeds=lambda: deals.getrandbits(lobby.DEAL_SEED_BITS),
+        )
+        self.service.pipeline.delivery.answered = lambda e: self.tally.call_answered(
+            e, self.clock.now()
         )
         self.shared = Shared(self.clock, self.store, FakeTimers(), self.messenger, self.service)
         self.tables: dict[str, SimTable] = {}  # by game id
@@ -186,6 +197,10 @@ class Simulation:
             self.tally.finished.append(now)
             self.new_table(now)  # N games stay in progress
             return
+        for seat, player in enumerate(st.players):  # a decision of theirs ran out meanwhile
+            if player.timeouts > table.timeouts[seat]:
+                self.tally.timed_out.extend([now] * (player.timeouts - table.timeouts[seat]))
+            table.timeouts[seat] = player.timeouts
         aw = engine.awaiting(st)
         assert aw is not None
         for seat in aw.seats:
@@ -235,7 +250,9 @@ class Simulation:
             delay_max=round(delays[-1], 2) if delays else 0.0,
             not_shown=not_shown,
             deadlines_extended=sum(1 for at in self.tally.extended if inside(at)),
+            timed_out=sum(1 for at in self.tally.timed_out if inside(at)),
             games_finished=sum(1 for at in self.tally.finished if inside(at)),
             presses=self.tally.presses,
             failed=failed,
+            by_kind=by_kind([(w, d) for at, w, d in self.tally.calls if inside(at)], span),
         )

@@ -33,12 +33,9 @@ from handlers.holds import (
     holding_chats,
 )
 from handlers.message_tags import Kind, tag_of
+from handlers.pressure import MAX_DEFER_SECONDS
 from handlers.store_keys import FLUSH
-from handlers.transaction import (
-    ACK_SENDING,
-    Txn,
-    deferred,
-)
+from handlers.transaction import ACK_SENDING, Txn, deferred
 from infra.ports import (
     Clock,
     DocumentStore,
@@ -62,10 +59,11 @@ MAX_REBOOKS = 3  # bookings tried for one message whose slots keep slipping by
 FAILED_HOLD_SECONDS = 30.0
 FALLBACK_SPACING_SECONDS = 0.25  # between messages when the shared rate limiter cannot book
 # Under pressure (issue 27): when the shared budget is booked this far ahead, the group's story and
-# status wait for the flush timer, so the decision prompts in private chats go first.
+# status wait for the flush timer, so the decision prompts in private chats go first (for at most
+# ``MAX_DEFER_SECONDS``: then they go, pressure or not).
 BEHIND_SECONDS = 2.0
 # ... and when it is booked this far ahead, the edits nobody waits on to decide are held back
-# before the commit (``handlers.transaction.defer_under_pressure``).
+# before the commit (``handlers.pressure.defer_under_pressure``).
 PRESSURE_SECONDS = 0.5
 LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
 
@@ -114,6 +112,9 @@ class Delivery:
         self.clock = clock
         self.limiter = limiter
         self.sleep = sleep
+        # told of each outbox entry Telegram answered, as it is acknowledged (the capacity
+        # command counts what fills the shared budget by what it is, ``devtools.capacity``)
+        self.answered: Callable[[dict[str, Any]], None] | None = None
 
     # -- outbox ----------------------------------------------------------------------------
     def deliver(self, key: str, txn: Txn, query: str | None = None) -> Delivered:
@@ -145,6 +146,11 @@ class Delivery:
             (e for e in pending if not deferred(e, txn.now)),
             key=lambda e: ((e["chat"] == group) == bool(behind), int(e["seq"])),
         )
+        # a chat's messages keep their order: none goes before a send held back there
+        waits_for: dict[int, int] = {}
+        for e in txn.doc.get("outbox", []):
+            if e["op"] == "send" and deferred(e, txn.now):
+                waits_for[e["chat"]] = min(waits_for.get(e["chat"], e["seq"]), e["seq"])
         late: dict[int, float] = {}  # decision -> the longest its prompt waited for delivery
         acks = AckWriter(self.store, key, txn)
         booked = _Booked()
@@ -161,6 +167,9 @@ class Delivery:
         for i, e in enumerate(entries):
             if e["chat"] in held:
                 continue
+            if e["seq"] > waits_for.get(e["chat"], e["seq"]):
+                held.add(e["chat"])
+                continue
             if e["chat"] in holding:  # flood control holds the chat: not even a try
                 held.add(e["chat"])
                 retry_at = max(retry_at, holding[e["chat"]])
@@ -170,7 +179,7 @@ class Delivery:
             if e["chat"] == group and _low_priority(e):
                 if behind is None:
                     behind = self._behind()
-                if behind:
+                if behind and not _overdue(e, txn.now):
                     held.add(e["chat"])
                     continue
             # slots for what may go: no booking for a chat held or the group left waiting
@@ -178,7 +187,10 @@ class Delivery:
                 1
                 for x in entries[i:]
                 if x["chat"] not in held
-                and not (behind and x["chat"] == group and _low_priority(x))
+                and x["seq"] <= waits_for.get(x["chat"], x["seq"])
+                and not (
+                    behind and x["chat"] == group and _low_priority(x) and not _overdue(x, txn.now)
+                )
             )
             if not self._take_slot(booked, remaining, txn):
                 held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
@@ -226,6 +238,8 @@ class Delivery:
                 continue
             acks.write(e["seq"], ack_value(e, sent))
             done.add(e["seq"])
+            if self.answered is not None:
+                self.answered(e)
             if sent.muted:
                 muted.add(e["chat"])
                 if sent.unreachable:  # removed from the group: not one more call there
@@ -352,11 +366,19 @@ class _Booked:
 
 
 def _prompt_decision(e: dict[str, Any]) -> int | None:
-    """The decision a sent prompt asks (its tag's), else None."""
+    """The decision a prompt asks (its tag's), sent or shown by an edit (a follow-up in the
+    message the player pressed, a page of it), else None."""
     tag = tag_of(e)
-    return tag.dec if tag.kind == Kind.PROMPT and e["op"] == "send" else None
+    return tag.dec if tag.kind == Kind.PROMPT and e["op"] in ("send", "edit") else None
 
 
 def _low_priority(e: dict[str, Any]) -> bool:
     """The group's story and status: what waits when the shared budget runs short."""
     return tag_of(e).kind in LOW_PRIORITY_KINDS
+
+
+def _overdue(e: dict[str, Any], now: float) -> bool:
+    """Whether an entry's message has waited ``MAX_DEFER_SECONDS`` for it (since the oldest edit
+    it replaced was queued): then it goes, however far behind the budget is (sent later, never
+    lost to a pressure that lasts)."""
+    return now - float(e.get("born", e["at"])) >= MAX_DEFER_SECONDS

@@ -138,7 +138,14 @@ class GroupBoard(RunnerBound):
             after = None if self.state.over else self._throttle(s, STORY_EVERY_SECONDS)
             self.txn.edit(chat, shown, s["body"], tag="story", after=after)
             return
-        if s.get("uncertain") and not s.get("msg"):  # its lines may never have been shown
+        # its lines may never have been shown, or it is still unsent (held back under pressure,
+        # issue 27): one message for all its lines
+        held = (
+            not shown
+            and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
+            and self.txn.take_back(s.get("seq")) is not None
+        )
+        if (s.get("uncertain") and not s.get("msg")) or held:
             body = fmt.lines(s.get("body", ""), body)
         self.txn.send(chat, body, tag="story")
         self.game.story = {"msg": None, "body": body, "at": self.txn.now, "seq": self.txn.seq}

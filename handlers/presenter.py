@@ -307,7 +307,7 @@ class Presenter(PrivateNews):
                 # buttons back (a boost window asks again) or a deadline that starts now are a
                 # prompt; other facts on buttons shown may wait under pressure (issue 27)
                 timer = version.rpartition(":")[2] != str(current.get("v", "")).rpartition(":")[2]
-                again = Kind.PROMPT if current.get("closed") or timer else Kind.RESHOWN
+                again = Tag.prompt(seat, p.id) if current.get("closed") or timer else Kind.RESHOWN
                 after = self._kept_wait(seat, str(current.get("v", "")), version)
                 text = self.with_lead(seat, current["msg"], pr.text)
                 self.txn.edit(
@@ -321,7 +321,7 @@ class Presenter(PrivateNews):
             if current is None and seat in follow:
                 msg, lead = follow[seat]
                 text = fmt.truncate(fmt.lines(lead, "", pr.text))
-                self.txn.edit(self.chat_of(seat), msg, text, rows, tag="prompt")
+                self.txn.edit(self.chat_of(seat), msg, text, rows, tag=Tag.prompt(seat, p.id))
             else:
                 lead = join_news(self.txn, self.chat_of(seat), seat, news, pr.text)
                 text = fmt.lines(lead, "", pr.text) if lead else pr.text

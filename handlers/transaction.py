@@ -18,7 +18,7 @@ import json
 import logging
 import math
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,11 +35,6 @@ log = logging.getLogger("coachride")
 DEFAULT_BUDGET_SECONDS = 25.0  # an invocation with no deadline of its own (local runner, tests)
 LEGACY_LEASE_SECONDS = 20.0  # entries written before leases existed: ``at`` + this
 STALE_OUTBOX_SECONDS = 3600.0  # after its game ended, an entry still unsent is dropped
-# Under pressure (``defer_under_pressure``, issue 27): the edits that may wait, how long at a time
-# and at most in all.
-DEFERRABLE = (Kind.CLOSED, Kind.ANSWERED, Kind.RESHOWN, Kind.STORY, Kind.STATUS)
-PRESSURE_DEFER_SECONDS = 10.0
-MAX_DEFER_SECONDS = 60.0
 MAX_OUTBOX = 150  # entries; the oldest beyond go (a game makes a few dozen per round)
 MAX_ATTEMPTS = 12
 ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
@@ -107,6 +102,7 @@ class Txn:
     acks: dict[int, int] = field(default_factory=dict)  # outbox seq -> message id (-1 unreachable)
     ack_version: int | None = None
     key: str = ""  # the document's key in the store
+    taken_back: dict[int, float] = field(default_factory=dict)  # chat -> since (``take_back``)
 
     @property
     def seq(self) -> int:
@@ -130,7 +126,7 @@ class Txn:
         """``after``: not sent before then (a throttled edit, issue 27). Its lease ends then, so
         whoever runs first after it (its flush timer) sends it; until then a newer edit of the
         same message replaces it. ``answer``: what the press's callback answer says when this
-        edit (the pressed prompt's answer) waits under pressure (``defer_under_pressure``)."""
+        edit (the pressed prompt's answer) waits under pressure (``handlers.pressure``)."""
         self._add("edit", chat, text, rows, msg, tag)
         if answer:
             self.new_entries[-1]["answer"] = answer
@@ -144,7 +140,8 @@ class Txn:
     def _add(
         self, op: str, chat: int, text: str, rows: Rows | None, msg: int | None, tag: Tag | str
     ) -> None:
-        born = self._supersede(chat, msg) if op == "edit" else None
+        # a send queued again with more in it keeps the wait of the one taken back
+        born = self._supersede(chat, msg) if op == "edit" else self.taken_back.pop(chat, None)
         self.doc["seq"] = self.doc.get("seq", 0) + 1
         e = entry(self.doc["seq"], self.now, op, chat, text, rows, msg, str(tag))
         if born is not None:
@@ -159,7 +156,7 @@ class Txn:
         message that nobody is sending (queued by this invocation, left behind and claimed by
         it, or held back until a time still to come) is not sent at all: the message shows the
         newest state with one call (issue 27). Returns when the oldest edit it replaced was
-        queued (None when none): the newest takes over its wait (``defer_under_pressure``)."""
+        queued (None when none): the newest takes over its wait (``handlers.pressure``)."""
         mine = {e["seq"] for e in self.new_entries + self.stale_entries}
         gone = {
             e["seq"]
@@ -171,11 +168,28 @@ class Txn:
         }
         if not gone:
             return None
-        born = min(_born(e) for e in self.doc["outbox"] if e["seq"] in gone)
+        born = min(born(e) for e in self.doc["outbox"] if e["seq"] in gone)
         self.doc["outbox"] = [e for e in self.doc["outbox"] if e["seq"] not in gone]
         self.new_entries = [e for e in self.new_entries if e["seq"] not in gone]
         self.stale_entries = [e for e in self.stale_entries if e["seq"] not in gone]
         return born
+
+    def take_back(self, seq: object) -> dict[str, Any] | None:
+        """The entry ``seq`` if nobody is sending it (this invocation queued or claimed it, or
+        it is held back until a time still to come), taken out of the outbox to be queued again
+        with more in it (issue 27: the group's story held back under pressure grows into one
+        message, not one send a line); None when another process holds it, or it went."""
+        mine = {e["seq"] for e in self.new_entries + self.stale_entries}
+        own = [
+            e
+            for e in self.doc.get("outbox", [])
+            if e["seq"] == seq and (e["seq"] in mine or deferred(e, self.now))
+        ]
+        if not own:
+            return None
+        _drop_unsent(self, {own[0]["seq"]}, "merged")
+        self.taken_back[own[0]["chat"]] = born(own[0])  # the next send there waits on from it
+        return own[0]
 
     def put(self, key: str, doc: dict[str, Any], version: int | None) -> None:
         self.extra[key] = (doc, version)
@@ -187,45 +201,9 @@ def deferred(e: dict[str, Any], now: float) -> bool:
     return float(e.get("after", 0.0)) > now
 
 
-def _born(e: dict[str, Any]) -> float:
+def born(e: dict[str, Any]) -> float:
     """When the message of an outbox entry first waited for an edit (``Txn._supersede``)."""
     return float(e.get("born", e["at"]))
-
-
-def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
-    """Under pressure (issue 27: the bot's shared budget is booked ahead, ``behind``), the
-    edits nobody waits on to decide (``DEFERRABLE``: a prompt closed by someone else's move or
-    its deadline, the pressed prompt's answer, whose choice the press's callback answer then
-    says at once, newer facts on a prompt whose buttons are shown, the group's story and
-    status) are held back ``PRESSURE_DEFER_SECONDS`` for their flush timer, so the prompts and the
-    answers of presses go first. Meanwhile a newer edit of the same message replaces the held
-    one (``Txn._supersede``), so a message costs one call however often it changed. None waits
-    longer than ``MAX_DEFER_SECONDS`` in all: then it goes, pressure or not. What is held back
-    depends on the shared budget only, never on what this game's messages say, and the budget is
-    asked on every command of a game, whatever it queued (R-D1: not even a read's time tells
-    the group that a secret window's prompt was closed)."""
-    if not txn.key.startswith("GAME#") or not behind():
-        return
-    now = txn.now
-    held = [
-        e
-        for e in txn.new_entries + txn.stale_entries
-        if e["op"] == "edit"
-        and tag_of(e).kind in DEFERRABLE
-        and not deferred(e, now)
-        and now - _born(e) < MAX_DEFER_SECONDS
-    ]
-    if not held:
-        return
-    mine = {e["seq"] for e in txn.new_entries}
-    for e in held:
-        e["after"] = e["until"] = min(now + PRESSURE_DEFER_SECONDS, _born(e) + MAX_DEFER_SECONDS)
-        e.setdefault("born", e["at"])
-        # the presser learns their choice at once: only from this command's own answer (one
-        # left from an earlier press is someone else's, perhaps another player's)
-        if e.get("answer") and e["seq"] in mine and txn.toast is None:
-            txn.toast = (str(e["answer"]), False)
-    txn.changed = True
 
 
 def _budget() -> float:

@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 from engine import State, upgrade_stored_state
-from handlers import holds, transaction
+from handlers import holds, pressure, transaction
 from handlers.delivery import Delivery
 from handlers.engine_doc import EngineDoc, engine_doc
 from handlers.game_record import GameRecord
@@ -272,7 +272,7 @@ class Work:
             work = UnitOfWork(store, txn)
             result = room(command, work)
             work.commit()
-            transaction.defer_under_pressure(txn, self.service.delivery.pressed)
+            pressure.defer_under_pressure(txn, self.service.delivery.pressed)
             if transaction.unchanged(txn):
                 self.txn = txn
                 return result

@@ -112,7 +112,8 @@ class SharedRateLimiter:
                 tat = booked_until(found.doc if found else None, now, self.window)
                 version = found.version if found else None
             base = max(tat, now - max(0, self.burst - 1) * step)
-            fits = min(count, max(0, int((latest - base) / step) + 1))
+            # floor, not int(): a base less than one step past ``latest`` has no slot that fits
+            fits = min(count, max(0, math.floor((latest - base) / step) + 1))
             if fits == 0:
                 return []
             new_tat = base + fits * step

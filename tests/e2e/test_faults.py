@@ -90,6 +90,7 @@ class Uncertain(logging.Handler):
         super().__init__(level=logging.INFO)
         self.seqs: set[int] = set()
         self.withdrawn: set[int] = set()
+        self.merged: set[int] = set()  # sends queued again with more in them (Txn.take_back)
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -100,6 +101,8 @@ class Uncertain(logging.Handler):
             self.seqs.add(int(event["seq"]))
         elif isinstance(event, dict) and event.get("event") == "dropped_after_end":
             self.withdrawn.update(int(seq) for seq in event["seqs"])
+        elif isinstance(event, dict) and event.get("event") == "merged":
+            self.merged.update(int(seq) for seq in event["seqs"])
 
 
 @contextmanager
@@ -124,6 +127,16 @@ def missing_but_uncertain(bot: BotTable, uncertain: Uncertain) -> list[tuple[int
         if e["op"] == "send" and (seq in uncertain.seqs or seq in uncertain.withdrawn)
     )
     delivered = bot.delivered()
+    # a send queued again with more in it (the group's story held back under pressure) is
+    # delivered when a message of its chat shown (or settled) later holds its text
+    later = list(delivered) + list(unsure)
+    unsure += Counter(
+        (e["chat"], e["text"])
+        for (_, seq), e in bot.store.promised.items()
+        if e["op"] == "send"
+        and seq in uncertain.merged
+        and any(c == e["chat"] and e["text"] in t and e["text"] != t for c, t in later)
+    )
     refused = Counter(bot.api.chaos.refused) if bot.api.chaos else Counter()
     return [k for k, n in bot.promised_sends().items() if delivered[k] + refused[k] + unsure[k] < n]
 

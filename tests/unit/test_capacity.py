@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from devtools import capacity, capacity_clock, capacity_counting, capacity_sim
+from devtools import capacity, capacity_clock, capacity_counting, capacity_sim, pace_players
 from devtools.fakes import FakeClock
 
 
@@ -121,3 +121,31 @@ def test_a_player_whose_choice_ahead_was_refused_does_not_press_it_again_at_once
     monkeypatch.setattr(capacity_clock.Scheduler, "pop", counted)
     figures = capacity_sim.Simulation(100, seed=1, ramp=60.0, window=60.0).run()
     assert figures.games == 100 and popped["n"] < 20_000
+
+
+def test_the_figures_say_which_calls_fill_the_budget() -> None:
+    """Issue 27: what fills the shared budget, by kind (the prompts, their answers and closes,
+    the group's story and status...), adds up to what Telegram accepted; pins are no message."""
+    figures = capacity_sim.Simulation(3, seed=2, ramp=10.0, window=60.0).run()
+    kinds = figures.by_kind
+    assert "send private prompt" in kinds and "edit private answered" in kinds
+    assert not any(what.startswith("pin") for what in kinds)
+    total = sum(per_second for per_second, _, _ in kinds.values())
+    assert total == pytest.approx(figures.accepted_per_second, abs=0.05 * len(kinds))
+    counts = [per_second for per_second, _, _ in kinds.values()]
+    assert counts == sorted(counts, reverse=True)  # busiest first
+    assert all(p50 <= p99 for _, p50, p99 in kinds.values())
+
+
+def test_the_figures_count_decisions_that_ran_out_before_the_player_pressed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nobody is timed out waiting for the bot (issue 27): the figures count the players'
+    decisions that ran out, none when the players press in time, some when they think longer
+    than any deadline."""
+    brisk = capacity_sim.Simulation(3, seed=2, ramp=10.0, window=120.0).run()
+    assert brisk.timed_out == 0
+    slow = {kind: (900.0, 1000.0) for kind in pace_players.THINK_SECONDS}
+    monkeypatch.setattr(pace_players, "THINK_SECONDS", slow)
+    dozing = capacity_sim.Simulation(3, seed=2, ramp=10.0, window=120.0).run()
+    assert dozing.timed_out > 0
