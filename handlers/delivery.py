@@ -35,7 +35,7 @@ from handlers.holds import (
 from handlers.message_tags import Kind, tag_of
 from handlers.pressure import MAX_DEFER_SECONDS
 from handlers.store_keys import FLUSH
-from handlers.transaction import ACK_SENDING, Txn, deferred
+from handlers.transaction import ACK_SENDING, Txn, born_at, deferred
 from infra.ports import (
     Clock,
     DocumentStore,
@@ -381,4 +381,4 @@ def _overdue(e: dict[str, Any], now: float) -> bool:
     """Whether an entry's message has waited ``MAX_DEFER_SECONDS`` for it (since the oldest edit
     it replaced was queued): then it goes, however far behind the budget is (sent later, never
     lost to a pressure that lasts)."""
-    return now - float(e.get("born", e["at"])) >= MAX_DEFER_SECONDS
+    return now - born_at(e) >= MAX_DEFER_SECONDS

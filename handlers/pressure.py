@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from handlers.message_tags import Kind, tag_of
-from handlers.transaction import Txn, born, deferred
+from handlers.transaction import Txn, born_at, deferred
 
 # What may wait (``defer_under_pressure``), how long at a time
 # and at most in all.
@@ -39,13 +39,13 @@ def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
             or (e["op"] == "send" and tag_of(e).kind == Kind.STORY)
         )
         and not deferred(e, now)
-        and now - born(e) < MAX_DEFER_SECONDS
+        and now - born_at(e) < MAX_DEFER_SECONDS
     ]
     if not held:
         return
     mine = {e["seq"] for e in txn.new_entries}
     for e in held:
-        e["after"] = e["until"] = min(now + PRESSURE_DEFER_SECONDS, born(e) + MAX_DEFER_SECONDS)
+        e["after"] = e["until"] = min(now + PRESSURE_DEFER_SECONDS, born_at(e) + MAX_DEFER_SECONDS)
         e.setdefault("born", e["at"])
         # the presser learns their choice at once: only from this command's own answer (one
         # left from an earlier press is someone else's, perhaps another player's)

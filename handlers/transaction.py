@@ -168,7 +168,7 @@ class Txn:
         }
         if not gone:
             return None
-        born = min(born(e) for e in self.doc["outbox"] if e["seq"] in gone)
+        born = min(born_at(e) for e in self.doc["outbox"] if e["seq"] in gone)
         self.doc["outbox"] = [e for e in self.doc["outbox"] if e["seq"] not in gone]
         self.new_entries = [e for e in self.new_entries if e["seq"] not in gone]
         self.stale_entries = [e for e in self.stale_entries if e["seq"] not in gone]
@@ -188,7 +188,7 @@ class Txn:
         if not own:
             return None
         _drop_unsent(self, {own[0]["seq"]}, "merged")
-        self.taken_back[own[0]["chat"]] = born(own[0])  # the next send there waits on from it
+        self.taken_back[own[0]["chat"]] = born_at(own[0])  # the next send there waits on from it
         return own[0]
 
     def put(self, key: str, doc: dict[str, Any], version: int | None) -> None:
@@ -201,7 +201,7 @@ def deferred(e: dict[str, Any], now: float) -> bool:
     return float(e.get("after", 0.0)) > now
 
 
-def born(e: dict[str, Any]) -> float:
+def born_at(e: dict[str, Any]) -> float:
     """When the message of an outbox entry first waited for an edit (``Txn._supersede``)."""
     return float(e.get("born", e["at"]))
 
