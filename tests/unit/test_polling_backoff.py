@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram.error import NetworkError, RetryAfter
+from telegram.error import BadRequest, NetworkError, RetryAfter
 
 from handlers import polling
 from handlers.polling import Runner
@@ -42,6 +42,8 @@ class OutageBot:
             raise NetworkError("Bad Gateway")
         if step == "flood":
             raise RetryAfter(timedelta(seconds=7))
+        if step == "refused":
+            raise BadRequest("Bad Request: wrong parameter")
         return []
 
 
@@ -81,6 +83,19 @@ def test_flood_control_on_get_updates_is_waited_out_not_a_reason_to_stop() -> No
     with pytest.raises(Stop):
         runner(bot).poll_forever(sleep=waits.append)
     assert waits == [7.0] and bot.calls == 3
+
+
+def test_a_refused_get_updates_stops_with_telegrams_reason_not_an_endless_retry() -> None:
+    """python-telegram-bot's BadRequest subclasses its NetworkError: the adapter raised it as
+    ``bot_api.NetworkError``, so a 400 to getUpdates (the same request, refused again each time)
+    was retried every 30 s forever, the log saying only "polling failed". It is a refusal, as
+    ``infra.bot_api`` raises one: ``make run`` stops with Telegram's words."""
+    bot = OutageBot(failures=0, again=0)
+    bot.script = ["refused", "ok"]
+    waits: list[float] = []
+    with pytest.raises(polling.StartupError, match="(?i)wrong parameter"):
+        runner(bot).poll_forever(sleep=waits.append)
+    assert waits == [] and bot.calls == 1
 
 
 def test_the_handlers_use_python_telegram_bot_only_through_an_infra_adapter() -> None:
