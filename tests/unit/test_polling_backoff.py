@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import queue
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from telegram.error import BadRequest, NetworkError, RetryAfter
 
 from handlers import polling
 from handlers.polling import Runner
+from infra.ports import TimerRequest
 from infra.telegram_polling import TelegramPoller
 
 # RetryAfter's constructor reads its own deprecated attribute
@@ -93,9 +95,52 @@ def test_a_refused_get_updates_stops_with_telegrams_reason_not_an_endless_retry(
     bot = OutageBot(failures=0, again=0)
     bot.script = ["refused", "ok"]
     waits: list[float] = []
-    with pytest.raises(polling.StartupError, match="(?i)wrong parameter"):
+    with pytest.raises(polling.StartupError, match=r"(?i)wrong parameter"):
         runner(bot).poll_forever(sleep=waits.append)
     assert waits == [] and bot.calls == 1
+
+
+class FlakyService:
+    """``handle_timer`` raises once (a transient fault, as the timer Lambda needs it raised),
+    then applies."""
+
+    def __init__(self) -> None:
+        self.applied: list[TimerRequest] = []
+        self.failed = 0
+
+    def handle_update(self, update: Any) -> None:
+        return None
+
+    def handle_timer(self, request: TimerRequest) -> None:
+        if not self.failed:
+            self.failed += 1
+            raise RuntimeError("database is locked")
+        self.applied.append(request)
+
+
+class KeptTimers(NoTimers):
+    def __init__(self) -> None:
+        self.scheduled: list[TimerRequest] = []
+
+    def schedule(self, request: TimerRequest) -> None:
+        self.scheduled.append(request)
+
+
+def test_a_timer_that_raises_is_tried_again_later_not_the_end_of_make_run() -> None:
+    """Every wait has a deadline: a timer's transient fault (raised on purpose, for SQS to
+    deliver it again in Lambda) ended poll_forever, and ``make run`` with it, before."""
+    bot = OutageBot(failures=0, again=0)
+    bot.script = ["ok", "ok"]
+    r = runner(bot)
+    r.service = FlakyService()  # type: ignore[assignment]
+    timers = r.timers = KeptTimers()  # type: ignore[assignment]
+    request = TimerRequest("GAME#g", 7, 100.0)
+    r.due.put(request)
+    with pytest.raises(Stop):
+        r.poll_forever(sleep=lambda _: None)
+    (again,) = timers.scheduled
+    assert (again.game_key, again.decision) == (request.game_key, request.decision)
+    assert again.due_at > time.time()  # later, not in a hot loop
 
 
 def test_the_handlers_use_python_telegram_bot_only_through_an_infra_adapter() -> None:
