@@ -125,10 +125,11 @@ class Runner:
             while True:
                 try:
                     updates = self.updates.get_updates(offset, poll_seconds)
-                except NetworkError:
+                except NetworkError as error:
                     wait = min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2**failures)
                     failures = min(failures + 1, 16)
-                    log.warning("polling failed; retrying in %.1f s", wait)
+                    reason = logs.redact(str(error))  # its text may hold the URL, the token
+                    log.warning("polling failed (%s); retrying in %.1f s", reason, wait)
                     sleep(wait)
                     continue
                 except RetryAfter as flood:  # flood control: not a refusal, a wait

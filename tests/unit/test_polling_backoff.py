@@ -64,11 +64,15 @@ def runner(bot: OutageBot) -> Runner:
     return r
 
 
-def test_polling_backs_off_during_an_outage_and_resets_after_an_answer() -> None:
+def test_polling_backs_off_during_an_outage_and_resets_after_an_answer(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     bot = OutageBot(failures=8, again=2)
     waits: list[float] = []
     with pytest.raises(Stop):
         runner(bot).poll_forever(sleep=waits.append)
+    # each warning says why (it said only "polling failed", whatever the cause)
+    assert "Bad Gateway" in caplog.records[0].getMessage()
     assert bot.calls == 8 + 1 + 2 + 1
     assert len(waits) == 8 + 2  # one wait after each failure, none after an answer
     outage, later = waits[:8], waits[8:]
