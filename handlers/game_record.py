@@ -21,7 +21,7 @@ in itself, by each sent entry's typed tag (``record_message_id``, ``settle_uncer
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Required
 
@@ -101,13 +101,15 @@ class Player:
     name: str
     lang: str | None = None
     ai: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)  # stored keys this code does not know
 
     @classmethod
     def from_doc(cls, doc: dict[str, Any]) -> Player:
-        return cls(int(doc["uid"]), str(doc["name"]), doc.get("lang"), bool(doc.get("ai")))
+        extra = {k: v for k, v in doc.items() if k not in ("uid", "name", "lang", "ai")}
+        return cls(int(doc["uid"]), str(doc["name"]), doc.get("lang"), bool(doc.get("ai")), extra)
 
     def to_doc(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"uid": self.uid, "name": self.name, "lang": self.lang}
+        doc: dict[str, Any] = {**self.extra, "uid": self.uid, "name": self.name, "lang": self.lang}
         if self.ai:
             doc["ai"] = True
         return doc

@@ -18,7 +18,8 @@ the player sees what they need without a duplicate:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -65,15 +66,18 @@ class Tag:
 
     @classmethod
     def parse(cls, text: str | None) -> Tag:
-        kind, _, rest = (text or "").partition(":")
+        """Never raises: a stored tag this code cannot read (a newer version's, a seat that is
+        no number) keeps its text in ``raw``, so it prints back unchanged."""
+        text = text or ""
+        kind, _, rest = text.partition(":")
         seat, _, dec = rest.partition(":")
         known = kind in Kind.__members__.values()
-        return cls(
+        tag = cls(
             Kind(kind) if known else Kind.NONE,
             int(seat) if _integer(seat) else None,
             int(dec) if _integer(dec) else None,
-            "" if known else (text or ""),
         )
+        return tag if known and str(tag) == text else replace(tag, raw=text)
 
     def __str__(self) -> str:
         if self.raw:
@@ -87,7 +91,8 @@ class Tag:
 
 
 def _integer(text: str) -> bool:
-    return text.lstrip("-").isdigit()
+    """A whole number as this code writes it: ``"--1"`` or ``"²"`` (``isdigit``) are none."""
+    return re.fullmatch(r"-?[0-9]+", text) is not None
 
 
 def tag_of(e: dict[str, Any]) -> Tag:

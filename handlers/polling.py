@@ -12,6 +12,7 @@ import logging
 import queue
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from handlers.app import CoachRideBot
 from handlers.i18n import t
@@ -33,6 +34,7 @@ POLL_SECONDS = 1
 # time, up to this: never a hot loop of requests and warning lines against an outage.
 FIRST_RETRY_SECONDS = 0.5
 MAX_RETRY_SECONDS = 30.0
+TIMER_RETRY_SECONDS = 5.0  # a timer that raised (a transient fault) is tried again then
 
 
 class StartupError(Exception):
@@ -123,10 +125,11 @@ class Runner:
             while True:
                 try:
                     updates = self.updates.get_updates(offset, poll_seconds)
-                except NetworkError:
+                except NetworkError as error:
                     wait = min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2**failures)
                     failures = min(failures + 1, 16)
-                    log.warning("polling failed; retrying in %.1f s", wait)
+                    reason = logs.redact(str(error))  # its text may hold the URL, the token
+                    log.warning("polling failed (%s); retrying in %.1f s", reason, wait)
                     sleep(wait)
                     continue
                 except RetryAfter as flood:  # flood control: not a refusal, a wait
@@ -141,6 +144,15 @@ class Runner:
                     offset = int(update["update_id"]) + 1
                     self.service.handle_update(update)
                 while not self.due.empty():
-                    self.service.handle_timer(self.due.get_nowait())
+                    self._wake_up(self.due.get_nowait())
         finally:
             self.timers.close()
+
+    def _wake_up(self, request: TimerRequest) -> None:
+        """A timer's request; a transient fault (SQLite busy, ...) raises, as the timer Lambda
+        needs (SQS delivers it again): here it is tried again later, not the end of the bot."""
+        try:
+            self.service.handle_timer(request)
+        except Exception:
+            log.exception("a timer failed; trying it again in %.0f s", TIMER_RETRY_SECONDS)
+            self.timers.schedule(replace(request, due_at=time.time() + TIMER_RETRY_SECONDS))

@@ -68,6 +68,10 @@ def _as_bot_api_errors() -> Iterator[None]:
         raise bot_api.RetryAfter(error.message, retry_seconds(error)) from None
     except ptb.TimedOut as error:
         raise bot_api.TimedOut(error.message) from None
+    except (
+        ptb.BadRequest
+    ) as error:  # python-telegram-bot's is a NetworkError; Telegram's 400 is not
+        raise bot_api.BadRequest(error.message) from None
     except ptb.NetworkError as error:
         raise bot_api.NetworkError(error.message) from None
     except ptb.TelegramError as error:

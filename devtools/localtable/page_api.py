@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,8 +23,8 @@ CHANGES = ("join", "send", "press")  # the routes that change something
 
 @dataclass(eq=False)
 class Poll:
-    """One open long poll: its seat, its browser tab (if the page said), whether a newer poll of
-    the same tab took its place."""
+    """One open long poll: its seat, its browser tab (if the page said), whether another poll
+    took its place (a newer poll of the same tab, or of a seat that held none, ``Polls._spare``)."""
 
     uid: int
     tab: str | None
@@ -47,6 +48,8 @@ class Polls:
     def slot(self, uid: int, tab: str | None = None) -> Iterator[Poll]:
         with self._lock:
             before = next((p for p in self._open if tab and (p.uid, p.tab) == (uid, tab)), None)
+            if before is None and len(self._open) >= self._in_all:
+                before = self._spare(uid)
             if before is not None:
                 before.superseded = True
                 self._open.remove(before)
@@ -65,6 +68,18 @@ class Polls:
             with self._lock:
                 if poll in self._open:
                     self._open.remove(poll)
+
+    def _spare(self, uid: int) -> Poll | None:
+        """When every slot is held, a seat that holds none takes the oldest poll of a seat that
+        holds more than one (its other poll goes on): a few seats' extra polls (3 each) filled
+        the table's, and every other page met 429s until they ended."""
+        if any(p.uid == uid for p in self._open):
+            return None
+        held = Counter(p.uid for p in self._open)
+        most = max(held, key=held.__getitem__, default=None)
+        if most is None or held[most] < 2:
+            return None
+        return next(p for p in self._open if p.uid == most)
 
 
 def seat_of(table: Table, params: dict[str, Any]) -> User:

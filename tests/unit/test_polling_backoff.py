@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import ast
 import queue
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram.error import NetworkError, RetryAfter
+from telegram.error import BadRequest, NetworkError, RetryAfter
 
 from handlers import polling
 from handlers.polling import Runner
+from infra.ports import TimerRequest
 from infra.telegram_polling import TelegramPoller
 
 # RetryAfter's constructor reads its own deprecated attribute
@@ -42,6 +44,8 @@ class OutageBot:
             raise NetworkError("Bad Gateway")
         if step == "flood":
             raise RetryAfter(timedelta(seconds=7))
+        if step == "refused":
+            raise BadRequest("Bad Request: wrong parameter")
         return []
 
 
@@ -60,11 +64,15 @@ def runner(bot: OutageBot) -> Runner:
     return r
 
 
-def test_polling_backs_off_during_an_outage_and_resets_after_an_answer() -> None:
+def test_polling_backs_off_during_an_outage_and_resets_after_an_answer(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     bot = OutageBot(failures=8, again=2)
     waits: list[float] = []
     with pytest.raises(Stop):
         runner(bot).poll_forever(sleep=waits.append)
+    # each warning says why (it said only "polling failed", whatever the cause)
+    assert "Bad Gateway" in caplog.records[0].getMessage()
     assert bot.calls == 8 + 1 + 2 + 1
     assert len(waits) == 8 + 2  # one wait after each failure, none after an answer
     outage, later = waits[:8], waits[8:]
@@ -81,6 +89,62 @@ def test_flood_control_on_get_updates_is_waited_out_not_a_reason_to_stop() -> No
     with pytest.raises(Stop):
         runner(bot).poll_forever(sleep=waits.append)
     assert waits == [7.0] and bot.calls == 3
+
+
+def test_a_refused_get_updates_stops_with_telegrams_reason_not_an_endless_retry() -> None:
+    """python-telegram-bot's BadRequest subclasses its NetworkError: the adapter raised it as
+    ``bot_api.NetworkError``, so a 400 to getUpdates (the same request, refused again each time)
+    was retried every 30 s forever, the log saying only "polling failed". It is a refusal, as
+    ``infra.bot_api`` raises one: ``make run`` stops with Telegram's words."""
+    bot = OutageBot(failures=0, again=0)
+    bot.script = ["refused", "ok"]
+    waits: list[float] = []
+    with pytest.raises(polling.StartupError, match=r"(?i)wrong parameter"):
+        runner(bot).poll_forever(sleep=waits.append)
+    assert waits == [] and bot.calls == 1
+
+
+class FlakyService:
+    """``handle_timer`` raises once (a transient fault, as the timer Lambda needs it raised),
+    then applies."""
+
+    def __init__(self) -> None:
+        self.applied: list[TimerRequest] = []
+        self.failed = 0
+
+    def handle_update(self, update: Any) -> None:
+        return None
+
+    def handle_timer(self, request: TimerRequest) -> None:
+        if not self.failed:
+            self.failed += 1
+            raise RuntimeError("database is locked")
+        self.applied.append(request)
+
+
+class KeptTimers(NoTimers):
+    def __init__(self) -> None:
+        self.scheduled: list[TimerRequest] = []
+
+    def schedule(self, request: TimerRequest) -> None:
+        self.scheduled.append(request)
+
+
+def test_a_timer_that_raises_is_tried_again_later_not_the_end_of_make_run() -> None:
+    """Every wait has a deadline: a timer's transient fault (raised on purpose, for SQS to
+    deliver it again in Lambda) ended poll_forever, and ``make run`` with it, before."""
+    bot = OutageBot(failures=0, again=0)
+    bot.script = ["ok", "ok"]
+    r = runner(bot)
+    r.service = FlakyService()  # type: ignore[assignment]
+    timers = r.timers = KeptTimers()  # type: ignore[assignment]
+    request = TimerRequest("GAME#g", 7, 100.0)
+    r.due.put(request)
+    with pytest.raises(Stop):
+        r.poll_forever(sleep=lambda _: None)
+    (again,) = timers.scheduled
+    assert (again.game_key, again.decision) == (request.game_key, request.decision)
+    assert again.due_at > time.time()  # later, not in a hot loop
 
 
 def test_the_handlers_use_python_telegram_bot_only_through_an_infra_adapter() -> None:

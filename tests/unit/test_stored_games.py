@@ -144,3 +144,24 @@ def test_acknowledgements_of_a_stored_outbox_land_on_the_record_by_typed_tag() -
     assert {k: v for k, v in got["ahead"].items() if k != "msg"} == {
         k: v for k, v in doc["ahead"].items() if k != "msg"
     }
+
+
+def test_a_newer_versions_keys_survive_the_record_at_every_level() -> None:
+    """The record keeps a stored key it does not know (record_shapes: "a document written by a
+    newer version loses nothing"): a player's was dropped, by every load that took in a
+    message id (``_absorb_acks`` writes the record back) and by every command's save."""
+    doc = stored("midgame")
+    doc["players"][0]["badge"] = "🎖"
+    doc["prompts"]["2"]["newer"] = 1
+    doc["newer_top"] = {"x": 1}
+    clock, store = FakeClock(), MemoryStore()
+    store.clock = clock
+    clock.advance(doc["touched"] + 1 - clock.now())
+    key = f"GAME#{doc['gid']}"
+    store.commit([Put(key, doc, None), Put(ack_key(key), {"acks": {"169": 502}}, None)])
+    txn = transaction.load(store, clock, key, None)
+    assert txn is not None and txn.doc["prompts"]["2"]["msg"] == 502
+    for got in (txn.doc, GameRecord.from_doc(copy.deepcopy(txn.doc)).to_doc()):
+        assert got["players"][0]["badge"] == "🎖"
+        assert got["players"][1:] == doc["players"][1:]
+        assert got["prompts"]["2"]["newer"] == 1 and got["newer_top"] == {"x": 1}
