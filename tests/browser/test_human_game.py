@@ -86,8 +86,19 @@ NEXT = shown("game.turn.next_title")
 
 
 def kind_of(text: str) -> str:
-    first = text.strip().split("\n")[0]
-    return next((kind for kind, start in KINDS if first.startswith(start)), first[:30])
+    """The decision a message asks, by its title: the first line that starts as one does (the
+    private news of the same moment may stand above it, issue 27)."""
+    lines = [line.strip() for line in text.strip().split("\n")]
+    for line in lines:
+        kind = next((kind for kind, start in KINDS if line.startswith(start)), None)
+        if kind is not None:
+            return kind
+    return lines[0][:30]
+
+
+def offered_early(text: str) -> bool:
+    """"Your turn is next", the news of the moment above it or not (issue 27)."""
+    return any(line.strip().startswith(NEXT) for line in text.split("\n"))
 
 
 class Human(Player):
@@ -111,7 +122,7 @@ class Human(Player):
     def press_open(self) -> bool:
         """Press a button of the oldest open decision; False if there is none."""
         for prompt in self.page.evaluate(OPEN_PROMPTS):
-            early = prompt["text"].strip().startswith(NEXT)
+            early = offered_early(prompt["text"])
             if kind_of(prompt["text"]) not in NOT_DECISIONS and not early and self.press(prompt):
                 return True
         return False
