@@ -97,7 +97,7 @@ def kind_of(text: str) -> str:
 
 
 def offered_early(text: str) -> bool:
-    """"Your turn is next", the news of the moment above it or not (issue 27)."""
+    """ "Your turn is next", the news of the moment above it or not (issue 27)."""
     return any(line.strip().startswith(NEXT) for line in text.split("\n"))
 
 
