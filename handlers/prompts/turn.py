@@ -10,7 +10,16 @@ from engine.kinds import ActionKind
 from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, item_kind, occupation_label
 from handlers.prompts.answer import ahead_line
-from handlers.prompts.base import Ask, Button, Page, act, card_buttons, distinct_cards, grid
+from handlers.prompts.base import (
+    Ask,
+    Button,
+    Page,
+    act,
+    card_buttons,
+    distinct_cards,
+    fits,
+    grid,
+)
 from handlers.prompts.claim import claim_page
 
 # Up to so many players to attack (a table of five), the turn's first page offers each at once;
@@ -134,7 +143,9 @@ def _trade(a: Ask, rest: list[str]) -> Page:
         s: distinct_cards(x for x in a.of(ActionKind.TRADE) if x.target == s) for s in targets
     }
     if sum(len(o) for o in offers.values()) <= INLINE_OFFERS and _one_each(offers.values()):
-        # every offer on this page (issue 27: the item's page was an edit of its own)
+        # every offer on this page (issue 27: the item's page was an edit of its own), unless
+        # one reads cut on a phone ("👜 Geheimer Koffer (Schlüssel) → 🤖 Bruno · 🎒5"): then
+        # the player first, then the item, each whole
         page = Page([a.t("game.trade.title"), a.t("game.trade.pick_offer"), a.hand])
         cards = dict.fromkeys(item_kind(o.card) for got in offers.values() for o in got if o.card)
         for kind in cards:
@@ -149,7 +160,8 @@ def _trade(a: Ask, rest: list[str]) -> Page:
             page.rows += grid(buttons, 2)
             page.info.append(action_payloads.info_item(kind))
         page.back = action_payloads.nav()
-        return page
+        if fits([b[0] for row in page.rows for b in row], 1):
+            return page
     page = Page([a.t("game.trade.title"), a.t("game.trade.pick_target"), a.hand])
     page.rows = _player_buttons(a, targets, {s: action_payloads.nav("tr", s) for s in targets})
     page.back = action_payloads.nav()

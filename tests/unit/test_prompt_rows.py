@@ -22,6 +22,7 @@ import engine
 from engine import State
 from handlers import action_payloads, prompts
 from handlers.action_payloads import Nav
+from handlers.i18n import catalog
 from handlers.prompts.base import label_px, slot_px
 from tests.unit import playouts
 
@@ -81,7 +82,8 @@ def cut_off(row: list[tuple[str, str]], names: list[str]) -> list[str]:
     return bad
 
 
-def cut_labels(seed: int, names: list[str]) -> dict[str, set[str]]:
+def cut_labels(seed: int, names: list[str], cut_names: bool = True) -> dict[str, set[str]]:
+    """The labels cut in a seeded game's pages; ``cut_names``: a long name may be cut."""
     found: dict[str, set[str]] = {}
     for i, step in enumerate(playouts.game(seed, n=3 + seed % 8, names=names)):
         aw = engine.awaiting(step.before)
@@ -91,15 +93,28 @@ def cut_labels(seed: int, names: list[str]) -> dict[str, set[str]]:
             for code in [lang] if lang else LANGS:
                 for nav, pr in pages(step.before, seat, code):
                     for row in pr.rows:
-                        for bad in cut_off(row, names):
+                        for bad in cut_off(row, names if cut_names else []):
                             found.setdefault(f"{aw.kind} {code} {nav}", set()).add(bad)
     return found
 
 
+# The AI passengers' names of every language, as the table shows them (e.g. "🤖 Clementine")
+AI_NAMES = sorted(
+    {f"🤖 {n}" for lang in LANGS for n in catalog(lang)["ai.names"].split(",")}, key=len
+)[-10:]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_every_prompt_row_fits_a_phone(seed: int) -> None:
-    """Short names (the playouts'): every label of every row shows whole."""
-    assert cut_labels(seed, playouts.NAMES) == {}
+    """Short names (the playouts'): every label of every row shows whole, a name too (the phone
+    test saw "👜 Geheimer Koffer (Schlüssel) → 🤖 Bruno · 🎒5" cut on a one-tap offer)."""
+    assert cut_labels(seed, playouts.NAMES, cut_names=False) == {}
+
+
+@pytest.mark.parametrize("seed", range(20, 26))
+def test_ai_passengers_names_are_never_cut(seed: int) -> None:
+    """The AI passengers' longest names: every label shows whole, the name too."""
+    assert cut_labels(seed, AI_NAMES, cut_names=False) == {}
 
 
 @pytest.mark.parametrize("seed", range(12, 20))
