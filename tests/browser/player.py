@@ -90,7 +90,10 @@ class Player:
         """Both chats at their newest message (clicking scrolls them, as a person's hand does)."""
         self.dismiss_alert()
         for down in self.page.locator(".down:visible").all():
-            down.click()
+            try:  # a chat that just scrolled down by itself (a new message) hides its arrow
+                down.click(timeout=2_000)
+            except Exception:  # Playwright's TimeoutError: nothing left to scroll
+                continue
         self.page.screenshot(path=SHOTS / name)
 
     def say(self, chat: str, text: str) -> None:
