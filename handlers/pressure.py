@@ -8,8 +8,7 @@ from collections.abc import Callable
 from handlers.message_tags import Kind, tag_of
 from handlers.transaction import Txn, born_at, deferred
 
-# What may wait (``defer_under_pressure``), how long at a time
-# and at most in all.
+# What may wait (``defer_under_pressure``), how long at a time and at most in all.
 DEFERRABLE = (Kind.CLOSED, Kind.ANSWERED, Kind.RESHOWN, Kind.STORY, Kind.STATUS)
 PRESSURE_DEFER_SECONDS = 10.0
 MAX_DEFER_SECONDS = 60.0

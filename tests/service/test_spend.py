@@ -390,10 +390,9 @@ def test_issue_27_a_support_declared_in_the_priest_window_is_one_edit_when_told(
     assert closed.text.endswith("📣 Told to the table now.") and not closed.rows
 
 
-def test_issue_27_news_and_the_prompt_that_comes_with_them_are_one_message() -> None:
-    """R-T8 Tome: the trader who gave the Tome is told what came back and asked at once whether
-    to swap occupations. One new message says both, the news above the question (they were two
-    messages in the same second); answered, the news stay above the answer."""
+def _tome_offered() -> tuple[ServiceGame, int, int, str]:
+    """A 4-player table whose player on turn offered the Tome (R-T8) to the one across: the
+    table, the trader, the partner and the partner's item that can come back."""
     table = ServiceGame(n=4)
     table.start()
     trader = table.state().turn
@@ -401,6 +400,14 @@ def test_issue_27_news_and_the_prompt_that_comes_with_them_are_one_message() -> 
     table.arrange(lambda st: table.give(st, trader, "tome"))
     back = table.state().players[partner].items[0]
     table.offer(trader, partner, "tome")
+    return table, trader, partner, back
+
+
+def test_issue_27_news_and_the_prompt_that_comes_with_them_are_one_message() -> None:
+    """R-T8 Tome: the trader who gave the Tome is told what came back and asked at once whether
+    to swap occupations. One new message says both, the news above the question (they were two
+    messages in the same second); answered, the news stay above the answer."""
+    table, trader, partner, back = _tome_offered()
     chat = table.uids[trader]
     before = len(table.messenger.in_chat(chat))
     legal = engine.legal_actions(table.state(), partner)
@@ -491,13 +498,7 @@ def test_issue_27_a_prompt_with_news_whose_send_was_uncertain_shows_them_again()
     from handlers.transaction import ACK_UNCERTAIN
     from infra.ports import Put
 
-    table = ServiceGame(n=4)
-    table.start()
-    trader = table.state().turn
-    partner = (trader + 2) % table.n
-    table.arrange(lambda st: table.give(st, trader, "tome"))
-    back = table.state().players[partner].items[0]
-    table.offer(trader, partner, "tome")
+    table, trader, partner, back = _tome_offered()
     legal = engine.legal_actions(table.state(), partner)
     accept = next(a for a in legal if a.kind == "accept" and a.card == back)
     table.press_payload(partner, action_payloads.encode_action(accept))
