@@ -76,6 +76,7 @@ class Bookkeeping(TypedDict, total=False):
     unreachable_noted: list[int] | None
     mention: Mention | None
     away_notices: dict[str, int] | None
+    newest: dict[str, int] | None
 
 
 _bookkeeping: TypeAdapter[Bookkeeping] | None = None  # built on the first load (cold start)
@@ -128,6 +129,7 @@ _OPTIONAL = (
     "unreachable_noted",
     "mention",
     "away_notices",
+    "newest",
     "muted",
     "cancel_votes",
 )
@@ -164,6 +166,9 @@ class GameRecord(BaseModel):
     unreachable_noted: list[int] = Field(default_factory=list)  # ... the table was told of
     mention: Mention | None = None
     away_notices: dict[str, int] = Field(default_factory=dict)  # seat -> its away notice
+    # private chat -> the newest message the game sent there (-1: one of unknown id), so a
+    # reminder knows whether the prompt is still the last message (``handlers.presenter``)
+    newest: dict[str, int] = Field(default_factory=dict)
     # the bot may not write in the game's group (``handlers.chat_moves``; delivery sets it too,
     # ``handlers.holds.tell_muted``)
     muted: bool = False
@@ -209,6 +214,7 @@ class GameRecord(BaseModel):
             unreachable_noted=doc.get("unreachable_noted") or [],
             mention=doc.get("mention"),
             away_notices=doc.get("away_notices") or {},
+            newest=doc.get("newest") or {},
             muted=bool(doc.get("muted")),
             cancel_votes=_votes(doc.get("cancel_votes")),
             extra={k: v for k, v in doc.items() if k not in known and k not in PIPELINE_KEYS},
@@ -275,6 +281,9 @@ class GameRecord(BaseModel):
         the status, the story, the turn's mention, the lobby, an away notice), by the sent
         entry's tag; an id of 0 or less: the call showed no message (a pin refused)."""
         kind, seat = sent.tag.kind, sent.tag.seat
+        if sent.op == "send" and sent.chat > 0 and message_id > 0:
+            known = self.newest.get(str(sent.chat), 0)
+            self.newest[str(sent.chat)] = message_id if known < 0 else max(known, message_id)
         if message_id <= 0:  # the call showed no message
             if kind == Kind.STATUS_PIN and sent.op == "pin" and self.status is not None:
                 self.status["pin_refused"] = True  # the bot may not pin there
@@ -302,6 +311,8 @@ class GameRecord(BaseModel):
         kind = sent.tag.kind
         if sent.op != "send":
             return
+        if sent.chat > 0:
+            self.newest[str(sent.chat)] = -1  # a message of unknown id may be the newest
         prompt = self._open_prompt(sent) if kind == Kind.PROMPT else None
         newest: Status | Story | None = {Kind.STATUS: self.status, Kind.STORY: self.story}.get(kind)
         if prompt is not None:

@@ -119,6 +119,10 @@ class Presenter(PrivateNews):
         for seat, kind in self.run.reminders:
             lang = self.lang_of(seat)
             what = t(lang, f"game.kind.{kind}")
+            if self._prompt_last(seat):  # a reminder below it notifies: no edit (issue 27)
+                text = t(lang, "bot.reminder_above", what=what, seconds=seconds)
+                self.txn.send(self.chat_of(seat), text, tag="reminder")
+                continue
             text = t(lang, "bot.reminder", what=what, seconds=seconds)
             if not self._remind_with_prompt(seat, text):
                 self.txn.send(self.chat_of(seat), text, tag="reminder")
@@ -150,6 +154,20 @@ class Presenter(PrivateNews):
         prompt["uncertain"] = False
         prompt["v"] = prompt_version(self.state, seat, self._timing())
         return True
+
+    def _prompt_last(self, seat: int) -> bool:
+        """The seat's open prompt is the newest message the game sent in its chat, nothing else
+        on its way there (a direct reply, such as /notes, is not counted: the prompt is then a
+        little higher up)."""
+        prompt, p = self.game.prompts.get(str(seat)), self.state.pending
+        if prompt is None or p is None or prompt["dec"] != p.id or prompt.get("closed"):
+            return False
+        chat = self.chat_of(seat)
+        if not prompt["msg"] or self.game.newest.get(str(chat)) != prompt["msg"]:
+            return False
+        return not any(
+            e["op"] == "send" and e["chat"] == chat for e in self.txn.doc.get("outbox", [])
+        )
 
     def _question(self, seat: int) -> prompts.Question:
         """What the seat is asked now."""

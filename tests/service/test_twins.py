@@ -238,12 +238,13 @@ def test_R_D1_your_turn_is_next_paused_for_a_fight_whatever_the_doctor() -> None
     assert any(r[1] == "answerCallbackQuery" and r[3] == why for r in a.stream(uid))
 
 
-def test_R_D1_a_turn_reminded_and_sent_anew_looks_the_same_whatever_the_hidden_cards() -> None:
-    """Issue 25 (polish): a reminder brings the prompt down, sent anew with its buttons, the one
-    above closed. A: the first player holds a ready, face-down Diplomat (offered in the turn's
-    prompt); B: a plain occupation. Nobody acts: the turn is reminded (in the group by a mention,
-    in private by the prompt sent anew) and runs out. The group and every other seat see the
-    same, call for call; the player's own chat gets the same calls at the same moments."""
+def test_R_D1_a_turn_reminded_looks_the_same_whatever_the_hidden_cards() -> None:
+    """Issue 27: a reminder under the prompt it reminds of (the newest message in the chat) is
+    a message of its own, the prompt left as it is. A: the first player holds a ready,
+    face-down Diplomat (offered in the turn's prompt); B: a plain occupation. Nobody acts: the
+    turn is reminded (in the group by a mention, in private by a message below the prompt) and
+    runs out. The group and every other seat see the same, call for call; the player's own chat
+    gets the same calls at the same moments."""
     seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
     turn = seats(deal(N, seed))[0]
     a, b = twins(
@@ -253,6 +254,31 @@ def test_R_D1_a_turn_reminded_and_sent_anew_looks_the_same_whatever_the_hidden_c
     )
     for twin in (a, b):
         twin.wait(150)
+        assert twin.state().turn != turn
+    assert_same_streams(a, b, hidden={turn})
+    uid = a.player(turn).uid
+    shape_a = [(at, method, msg) for at, method, msg, *_ in a.stream(uid)]
+    shape_b = [(at, method, msg) for at, method, msg, *_ in b.stream(uid)]
+    assert shape_a == shape_b
+    above = t("en", "bot.reminder_above", what=t("en", "game.kind.turn"), seconds=15)
+    assert any(r[1] == "sendMessage" and r[3] == above for r in a.stream(uid)), a.stream(uid)
+
+
+def test_R_D1_a_turn_reminded_and_sent_anew_looks_the_same_whatever_the_hidden_cards() -> None:
+    """Issue 25 (polish): a reminder of a prompt with a message below it (here: the record's
+    newest message in the chat is a later one) brings the prompt down, sent anew with its
+    buttons, the one above closed. The same twins as above."""
+    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    turn = seats(deal(N, seed))[0]
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, turn, "diplomat"),
+        lambda st: give_occupation(st, turn, plain_in_deck(st)),
+    )
+    for twin in (a, b):
+        twin.wait(5)
+        twin.below_the_prompt(turn)
+        twin.wait(145)
         assert twin.state().turn != turn
     assert_same_streams(a, b, hidden={turn})
     uid = a.player(turn).uid

@@ -16,6 +16,7 @@ import pytest
 import engine
 from engine import Event, State
 from handlers import lobby
+from infra.ports import Put
 from tests.e2e.harness import GROUP, Harness, Player
 
 NAMES = ("Anna", "Ben", "Carla", "Dan", "Eve", "Fay", "Gus", "Hal")
@@ -105,6 +106,18 @@ class Twin:
 
     def wait(self, seconds: float) -> None:
         self.run_until(self.now + seconds)
+
+    def below_the_prompt(self, seat: int) -> None:
+        """Arrange: the game's record knows a message newer than the seat's prompt in its chat
+        (its reminder then brings the prompt down, ``Presenter._prompt_last``)."""
+        h = self.harness
+        got = h.store.get(f"GAME#{h.game_doc()['gid']}")
+        assert got is not None
+        pending = self.state().pending
+        assert pending is not None
+        shown, _ = h.prompt_buttons(self.player(seat), pending.id)  # its ack is not read yet
+        got.doc.setdefault("newest", {})[str(self.player(seat).uid)] = shown + 1
+        h.store.commit([Put(got.key, got.doc, got.version)])
 
     # -- the game (read only, to know whose phone to look at) ------------------------------
     def state(self) -> State:
