@@ -16,7 +16,7 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.answer_trade.title", name=a.name(giver)),
-            a.t("game.answer_trade.offer", name=a.name(giver), card=label),
+            a.t("game.answer_trade.offer", card=label),
         ]
     )
     if offered in UNREFUSABLE_ITEMS:

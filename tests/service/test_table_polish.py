@@ -8,11 +8,13 @@ import re
 import engine
 from engine import Action
 from engine.cards import DOCTOR, PRIEST
-from handlers import action_payloads
+from handlers import action_payloads, fmt
 from handlers.card_labels import card_label, occupation_label
 from handlers.group_settings import GroupSettings
 from handlers.i18n import t
+from infra.ports import Put
 from tests.service.service_game import ServiceGame
+from tests.service.test_claim_story import _claim
 from tests.service.test_follow_up_prompts import _won
 from tests.service.test_riding_decisions import _attack
 
@@ -131,20 +133,49 @@ def test_issue_25_a_trades_follow_up_keeps_who_offered_the_trade() -> None:
     assert first.startswith("✔️ You accept") and _named(table, trader) in first, text
 
 
-# -- 4. a reminder does not stay under an answered prompt ---------------------------------------
-def test_issue_25_a_reminder_carries_the_prompt_so_none_stays_under_an_answered_one() -> None:
-    """A trade's answer (30 s) is reminded 15 s before its deadline. Before, "⏰ 15 s left: the
-    answer to the trade." was a message of its own, which stayed below the prompt once it was
-    answered. Now the reminder brings the prompt down (the one above says so, without buttons),
-    and once answered it shows the answer: no reminder is left over, and no call more is made
-    than before (one send, one edit)."""
+# -- 4. a reminder: a new message, an edit only when the prompt is not right above it ---------
+def _reminded_trade() -> tuple[ServiceGame, int, int, int, int]:
+    """A trade's answer (30 s), its prompt sent. (table, trader, partner, the prompt's id, the
+    partner's chat length)."""
     table = ServiceGame(n=4)
     table.start()
     trader = table.state().turn
     partner = (trader + 2) % table.n
     table.offer(trader, partner, table.state().players[trader].items[0])
     first, _ = table.prompt(partner)
-    calls = len(table.messenger.in_chat(table.uids[partner]))
+    return table, trader, partner, first, len(table.messenger.in_chat(table.uids[partner]))
+
+
+def test_issue_27_a_reminder_under_the_newest_prompt_is_a_message_of_its_own() -> None:
+    """A trade's answer is reminded 15 s before its deadline. Its prompt is the last message in
+    the private chat, so a new message below it notifies the player as well as the prompt sent
+    anew would: before, the reminder also edited the prompt closed ("⏬ Asked again below") and
+    sent it again, one edit more. Answered, the prompt shows the answer where it was."""
+    table, trader, partner, first, calls = _reminded_trade()
+    table.wait_until_due()  # the reminder
+    reminded, _ = table.prompt(partner)
+    assert reminded == first
+    chat = table.messenger.in_chat(table.uids[partner])
+    shown = table.messenger.messages[(table.uids[partner], first)]
+    assert shown.rows and t("en", "prompt.closed.moved") not in shown.text, shown.text
+    what = t("en", "game.kind.trade_answer")
+    above = t("en", "bot.reminder_above", what=what, seconds=15)
+    assert [m.text for m in chat[calls:]] == [above]
+    _press(table, partner, _choose(table, partner, "refuse"))
+    answered = table.messenger.messages[(table.uids[partner], first)].text
+    refused = t("en", "game.answer.trade_answer.refuse", name=_named(table, trader))
+    assert answered.endswith(refused), answered
+
+
+def test_issue_25_a_reminder_carries_a_prompt_no_longer_last_in_the_chat() -> None:
+    """A prompt with a message of the game below it (here: the record's newest message in the
+    chat is a later one) is brought down by its reminder (the one above says so, without
+    buttons), and once answered it shows the answer: no reminder is left over."""
+    table, trader, partner, first, calls = _reminded_trade()
+    got = table.store.get(f"GAME#{table.gid}")
+    assert got is not None
+    got.doc.setdefault("newest", {})[str(table.uids[partner])] = first + 1  # its ack is older
+    table.store.commit([Put(got.key, got.doc, got.version)])
     table.wait_until_due()  # the reminder
     reminded, _ = table.prompt(partner)
     assert reminded != first
@@ -262,3 +293,51 @@ def test_issue_25_the_turn_prompt_says_what_its_occupation_button_is() -> None:
     assert any(d.endswith(":~dp") for d in data), data
     label = occupation_label("en", DIPLOMAT)
     assert label in text.split("\n⏳")[0], text
+
+
+# -- 7. each thing said once ---------------------------------------------------------------------
+def test_issue_25_a_trade_offer_names_the_offerer_once() -> None:
+    """R-T1: "🔄 Trade offer from P5" was followed by "P5 offers you ⚫ Black Pearl.": the
+    offerer named twice in two lines."""
+    table = ServiceGame(n=4)
+    table.start()
+    trader = table.state().turn
+    partner = (trader + 2) % table.n
+    card = table.state().players[trader].items[0]
+    table.offer(trader, partner, card)
+    message, _ = table.prompt(partner)
+    text = table.messenger.messages[(table.uids[partner], message)].text
+    assert text.count(table.state().players[trader].name) == 1, text
+    assert card_label("en", card) in text, text
+
+
+def test_issue_25_an_answered_support_prompt_says_its_strength_without_a_remark() -> None:
+    """R-A3: every answered support prompt ended its strength line with "(the group's story
+    follows the fight)", the same remark in each; its strength is said as of then, in a line of
+    its own words only."""
+    table = ServiceGame(n=4)
+    table.start()
+    table.attack()
+    while (aw := engine.awaiting(table.state())) is not None and aw.kind != "support":
+        table.wait_until_due()  # a Priest's window
+    assert aw is not None
+    supporter = aw.seats[0]
+    message, _ = table.prompt(supporter)
+    table.press_payload(supporter, "su.ha", prefix=True)
+    text = table.messenger.messages[(table.uids[supporter], message)].text
+    fight = engine.public_view(table.state())["fight"]
+    assert fight is not None and fight["strength"] is not None
+    att, dfn = fight["strength"]
+    line = next(x for x in text.split("\n") if str(att) in x and "defender" in x)
+    assert line == f"Strength at the time: attacker {att} : {dfn} defender", text
+
+
+def test_R_W3_a_chinese_claim_tally_keeps_a_name_apart_from_its_count() -> None:
+    """The Chinese tally read "🗝️ 密钥：P23个" for P2 holding three (a name, then its count, with
+    nothing between: P23). A word stands between them now ("P2有3个")."""
+    st, story = _claim("zh-Hans", order_is_smaller=True, ally_keys=1, name_enemy=False)
+    pub = engine.public_view(st)
+    tally = next(line for line in story.split("\n") if line.startswith("🧮"))
+    for seat in (st.result or {})["named"] + [(st.result or {})["declarer"]]:
+        name = fmt.name(pub, seat)
+        assert name in tally and not re.search(re.escape(name) + r"\d", tally), tally
