@@ -224,13 +224,16 @@ def join_news(txn: Txn, chat: int, seat: int, news: dict[int, str], text: str) -
 
 def _listed_by_prompt(st: State, seat: int, e: Event) -> bool:
     """Whether the seat's prompt now lists what ``e`` shows them: the loser's items for a Take
-    or the only one taken (R-A9 (b)), the occupation deck for the Coat (R-T8). "🔍 …" would say
-    the same list again, below the prompt that says it (issue 25)."""
+    or the only one taken (R-A9 (b)), the occupation deck for the Coat (R-T8), the draw pile for
+    the Clairvoyant. "🔍 …" would say the same list again, next to the prompt that says it
+    (issue 25)."""
     p = st.pending
     if p is None or p.actors != [seat]:
         return False
     if p.kind == DecisionKind.COAT:
         return e.kind == EventKind.DECK_SEEN
+    if p.kind == DecisionKind.CLAIRVOYANT:  # its prompt lists the pile from the top
+        return e.kind == EventKind.PILE_SEEN
     seen = data_of(e, EventKind.ITEMS_SEEN)
     return (
         p.kind in (DecisionKind.REWARD_TAKE, DecisionKind.GIVEBACK)

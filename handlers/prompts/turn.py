@@ -230,8 +230,9 @@ def clairvoyant_page(a: Ask, path: list[str]) -> Page:
     )
     page.info = [action_payloads.info_item(item_kind(c)) for c in top_first]
     first = _first_choice(path, orders)
-    if first is None:
-        page.add(a.t("game.clairvoyant.pick_first"))
+    if first is None:  # two cards go on top, chosen one at a time
+        two = len(orders[0].cards) > 1
+        page.add(a.t("game.clairvoyant.pick_two" if two else "game.clairvoyant.pick_first"))
         if len(orders) == 1:
             page.rows = [[(card_label(a.lang, orders[0].cards[0]), act(orders[0]))]]
             return page

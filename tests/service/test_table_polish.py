@@ -341,3 +341,22 @@ def test_R_W3_a_chinese_claim_tally_keeps_a_name_apart_from_its_count() -> None:
     for seat in (st.result or {})["named"] + [(st.result or {})["declarer"]]:
         name = fmt.name(pub, seat)
         assert name in tally and not re.search(re.escape(name) + r"\d", tally), tally
+
+
+def test_issue_25_the_clairvoyant_sees_the_draw_pile_listed_once() -> None:
+    """A Clairvoyant used on one's turn: the answered turn prompt read "🔍 The draw pile from the
+    top: 1. … 5. …", and the Clairvoyant's prompt under it listed the same pile again."""
+    table = ServiceGame(n=4)
+    table.start()
+    first = table.state().turn
+    seat = (first + 1) % table.n
+    table.arrange(lambda st: table.give(st, seat, "clairvoyant"))
+    _press(table, first, _choose(table, first, "pass"))
+    use = next(a for a in engine.legal_actions(table.state(), seat) if a.kind == "clairvoyant")
+    _press(table, seat, use)
+    assert table.state().pending.kind == "clairvoyant"  # type: ignore[union-attr]
+    top = card_label("en", table.state().pile[-1])
+    chat = "\n".join(_texts(table, seat))
+    assert chat.count(f"1. {top}") == 1, chat
+    # and it says two cards are chosen, one at a time (its buttons take the top one first)
+    assert t("en", "game.clairvoyant.pick_two") in chat, chat
