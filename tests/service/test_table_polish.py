@@ -360,3 +360,11 @@ def test_issue_25_the_clairvoyant_sees_the_draw_pile_listed_once() -> None:
     assert chat.count(f"1. {top}") == 1, chat
     # and it says two cards are chosen, one at a time (its buttons take the top one first)
     assert t("en", "game.clairvoyant.pick_two") in chat, chat
+
+
+def test_R_W3_a_claim_tally_over_the_count_needed_reads_as_one() -> None:
+    """R-W3: a tally of four Keys read "= 4 of 3 needed." ("4 of 3" reads as a part of a
+    whole). It says the total, then what is needed."""
+    _, story = _claim("en", order_is_smaller=True, ally_keys=2, name_enemy=False)
+    tally = next(line for line in story.split("\n") if line.startswith("🧮"))
+    assert tally.endswith("= 4 (3 needed)."), tally
