@@ -55,9 +55,10 @@ browser:
 	fi
 
 # Tests marked slow are left out (a human's whole game in Chromium at the default deadlines
-# takes 10-25 minutes); `make test-slow` runs them.
+# takes 10-25 minutes); `make test-slow` runs them. worksteal: an idle worker takes tests queued
+# for the other, so the longest (run first, tests/conftest.py) never leave one worker waiting.
 test: $(VENV)/.installed lint typecheck cfn browser
-	$(VENV)/bin/pytest -n 2 -m "not slow"
+	$(VENV)/bin/pytest -n 2 --dist worksteal -m "not slow"
 
 test-slow: $(VENV)/.installed browser
 	$(VENV)/bin/pytest -n 0 -m slow -s
