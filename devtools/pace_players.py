@@ -176,6 +176,19 @@ class BriskPlayers:
             uid, message_id, route = chosen
             for data in route:
                 self.press(uid, message_id, data)
+            if seat in self.planners:
+                self.ahead_again(uid)
+
+    def ahead_again(self, uid: int) -> None:
+        """A player who uses "your turn is next" and finds it no longer offered (it closed unused
+        too often, handlers.ahead_message) taps "🔜 Offer my turn ahead again" on its last
+        closing, just above the turn they answered; the others leave it."""
+        for shown in self.messenger.in_chat(uid)[-8:]:
+            for data in [b[2] for row in shown.rows or [] for b in row]:
+                if data.startswith("N:"):
+                    self.taps += 1
+                    self.press(uid, shown.message_id, data)
+                    return
 
     def choose(self, seat: int, decision: int) -> tuple[int, int, list[str]] | None:
         """What the player decides, as the buttons to press in their prompt (``uid``, the
