@@ -24,7 +24,8 @@ from handlers import action_payloads, callback_data, fmt, prompts
 from handlers.game_record import Ahead
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
-from handlers.private_news import join_news
+from handlers.outbox import answer_text
+from handlers.private_news import KEPT_WAIT_SECONDS, join_news
 from handlers.prompts.answer import ahead_line
 from handlers.prompts.closed import closed_text
 from infra.ports import Rows
@@ -118,12 +119,35 @@ class AheadMessage(RunnerBound):
                     self.game.ahead["lead"] = lead
             return
         msg = rec["msg"]
+        if kept is not None and self.txn.toast is None and rec.get("v", "").split(":")[1] != held:
+            # the choice just made, said at once by the press's answer (issue 27)
+            line = ahead_line(view, kept, self.lang_of(owner))
+            told = fmt.lines(t(self.lang_of(owner), "game.turn.next_held"), line)
+            self.txn.toast = (answer_text(told.replace("\n", " ")), False)
         if pr is None or rec.get("v") == version or msg is None:
             # unchanged, or still being sent (the next command edits it)
             return
-        self.txn.edit(self.chat_of(owner), msg, _led(rec, pr.text), rows, tag="prompt")
+        self.txn.edit(
+            self.chat_of(owner),
+            msg,
+            _led(rec, pr.text),
+            rows,
+            tag="prompt",
+            after=self._wait(rec, version),
+        )
         rec["dec"] = st.pending.id
         rec["v"] = version
+
+    def _wait(self, rec: Ahead, version: str) -> float | None:
+        """When the edit from what ``rec`` shows to ``version`` may go: later
+        (``KEPT_WAIT_SECONDS``) when it shows only the choice the seat just made (its hand the
+        same), which the press's answer says at once: a turn that starts meanwhile closes the
+        message with one edit, not two (issue 27: about 8 of 22 a 5-player game); else at
+        once."""
+        old, new = rec.get("v", "::").split(":"), version.split(":")
+        if old[1] == new[1] or old[2] != new[2]:
+            return None
+        return self.txn.now + KEPT_WAIT_SECONDS
 
     def end(self, rec: Ahead) -> None:
         """The seat's turn started (or the game ended, or the seat is away): close its message."""

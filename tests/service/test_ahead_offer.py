@@ -102,3 +102,39 @@ def test_issue_27_a_player_who_chose_ahead_once_is_offered_it_to_the_end() -> No
     last = _offers(table, seat)[-1]
     assert table.messenger.in_chat(table.uids[seat])[-1].message_id == last, "sent just now"
     assert not any(_again(table, seat, m) for m in _offers(table, seat))
+
+
+def test_issue_27_a_choice_played_soon_after_it_is_made_costs_one_edit() -> None:
+    """A choice made ahead is said at once by the press's answer ("🔒 Kept until your turn
+    starts: ..."); the message's own edit to show it waits ``KEPT_WAIT_SECONDS``, so a turn
+    that starts meanwhile closes it with one edit, saying what was played (it was an edit to
+    show it kept and one to close it: about 8 of a 5-player game's 22 such edits)."""
+    from devtools.memory_messenger import MemoryMessenger
+    from handlers.private_news import KEPT_WAIT_SECONDS
+    from infra.ports import Rows, Sent
+    from tests.service.test_premove import _answer, _offer
+
+    table = ServiceGame(n=4)
+    table.start()
+    _, nxt, partner = _offer(table)
+    message_id, _ = table.prompt(nxt)
+    chat = table.uids[nxt]
+    edits: list[str] = []
+    edit = table.messenger.edit
+
+    def counting(chat_id: int, msg: int, text: str, rows: Rows | None = None) -> Sent:
+        if (chat_id, msg) == (chat, message_id):
+            edits.append(text)
+        return edit(chat_id, msg, text, rows)
+
+    assert isinstance(table.messenger, MemoryMessenger)
+    table.messenger.edit = counting  # type: ignore[method-assign]
+    table.press_payload(nxt, "pa")  # pass, chosen ahead
+    held = t("en", "game.turn.next_held")
+    assert held in table.messenger.answers[-1][1], "said at once"
+    assert edits == []
+    table.clock.advance(KEPT_WAIT_SECONDS / 2)
+    _answer(table, partner)  # the turn starts: the pass is played
+    table.clock.advance(KEPT_WAIT_SECONDS)
+    table.fire_timers()
+    assert len(edits) == 1 and t("en", "prompt.closed.premove_played") in edits[0], edits
