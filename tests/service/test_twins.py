@@ -518,3 +518,29 @@ def test_R_D1_your_turn_is_next_switched_off_and_on_looks_the_same_whatever_the_
     assert any(off in (r[3] or "") for r in a.stream(uid)), "switched off, and said so"
     done = t("en", "bot.ahead_again_done")
     assert any(r[1] == "answerCallbackQuery" and r[3] == done for r in a.stream(uid))
+
+
+def test_R_D1_a_turn_chosen_ahead_and_its_waiting_edit_look_the_same_to_the_group() -> None:
+    """Issue 27: a choice made on "🔜 Your turn is next" is said by the press's answer and
+    shown in the message 10 s later (its flush timer). A: the next player chooses to pass ahead
+    5 s into the turn before theirs; B: they choose nothing. Until that turn's player acts, the
+    group and every other seat see the same, call for call."""
+    seed = find_seed(lambda st: True)
+    _, nxt, _ = seats(deal(N, seed))
+    a, b = twins(seed, lambda st: None, lambda st: None)
+    for twin, chooses in ((a, True), (b, False)):
+        twin.wait(5)
+        if chooses:
+            player = twin.player(nxt)
+            title = t("en", "game.turn.next_title").replace("<b>", "").replace("</b>", "")
+            shown = next(
+                m for m in twin.harness.api.messages_in(player.uid) if title in (m.text or "")
+            )
+            button = next(d for _, d in shown.buttons() if d and d.endswith(":pa"))
+            twin.harness.press(player, player.uid, shown.message_id, button)
+        twin.wait(40)
+    assert engine.view(a.state(), nxt)["next_turn"]["held"] is not None  # type: ignore[index]
+    held = t("en", "game.turn.next_held")
+    mine = a.stream(a.player(nxt).uid)
+    assert any(r[1] == "editMessageText" and held in (r[3] or "") for r in mine), "shown later"
+    assert_same_streams(a, b, hidden={nxt})
