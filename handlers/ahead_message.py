@@ -119,11 +119,6 @@ class AheadMessage(RunnerBound):
                     self.game.ahead["lead"] = lead
             return
         msg = rec["msg"]
-        if kept is not None and self.txn.toast is None and rec.get("v", "").split(":")[1] != held:
-            # the choice just made, said at once by the press's answer (issue 27)
-            line = ahead_line(view, kept, self.lang_of(owner))
-            told = fmt.lines(t(self.lang_of(owner), "game.turn.next_held"), line)
-            self.txn.toast = (answer_text(told.replace("\n", " ")), False)
         if pr is None or rec.get("v") == version or msg is None:
             # unchanged, or still being sent (the next command edits it)
             return
@@ -194,6 +189,17 @@ class AheadMessage(RunnerBound):
             return
         closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, None)
         self.txn.edit(self.chat_of(seat), msg, _led(rec, closed), None, tag="closed")
+
+
+def kept_answer(view: SeatView, lang: str) -> tuple[str, bool] | None:
+    """The answer to a press on "your turn is next" that made a choice: what is kept, said at
+    once (its message shows it ``KEPT_WAIT_SECONDS`` later, issue 27); None if nothing is."""
+    nt = view["next_turn"]
+    kept = nt["held"] if nt is not None else None
+    if kept is None:
+        return None
+    told = f"{t(lang, 'game.turn.next_held')} {ahead_line(view, kept, lang)}"
+    return answer_text(told), False
 
 
 def pause_reason(view: SeatView) -> tuple[str, dict[str, str]]:

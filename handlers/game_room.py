@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
-from handlers.ahead_message import pause_reason
+from handlers.ahead_message import kept_answer, pause_reason
 from handlers.callback_data import AheadButton, BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import finish_game
@@ -96,6 +96,8 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     kept = not ahead and table.support_kept_open(seat, acting)
     if not kept and not ahead:
         answered[seat] = (press.message_id, Seen(*before, action))
+    if ahead:  # said at once: its message shows it a little later (issue 27)
+        txn.toast = kept_answer(table.question(seat)[0], plang)
     _after_play(work, rooms, table, answered, seat if kept else None)
     return Outcome(action.kind)
 
