@@ -2,7 +2,8 @@
 thinks (uniformly, seeded: ``THINK_SECONDS``, issue 9), decides with the engine's AI policy on
 their own view, and presses the buttons that lead to it (navigation pages included). The next
 player offered their turn ahead (engine.premove) starts thinking when that prompt shows; a share
-of the players (``ahead``) does so at all."""
+of the players (``ahead``) does so at all, and taps "🔜 Offer my turn ahead again" when the bot
+stopped sending it after three unused (handlers.ahead_message); the others ignore both."""
 
 from __future__ import annotations
 
