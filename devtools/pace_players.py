@@ -2,7 +2,8 @@
 thinks (uniformly, seeded: ``THINK_SECONDS``, issue 9), decides with the engine's AI policy on
 their own view, and presses the buttons that lead to it (navigation pages included). The next
 player offered their turn ahead (engine.premove) starts thinking when that prompt shows; a share
-of the players (``ahead``) does so at all."""
+of the players (``ahead``) does so at all, and taps "🔜 Offer my turn ahead again" when the bot
+stopped sending it after three unused (handlers.ahead_message); the others ignore both."""
 
 from __future__ import annotations
 
@@ -176,6 +177,19 @@ class BriskPlayers:
             uid, message_id, route = chosen
             for data in route:
                 self.press(uid, message_id, data)
+            if seat in self.planners:
+                self.ahead_again(uid)
+
+    def ahead_again(self, uid: int) -> None:
+        """A player who uses "your turn is next" and finds it no longer offered (it closed unused
+        too often, handlers.ahead_message) taps "🔜 Offer my turn ahead again" on its last
+        closing, just above the turn they answered; the others leave it."""
+        for shown in self.messenger.in_chat(uid)[-8:]:
+            for data in [b[2] for row in shown.rows or [] for b in row]:
+                if data.startswith("N:"):
+                    self.taps += 1
+                    self.press(uid, shown.message_id, data)
+                    return
 
     def choose(self, seat: int, decision: int) -> tuple[int, int, list[str]] | None:
         """What the player decides, as the buttons to press in their prompt (``uid``, the

@@ -1,6 +1,13 @@
 """The next turn chosen ahead (``engine.premove``) as one private message of its own, "your turn
 is next": sent, edited while what it shows changes, closed when the seat's turn starts
 (``handlers.presenter`` asks it once per command).
+
+*Decision (issue 27):* it is offered to players who use it. Closed unused ``UNUSED_OFF`` times (the
+seat's turn came with nothing chosen) before its player ever chose on it in this game, it is no
+longer sent to them: its last closing says so and carries "🔜 Offer my turn ahead again" (an
+edit made anyway); one tap offers it again and takes the button away (``offered_again``), as
+does the game's end (no button stays answerable). Only that player's chat differs: the table
+never waits for it (R-D1).
 """
 
 from __future__ import annotations
@@ -13,14 +20,18 @@ from engine import DecisionKind, EventKind, premove
 from engine.actions import action_of
 from engine.events import data_of
 from engine.view_types import SeatView
-from handlers import action_payloads, fmt, prompts
+from handlers import action_payloads, callback_data, fmt, prompts
 from handlers.game_record import Ahead
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
-from handlers.private_news import join_news
+from handlers.outbox import answer_text
+from handlers.private_news import KEPT_WAIT_SECONDS, join_news
 from handlers.prompts.answer import ahead_line
 from handlers.prompts.closed import closed_text
 from infra.ports import Rows
+
+UNUSED_OFF = 3  # "your turn is next" closed unused this many times in a row: no longer sent
+USES = -1  # the count of a seat that chose on it or asked for it again: offered to the end
 
 
 class AheadMessage(RunnerBound):
@@ -31,6 +42,28 @@ class AheadMessage(RunnerBound):
         self.lang_of = run.lang_of
         self.chat_of = run.chat_of
         self.asks = run.asks
+
+    def offered(self, seat: int) -> bool:
+        """Whether the seat is sent "your turn is next" (not after ``UNUSED_OFF`` unused)."""
+        return self.game.ahead_unused.get(str(seat), 0) < UNUSED_OFF
+
+    def again_rows(self, seat: int) -> Rows | None:
+        """The "🔜 Offer my turn ahead again" button, for a seat no longer offered it."""
+        if self.offered(seat):
+            return None
+        label = t(self.lang_of(seat), "bot.ahead_again_button")
+        return [[[label, "d", callback_data.ahead_again(self.game.gid)]]]
+
+    def offered_again(self, seat: int | None = None) -> None:
+        """The seat asked for "your turn is next" again (None: the game ended): its button
+        taken away (the message it is on edited without it), the count of unused ones anew."""
+        for seat_s, off in list(self.game.ahead_off.items()):
+            if seat is None or int(seat_s) == seat:
+                chat = self.chat_of(int(seat_s))
+                self.txn.edit(chat, off["msg"], off["text"], None, tag="closed")
+                del self.game.ahead_off[seat_s]
+        if seat is not None:
+            self.game.ahead_unused[str(seat)] = USES
 
     def update(
         self, offered: tuple[int, prompts.Prompt, Rows] | None, news: dict[int, str]
@@ -56,6 +89,8 @@ class AheadMessage(RunnerBound):
             self.end(rec)
             self.game.ahead = rec = None
         if owner is None or not self.asks(owner) or st.pending is None:
+            return
+        if rec is None and not self.offered(owner):
             return
         view = engine.view(st, owner)
         nt = view["next_turn"]
@@ -87,9 +122,27 @@ class AheadMessage(RunnerBound):
         if pr is None or rec.get("v") == version or msg is None:
             # unchanged, or still being sent (the next command edits it)
             return
-        self.txn.edit(self.chat_of(owner), msg, _led(rec, pr.text), rows, tag="prompt")
+        self.txn.edit(
+            self.chat_of(owner),
+            msg,
+            _led(rec, pr.text),
+            rows,
+            tag="prompt",
+            after=self._wait(rec, version),
+        )
         rec["dec"] = st.pending.id
         rec["v"] = version
+
+    def _wait(self, rec: Ahead, version: str) -> float | None:
+        """When the edit from what ``rec`` shows to ``version`` may go: later
+        (``KEPT_WAIT_SECONDS``) when it shows only the choice the seat just made (its hand the
+        same), which the press's answer says at once: a turn that starts meanwhile closes the
+        message with one edit, not two (issue 27: about 8 of 22 a 5-player game); else at
+        once."""
+        old, new = rec.get("v", "::").split(":"), version.split(":")
+        if old[1] == new[1] or old[2] != new[2]:
+            return None
+        return self.txn.now + KEPT_WAIT_SECONDS
 
     def end(self, rec: Ahead) -> None:
         """The seat's turn started (or the game ended, or the seat is away): close its message."""
@@ -118,16 +171,35 @@ class AheadMessage(RunnerBound):
                 dropped = t(lang, "prompt.closed.premove_dropped", why=why)
                 text = fmt.lines(rec.get("title", ""), "", chosen, dropped)
             self.txn.edit(self.chat_of(seat), msg, _led(rec, text), None, tag="closed")
+            self.game.ahead_unused[str(seat)] = USES  # used: offered on
             return
         p = self.state.pending
         if p is not None and p.kind == DecisionKind.TURN and p.actors == [seat]:
             # the turn itself comes as a new message, which notifies (an edit would not)
             why = "prompt.closed.turn_came"
             closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, why)
-            self.txn.edit(self.chat_of(seat), msg, _led(rec, closed), None, tag="closed")
+            unused = self.game.ahead_unused
+            if unused.get(str(seat), 0) != USES:
+                unused[str(seat)] = unused.get(str(seat), 0) + 1
+            rows = self.again_rows(seat)
+            if rows is not None:  # no longer sent: said here, with the button to have it again
+                self.game.ahead_off[str(seat)] = {"msg": msg, "text": _led(rec, closed)}
+                closed = fmt.lines(closed, "", t(lang, "prompt.closed.ahead_off", n=UNUSED_OFF))
+            self.txn.edit(self.chat_of(seat), msg, _led(rec, closed), rows, tag="closed")
             return
         closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, None)
         self.txn.edit(self.chat_of(seat), msg, _led(rec, closed), None, tag="closed")
+
+
+def kept_answer(view: SeatView, lang: str) -> tuple[str, bool] | None:
+    """The answer to a press on "your turn is next" that made a choice: what is kept, said at
+    once (its message shows it ``KEPT_WAIT_SECONDS`` later, issue 27); None if nothing is."""
+    nt = view["next_turn"]
+    kept = nt["held"] if nt is not None else None
+    if kept is None:
+        return None
+    told = f"{t(lang, 'game.turn.next_held')} {ahead_line(view, kept, lang)}"
+    return answer_text(told), False
 
 
 def pause_reason(view: SeatView) -> tuple[str, dict[str, str]]:

@@ -22,6 +22,7 @@ from handlers import (
     unit_of_work,
 )
 from handlers.callback_data import (
+    AheadButton,
     BackButton,
     GameButton,
     LanguageButton,
@@ -172,6 +173,8 @@ class CoachRideBot:
             return language_menu.press(self, press, button)
         if isinstance(button, BackButton):
             return game_room.back(self, press, button)
+        if isinstance(button, AheadButton):
+            return game_room.ahead_again(self, press, button)
         self.messenger.answer(press.query_id)
         return "garbage"
 

@@ -8,6 +8,7 @@
                                   ``ai_fill``, ``ai_level``, ``lang.<code>``)
     G:<chat>|u:<code>             the /language menu of a group or of the user (``u``)
     B:<game>                      "I am back" after being marked away (R-D2)
+    N:<game>                      "🔜 offer my turn ahead again" (``handlers.ahead_message``)
 
 A lobby's or a settings menu's version is a digest of what its message shows (``version_of``):
 a press on a message showing something else than the lobby or the settings now is stale.
@@ -57,7 +58,12 @@ class BackButton:
     gid: str
 
 
-Button = GameButton | LobbyButton | SettingsButton | LanguageButton | BackButton
+@dataclass(frozen=True)
+class AheadButton:
+    gid: str
+
+
+Button = GameButton | LobbyButton | SettingsButton | LanguageButton | BackButton | AheadButton
 LOBBY_ACTIONS = ("leave", "start")
 USER_TARGET = "u"
 
@@ -102,6 +108,8 @@ def parse(data: str) -> Button | None:
         return LanguageButton(chat, code) if chat is not None else None
     if prefix == "B":
         return BackButton(rest) if rest else None
+    if prefix == "N":
+        return AheadButton(rest) if rest else None
     decision_s, _, payload = rest.partition(":")
     if not prefix or not digits(decision_s):
         return None
@@ -126,3 +134,7 @@ def language(chat_id: int | None, code: str) -> str:
 
 def back(gid: str) -> str:
     return f"B:{gid}"
+
+
+def ahead_again(gid: str) -> str:
+    return f"N:{gid}"

@@ -91,6 +91,7 @@ def close_table(presenter: Presenter) -> None:
     _close_all_prompts(presenter, "prompt.closed.cancelled")
     presenter.group.end_mention(final=True)
     presenter.close_away_notices()
+    presenter.ahead.offered_again()  # no "🔜 Offer my turn ahead again" stays
     status = presenter.game.status
     msg = status.get("msg") if status else None
     if status and msg:  # no deadline stays on show

@@ -32,9 +32,9 @@ from handlers.engine_doc import EngineDoc
 from handlers.group_settings import GroupSettings
 from handlers.message_tags import Kind, TaggedEntry
 from handlers.record_shapes import Ahead as Ahead
+from handlers.record_shapes import AheadOff, Json, Mention, PlayerDoc
 from handlers.record_shapes import Dec as Dec
 from handlers.record_shapes import Due as Due
-from handlers.record_shapes import Json, Mention, PlayerDoc
 from handlers.record_shapes import OpenPrompt as OpenPrompt
 from handlers.record_shapes import Status as Status
 from handlers.record_shapes import Story as Story
@@ -77,6 +77,8 @@ class Bookkeeping(TypedDict, total=False):
     mention: Mention | None
     away_notices: dict[str, int] | None
     newest: dict[str, int] | None
+    ahead_unused: dict[str, int] | None
+    ahead_off: dict[str, AheadOff] | None
 
 
 _bookkeeping: TypeAdapter[Bookkeeping] | None = None  # built on the first load (cold start)
@@ -130,6 +132,8 @@ _OPTIONAL = (
     "mention",
     "away_notices",
     "newest",
+    "ahead_unused",
+    "ahead_off",
     "muted",
     "cancel_votes",
 )
@@ -169,6 +173,9 @@ class GameRecord(BaseModel):
     # private chat -> the newest message the game sent there (-1: one of unknown id), so a
     # reminder knows whether the prompt is still the last message (``handlers.presenter``)
     newest: dict[str, int] = Field(default_factory=dict)
+    # seat -> its "your turn is next" messages closed unused in a row (``handlers.ahead_message``)
+    ahead_unused: dict[str, int] = Field(default_factory=dict)
+    ahead_off: dict[str, AheadOff] = Field(default_factory=dict)  # seat -> its button's message
     # the bot may not write in the game's group (``handlers.chat_moves``; delivery sets it too,
     # ``handlers.holds.tell_muted``)
     muted: bool = False
@@ -215,6 +222,8 @@ class GameRecord(BaseModel):
             mention=doc.get("mention"),
             away_notices=doc.get("away_notices") or {},
             newest=doc.get("newest") or {},
+            ahead_unused=doc.get("ahead_unused") or {},
+            ahead_off=doc.get("ahead_off") or {},
             muted=bool(doc.get("muted")),
             cancel_votes=_votes(doc.get("cancel_votes")),
             extra={k: v for k, v in doc.items() if k not in known and k not in PIPELINE_KEYS},

@@ -8,8 +8,8 @@ from enum import StrEnum
 
 from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
-from handlers.ahead_message import pause_reason
-from handlers.callback_data import BackButton, GameButton
+from handlers.ahead_message import kept_answer, pause_reason
+from handlers.callback_data import AheadButton, BackButton, GameButton
 from handlers.context import Rooms
 from handlers.game_end import finish_game
 from handlers.game_record import LOBBY, PLAYING, Ahead, GameRecord, OpenPrompt, StoredGameInvalid
@@ -96,6 +96,8 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
     kept = not ahead and table.support_kept_open(seat, acting)
     if not kept and not ahead:
         answered[seat] = (press.message_id, Seen(*before, action))
+    if ahead:  # said at once: its message shows it a little later (issue 27)
+        txn.toast = kept_answer(table.question(seat)[0], plang)
     _after_play(work, rooms, table, answered, seat if kept else None)
     return Outcome(action.kind)
 
@@ -216,6 +218,42 @@ def came_back(cmd: Back, work: UnitOfWork) -> None:
     table.settle()
     work.txn.edit(p.chat_id, p.message_id, t(cmd.lang, "bot.back_done"), None)
     _after_play(work, rooms, table)
+
+
+@dataclass(frozen=True)
+class AheadAgain:
+    """ "🔜 Offer my turn ahead again" pressed in a player's private chat."""
+
+    rooms: Rooms
+    press: ButtonPress
+
+
+def ahead_again(rooms: Rooms, p: ButtonPress, button: AheadButton) -> str:
+    """The player who let "your turn is next" close unused (``handlers.ahead_message``) wants it
+    offered again: from now on, at once if it is open to them now. Their chat alone changes."""
+    if p.chat_id != p.user.id:  # the button lives in the player's private chat
+        rooms.messenger.answer(p.query_id)
+        return "garbage"
+    with Work(rooms.pipeline, game_key(button.gid), p.update_id, query=p.query_id) as work:
+        work.run(offered_again, AheadAgain(rooms, p))
+    if work.txn is None:
+        rooms.messenger.answer(p.query_id)
+    return "ahead_again"
+
+
+def offered_again(cmd: AheadAgain, work: UnitOfWork) -> None:
+    rooms, p = cmd.rooms, cmd.press
+    if work.game.phase != PLAYING:
+        work.txn.toast = refusals.toast(_presser_lang(work, p), Stale())
+        return
+    table = GameRunner(work, rooms.scale)
+    seat = table.seat_of(p.user.id)
+    if seat is None:
+        return
+    presenter = Presenter(table, rooms.bot_username)
+    presenter.ahead.offered_again(seat)
+    work.txn.toast = (t(table.lang_of(seat), "bot.ahead_again_done"), False)
+    presenter.render()
 
 
 @dataclass(frozen=True)

@@ -360,6 +360,8 @@ class Presenter(PrivateNews):
         owner = premove.owner(st)
         if owner is None or st.pending is None or not self.asks(owner):
             return None
+        if self.game.ahead is None and not self.ahead.offered(owner):
+            return None  # closed unused too often: offered again on request (issue 27)
         nt = engine.view(st, owner)["next_turn"]
         if nt is None or not nt["open"]:
             return None  # paused: handlers.ahead_message says why, its buttons kept (issue 27)
@@ -391,3 +393,4 @@ def show(
         presenter.kept_toast(kept)
     if run.state.over:
         presenter.close_away_notices()
+        presenter.ahead.offered_again()  # no "🔜 Offer my turn ahead again" stays

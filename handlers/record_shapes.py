@@ -63,6 +63,15 @@ class Ahead(TypedDict):
 
 
 @with_config(_KEEP)
+class AheadOff(TypedDict):
+    """The closing of a seat's last "your turn is next", carrying "🔜 Offer my turn ahead again"
+    (``handlers.ahead_message``): its message and text, to take the button away."""
+
+    msg: int
+    text: str
+
+
+@with_config(_KEEP)
 class Status(TypedDict):
     """The group's living status message."""
 

@@ -9,6 +9,7 @@ from engine import Action
 from engine.turn import diplomat_names, matching_card
 from handlers import action_payloads
 from handlers.i18n import t
+from handlers.private_news import KEPT_WAIT_SECONDS
 from tests.service.service_game import ServiceGame
 from tests.service.test_conversation_pace import Log
 
@@ -32,6 +33,15 @@ def _answer(table: ServiceGame, partner: int) -> None:
     table.press_payload(partner, action_payloads.encode_action(answer))
 
 
+def _kept_shown(table: ServiceGame) -> None:
+    """A choice made ahead is said at once by the press's answer; its message shows it once
+    ``KEPT_WAIT_SECONDS`` have passed (issue 27: a turn that starts meanwhile closes it with
+    one edit, not two)."""
+    assert t("en", "game.turn.next_held") in table.messenger.answers[-1][1]
+    table.clock.advance(KEPT_WAIT_SECONDS)
+    table.fire_timers()
+
+
 def _texts(table: ServiceGame, seat: int) -> list[str]:
     return [m.text for m in table.messenger.in_chat(table.uids[seat])]
 
@@ -49,6 +59,7 @@ def test_premove_prompt_is_private_kept_and_played_as_the_turn_starts() -> None:
     sent_before = len(table.messenger.in_chat(table.uids[nxt]))
 
     table.press_payload(nxt, "pa")  # pass, chosen ahead
+    _kept_shown(table)
     assert table.group_texts() == group_before  # the group learns nothing
     kept = table.messenger.messages[(table.uids[nxt], message_id)].text
     assert t("en", "game.turn.next_held") in kept and t("en", "game.answer.turn.pass") in kept
@@ -103,6 +114,7 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
     chat = table.uids[nxt]
     assert t("en", "game.turn.next_title") in table.messenger.messages[(chat, ahead_id)].text
     table.press_payload(nxt, "pa")  # chosen while the trader still thinks
+    _kept_shown(table)
     sent_before = len(table.messenger.in_chat(chat))
     kept = table.messenger.messages[(chat, ahead_id)]
     shown = (kept.text, kept.rows)
@@ -187,6 +199,7 @@ def test_premove_kept_while_a_diplomat_demand_reopens_the_turn() -> None:
     table, now, nxt = _diplomat_table()
     ahead_id, _ = table.prompt(nxt)
     table.press_payload(nxt, "pa")
+    _kept_shown(table)
     st = table.state()
     assert st.pending is not None
     target = (now + 2) % table.n

@@ -24,7 +24,7 @@ from handlers.i18n import t
 from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
 from infra.ports import Rows, Sent
 from tests.service.service_game import ServiceGame
-from tests.service.test_premove import _offer
+from tests.service.test_premove import _kept_shown, _offer
 
 SEED = 1501
 
@@ -149,6 +149,7 @@ def test_issue_25_your_turn_is_next_is_not_edited_for_its_buttons_hidden_data() 
     old = next(b[2] for row in after.rows or [] for b in row if b[2].endswith(":pa"))
     assert int(old.split(":")[1]) != table.state().pending.id  # type: ignore[union-attr]
     table.press(chat, message_id, old)  # pass, chosen ahead on the prompt as shown
+    _kept_shown(table)
     kept = table.messenger.messages[(chat, message_id)].text
     assert t("en", "game.turn.next_held") in kept
 
@@ -487,6 +488,7 @@ def test_issue_27_news_and_your_turn_is_next_that_come_together_are_one_message(
     assert len(new) == 1 and new[0].rows, [m.text for m in table.messenger.in_chat(chat)[before:]]
     assert new[0].text.startswith(drew) and t("en", "game.turn.next_title") in new[0].text
     table.press_payload(partner, "pa")  # pass, chosen ahead: the message shows it kept
+    _kept_shown(table)
     kept = table.messenger.messages[(chat, new[0].message_id)].text
     assert kept.startswith(drew) and t("en", "game.turn.next_held") in kept, kept
 

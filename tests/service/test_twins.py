@@ -497,3 +497,76 @@ def test_R_V1_random_twin_games_show_the_group_the_same(n: int, seed: int) -> No
         uid = a.player(seat).uid
         sa, sb = _until(a.stream(uid), end), _until(b.stream(uid), end)
         assert sa == sb, f"seat {seat}: " + first_difference(sa, sb)
+
+
+def test_R_D1_your_turn_is_next_switched_off_and_on_looks_the_same_whatever_the_hidden_cards() -> (
+    None
+):
+    """Issue 27: "🔜 Your turn is next" closed unused three times in a row is no longer sent to
+    that player (its last closing says so, with "🔜 Offer my turn ahead again"), and one tap
+    brings it back. A: that player holds a ready, face-down
+    Diplomat; B: a plain occupation. The group and every other seat see the same, call for
+    call; that player's own chat gets the same calls at the same moments (its texts and
+    buttons, its own cards, differ)."""
+    from handlers.ahead_message import UNUSED_OFF
+
+    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    _, nxt, _ = seats(deal(N, seed))
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, nxt, "diplomat"),
+        lambda st: give_occupation(st, nxt, plain_in_deck(st)),
+    )
+    for twin in (a, b):
+        turns = 0
+        while turns < N * UNUSED_OFF + 1:  # nxt's third turn answered, everyone passing
+            twin.wait(4)
+            twin.press(twin.state().turn, payload("pass"))
+            turns += 1
+        player = twin.player(nxt)
+        shown = twin.harness.api.messages_in(player.uid)
+        answered = next(
+            m for m in reversed(shown) if any((d or "").startswith("N:") for _, d in m.buttons())
+        )
+        button = next(d for _, d in answered.buttons() if d and d.startswith("N:"))
+        twin.wait(2)
+        twin.harness.press(player, player.uid, answered.message_id, button)
+        for _ in range(N):
+            twin.wait(4)
+            twin.press(twin.state().turn, payload("pass"))
+        twin.wait(100)
+    assert_same_streams(a, b, hidden={nxt})
+    uid = a.player(nxt).uid
+    shape_a = [(at, method, msg) for at, method, msg, *_ in a.stream(uid)]
+    shape_b = [(at, method, msg) for at, method, msg, *_ in b.stream(uid)]
+    assert shape_a == shape_b
+    off = t("en", "prompt.closed.ahead_off", n=UNUSED_OFF)
+    assert any(off in (r[3] or "") for r in a.stream(uid)), "switched off, and said so"
+    done = t("en", "bot.ahead_again_done")
+    assert any(r[1] == "answerCallbackQuery" and r[3] == done for r in a.stream(uid))
+
+
+def test_R_D1_a_turn_chosen_ahead_and_its_waiting_edit_look_the_same_to_the_group() -> None:
+    """Issue 27: a choice made on "🔜 Your turn is next" is said by the press's answer and
+    shown in the message 10 s later (its flush timer). A: the next player chooses to pass ahead
+    5 s into the turn before theirs; B: they choose nothing. Until that turn's player acts, the
+    group and every other seat see the same, call for call."""
+    seed = find_seed(lambda st: True)
+    _, nxt, _ = seats(deal(N, seed))
+    a, b = twins(seed, lambda st: None, lambda st: None)
+    for twin, chooses in ((a, True), (b, False)):
+        twin.wait(5)
+        if chooses:
+            player = twin.player(nxt)
+            title = t("en", "game.turn.next_title").replace("<b>", "").replace("</b>", "")
+            shown = next(
+                m for m in twin.harness.api.messages_in(player.uid) if title in (m.text or "")
+            )
+            button = next(d for _, d in shown.buttons() if d and d.endswith(":pa"))
+            twin.harness.press(player, player.uid, shown.message_id, button)
+        twin.wait(40)
+    assert engine.view(a.state(), nxt)["next_turn"]["held"] is not None  # type: ignore[index]
+    held = t("en", "game.turn.next_held")
+    mine = a.stream(a.player(nxt).uid)
+    assert any(r[1] == "editMessageText" and held in (r[3] or "") for r in mine), "shown later"
+    assert_same_streams(a, b, hidden={nxt})
