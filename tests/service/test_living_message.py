@@ -22,6 +22,8 @@ from handlers.i18n import t
 from infra.bot_api import bot_api
 from infra.ports import Put, Rows, Sent
 from infra.telegram_messenger import TelegramGateway, TelegramMessenger
+from tests.service.service_game import GROUP as SERVICE_GROUP
+from tests.service.service_game import ServiceGame
 from tests.service.test_spend import played
 from tests.unit.test_stored_games import stored
 
@@ -127,3 +129,15 @@ def test_issue_27_a_game_begun_with_a_status_message_of_its_own_retires_it(
     got = store.get(key)
     assert got is not None
     assert got.doc.get("status") is None and "📋" in got.doc["story"]["foot"]
+
+
+def test_issue_27_status_answers_with_the_status_the_group_is_shown() -> None:
+    """/status, for whoever scrolled away from the newest story message: the status at its
+    foot, as the group is shown it (it read the status message of its own, gone now)."""
+    table = ServiceGame()
+    table.start()
+    table.attack()
+    foot = table.doc()["story"]["foot"]
+    assert "📋" in foot
+    table.message(table.uids[1], SERVICE_GROUP, "/status")
+    assert table.group_texts()[-1] == foot
