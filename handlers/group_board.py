@@ -132,7 +132,7 @@ class GroupBoard(RunnerBound):
         body, shown = s.get("body", ""), s.get("msg")
         fits = fmt.size(body) + fmt.size(lines) + fmt.size(foot) < STORY_MAX_CHARS
         recent = self.txn.now - s.get("at", 0) < self._merge_window
-        if shown and (not lines or (fits and recent)):
+        if shown and (not lines or not body or (fits and recent)):  # never left with no line
             self._edit(s, fmt.lines(body, lines), foot, at_once)
             return
         if s and not shown and not lines and not s.get("uncertain"):
@@ -141,9 +141,15 @@ class GroupBoard(RunnerBound):
             self._send(body, foot, at=s.get("at", self.txn.now))  # still unsent: sent anew
             return
         # a new message; the one before may never have been shown (uncertain: its lines come
-        # again), or it is still unsent (held back under pressure, issue 27): one for all lines
-        if s and not shown and (s.get("uncertain") or (fits and self.txn.take_back(s.get("seq")))):
+        # again), or it is still unsent (held back under pressure, issue 27): one for all lines,
+        # or, too long for one, its lines alone first
+        if s and not shown and s.get("uncertain"):
             lines = fmt.lines(body, lines)
+        elif s and not shown and self.txn.take_back(s.get("seq")) is not None:
+            if fits or not body:
+                lines = fmt.lines(body, lines)
+            else:
+                self.txn.send(self.game.chat, body, tag="story")
         elif shown and s.get("foot"):
             self._edit(s, body, "", at_once)  # its foot goes with the new message
         self._send(lines, foot, at=self.txn.now)

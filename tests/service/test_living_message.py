@@ -7,6 +7,7 @@ one (docs/rules.md, R-V1)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -18,12 +19,17 @@ from devtools.memory_messenger import MemoryMessenger
 from devtools.memory_store import MemoryStore
 from handlers import action_payloads
 from handlers.app import CoachRideBot
+from handlers.delivery import BEHIND_SECONDS
+from handlers.group_board import STORY_MERGE_SECONDS
 from handlers.i18n import t
+from handlers.pressure import MAX_DEFER_SECONDS
+from handlers.store_keys import game_key
 from infra.bot_api import bot_api
 from infra.ports import Put, Rows, Sent
 from infra.telegram_messenger import TelegramGateway, TelegramMessenger
 from tests.service.service_game import GROUP as SERVICE_GROUP
 from tests.service.service_game import ServiceGame
+from tests.service.test_capacity_priority import BusyLimiter, started
 from tests.service.test_spend import played
 from tests.unit.test_stored_games import stored
 
@@ -141,3 +147,59 @@ def test_issue_27_status_answers_with_the_status_the_group_is_shown() -> None:
     assert "📋" in foot
     table.message(table.uids[1], SERVICE_GROUP, "/status")
     assert table.group_texts()[-1] == foot
+
+
+def test_issue_27_a_held_story_message_too_full_for_more_goes_without_the_status() -> None:
+    """Under pressure a new story message waits unsent (``handlers.pressure``); when the next
+    lines no longer fit in it, it goes with its lines alone and the status moves on with the
+    new lines (it went with a status at its foot that nothing would ever take off)."""
+    table, messenger, _ = started()
+    table.attack()  # the living message takes the attack's line
+    got = table.store.get(game_key(table.gid))  # ... and is then too old to take more
+    assert got is not None
+    got.doc["story"]["at"] -= STORY_MERGE_SECONDS
+    table.store.commit([Put(got.key, got.doc, got.version)])
+    busy = BusyLimiter(BEHIND_SECONDS + 3)
+    table.service.pipeline.limiter = busy
+
+    def held() -> Any:
+        got = table.store.get(game_key(table.gid))
+        assert got is not None
+        return got if got.doc["story"]["msg"] is None else None
+
+    for _ in range(6):  # the fight goes on until its lines start a new story message, held back
+        table.clock.advance(3)
+        table.support_attacker_until_next_step()
+        if held():
+            break
+    got = held()
+    assert got is not None
+    full = "\n".join(["⏭️ a line told before"] * 160)  # almost a whole message
+    got.doc["story"]["body"] = full
+    table.store.commit([Put(got.key, got.doc, got.version)])
+    for _ in range(6):  # the next lines do not fit in it
+        table.clock.advance(3)
+        table.support_attacker_until_next_step()
+        if table.doc()["story"]["body"] != full:
+            break
+    busy.behind = 0.0
+    table.clock.advance(MAX_DEFER_SECONDS)
+    table.fire_timers()
+    table.flush_group()
+    sent = [x[2] for x in messenger.log if x[1] == SERVICE_GROUP and x[0] == "send"]
+    assert [text.startswith(full) for text in sent] == [True, False], sent
+    assert "📋" not in sent[0] and "📋" in sent[1]
+
+
+def test_issue_27_a_message_with_the_status_alone_takes_the_first_lines_however_old() -> None:
+    """The game's first living message holds the status alone; a first turn longer than the
+    story's merge time started a new message and took the foot off this one, leaving it
+    empty: Telegram refuses an empty text."""
+    table, messenger, _ = started()
+    got = table.store.get(game_key(table.gid))
+    assert got is not None
+    got.doc["story"]["at"] -= STORY_MERGE_SECONDS
+    table.store.commit([Put(got.key, got.doc, got.version)])
+    table.attack()
+    group = [x for x in messenger.log if x[1] == SERVICE_GROUP]
+    assert [x[0] for x in group] == ["edit"] and "⚔️" in group[0][2] and "📋" in group[0][2]
