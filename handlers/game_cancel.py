@@ -85,21 +85,18 @@ def _cancel_vote(work: UnitOfWork, uid: int) -> Refusal | None:
 
 
 def close_table(presenter: Presenter) -> None:
-    """The game ends outside the engine (/cancel): every open prompt says so, the status
-    is unpinned."""
-    presenter.group.pin_status(False)
+    """The game ends outside the engine (/cancel): every open prompt says so, and so does
+    the foot of the group's living message, at once (no deadline stays on show)."""
+    presenter.group.retire_status()
     _close_all_prompts(presenter, "prompt.closed.cancelled")
     presenter.group.end_mention(final=True)
     presenter.close_away_notices()
     presenter.ahead.offered_again()  # no "🔜 Offer my turn ahead again" stays
-    status = presenter.game.status
-    msg = status.get("msg") if status else None
-    if status and msg:  # no deadline stays on show
+    if presenter.game.story:
         lang = presenter.settings.language
         public = engine.public_view(presenter.state)
         text = fmt.lines(t(lang, "lobby.cancelled"), *table_lines(public, lang))
-        presenter.txn.edit(presenter.game.chat, msg, text, tag="status")
-        status["text"] = text
+        presenter.group.living("", foot=text, at_once=True)
 
 
 def _close_all_prompts(presenter: Presenter, why: str) -> None:

@@ -1,6 +1,7 @@
-"""The group's side of a game (``handlers.presenter``): the story, the living status with its
-pin, both edited at most so often, and the mention that tells a player in the group it is their
-turn. Only public events and views reach it: the group never learns a secret (R-D1).
+"""The group's side of a game (``handlers.presenter``): the story with the living status at the
+foot of its newest message (one message edited at most so often, never pinned: docs/rules.md,
+R-V1), and the mention that tells a player in the group it is their turn. Only public events
+and views reach it: the group never learns a secret (R-D1).
 """
 
 from __future__ import annotations
@@ -13,25 +14,23 @@ from engine import EventKind
 from engine.events import data_of
 from engine.view_types import PublicView
 from handlers import fmt, story
-from handlers.game_record import Status, Story
+from handlers.game_record import Story
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
-from handlers.story.table import table_lines
 
 # A story message takes the next lines as long as it is this recent: a new group message (and a
 # buzz) about every two minutes of play, never one per step. New messages follow the game's
 # length: at 90 s a 5-player game whose players ignore 🔜 (40 min) made 27 (issue 25: <= 25).
 STORY_MERGE_SECONDS = 120.0
 STORY_MAX_CHARS = 3600
-# The group's living status and story message are edited at most once in so many seconds (issue
-# 27: the group's 20 calls a minute, and 0.3 calls a second per game): a change within them is
-# held back until they are over, and what changes meanwhile joins it (one edit shows the newest
-# text). At 15 s (status) and 12 s (story) they were 193 of a 5-player game's 963 calls; at 30 s
-# 101; with the story at 45 s, 90 (several story lines go into one edit). The status, which shows
-# the fight as it stands, follows the game up to 30 s late, the story (its log) up to 45 s; every
-# decision is asked in private.
-STATUS_EVERY_SECONDS = 30.0
-STORY_EVERY_SECONDS = 45.0
+# The group's living message (the newest story message, the status at its foot: issue 27) is
+# edited at most once in so many seconds: a change within them is held back until they are over,
+# and what changes meanwhile joins it (one edit shows the newest text). The status had a message
+# of its own, edited every 30 s, and the story every 45 s: 90 of a 5-player game's group calls
+# (46.8 status, 43.0 story edits); one message edited every 30 s shows both, the story sooner.
+# Every decision is asked in private; the foot follows the game up to 30 s late.
+LIVING_EVERY_SECONDS = 30.0
+STATUS_EVERY_SECONDS = STORY_EVERY_SECONDS = LIVING_EVERY_SECONDS  # one message, one interval
 
 
 class GroupBoard(RunnerBound):
@@ -81,11 +80,9 @@ class GroupBoard(RunnerBound):
 
     def update(self, table: PublicView) -> None:
         """The group's side of a command: its new story lines, with the players it cannot write
-        to (``unreachable_notes``), then its living status."""
-        public = fmt.lines(self.story_text(table), self.unreachable_notes())
-        if public:
-            self.story(public)
-        self.update_status()
+        to (``unreachable_notes``), and the status at the foot of the living message."""
+        self.retire_status()
+        self.living(fmt.lines(self.story_text(table), self.unreachable_notes()))
 
     def unreachable_notes(self) -> str:
         """Tell the group once about each player the bot cannot write to, when a public decision
@@ -122,42 +119,70 @@ class GroupBoard(RunnerBound):
                 lines.append(t(lang, "bot.ai_stands_in", name=name))
         return fmt.lines(*lines) or None
 
-    def story(self, body: str) -> None:
-        """Append to the newest story message while it is recent and short, else send anew."""
+    def living(self, lines: str, foot: str | None = None, at_once: bool = False) -> None:
+        """The newest story message takes ``lines`` while it is recent and short, with the
+        status at its foot (``foot``: that text instead); else the lines go in a new message
+        that takes the foot, and the one before keeps its lines alone (one status in the chat,
+        never a stale one). Edited at most once in ``LIVING_EVERY_SECONDS``; only when its text
+        changes; the end (the reveal, or ``at_once``) at once."""
         s: Story = self.game.story or {}
-        chat = self.game.chat
-        shown = s.get("msg")
-        merge = (
-            shown
-            and self.txn.now - s.get("at", 0) < STORY_MERGE_SECONDS * self.scale
-            and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
-        )
-        if merge and shown:
-            s["body"] = f"{s['body']}\n{body}"
-            # the end (the reveal) goes at once, and takes any held-back lines with it
-            after = None if self.state.over else self._throttle(s, STORY_EVERY_SECONDS)
-            self.txn.edit(chat, shown, s["body"], tag="story", after=after)
+        foot = self.status_text() if foot is None else foot
+        if s and not lines and s.get("foot") == foot:
+            return  # nothing new to show
+        body, shown = s.get("body", ""), s.get("msg")
+        fits = fmt.size(body) + fmt.size(lines) + fmt.size(foot) < STORY_MAX_CHARS
+        recent = self.txn.now - s.get("at", 0) < self._merge_window
+        if shown and (not lines or not body or (fits and recent)):  # never left with no line
+            self._edit(s, fmt.lines(body, lines), foot, at_once)
             return
-        # its lines may never have been shown, or it is still unsent (held back under pressure,
-        # issue 27): one message for all its lines
-        held = (
-            not shown
-            and fmt.size(s.get("body", "")) + fmt.size(body) < STORY_MAX_CHARS
-            and self.txn.take_back(s.get("seq")) is not None
-        )
-        if (s.get("uncertain") and not s.get("msg")) or held:
-            body = fmt.lines(s.get("body", ""), body)
-        self.txn.send(chat, body, tag="story")
-        self.game.story = {"msg": None, "body": body, "at": self.txn.now, "seq": self.txn.seq}
+        if s and not shown and not lines and not s.get("uncertain"):
+            if self.txn.take_back(s.get("seq")) is None:
+                return  # its send is under way: the next change edits it
+            self._send(body, foot, at=s.get("at", self.txn.now))  # still unsent: sent anew
+            return
+        # a new message; the one before may never have been shown (uncertain: its lines come
+        # again), or it is still unsent (held back under pressure, issue 27): one for all lines,
+        # or, too long for one, its lines alone first
+        if s and not shown and s.get("uncertain"):
+            lines = fmt.lines(body, lines)
+        elif s and not shown and self.txn.take_back(s.get("seq")) is not None:
+            if fits or not body:
+                lines = fmt.lines(body, lines)
+            else:
+                self.txn.send(self.game.chat, body, tag="story")
+        elif shown and s.get("foot"):
+            self._edit(s, body, "", at_once)  # its foot goes with the new message
+        self._send(lines, foot, at=self.txn.now)
+
+    @property
+    def _merge_window(self) -> float:
+        return STORY_MERGE_SECONDS * self.scale
+
+    def _send(self, body: str, foot: str, at: float) -> None:
+        self.txn.send(self.game.chat, living_text(body, foot), tag="story")
+        self.game.story = {"msg": None, "body": body, "foot": foot, "at": at, "seq": self.txn.seq}
+
+    def _edit(self, s: Story, body: str, foot: str, at_once: bool) -> None:
+        """Edit the shown message ``s`` to ``body`` over ``foot``, throttled (``_throttle``):
+        a held edit shows the status as it is when the edit goes (``status_text``)."""
+        msg = s.get("msg")
+        assert msg is not None
+        over = at_once or self.state.over
+        after = None if over else self._throttle(s, LIVING_EVERY_SECONDS)
+        if after is not None and foot and foot == self.status_text():
+            foot = self.status_text(after)
+        self.txn.edit(self.game.chat, msg, living_text(body, foot), tag="story", after=after)
+        s["body"], s["foot"] = body, foot
 
     def status_text(self, shown_at: float | None = None) -> str:
         """The living status: public information only, the deadline as a clock time, unless it
         is past when the text is shown (``shown_at``: a held edit's time) or a window's, over in
-        seconds while the status follows up to ``STATUS_EVERY_SECONDS`` late (issue 25)."""
+        seconds while the status follows up to ``LIVING_EVERY_SECONDS`` late (issue 25). Nothing
+        once the game is over: the reveal above says it all."""
         lang = self.settings.language
         table = engine.public_view(self.state)
         if table["over"]:
-            return fmt.lines(t(lang, "game.status.over"), *table_lines(table, lang))
+            return ""
         deadline, pending = self.deadline_at(), table["pending"]
         if (pending is not None and pending["window"]) or (deadline or 0) <= (shown_at or 0):
             deadline = None
@@ -165,25 +190,16 @@ class GroupBoard(RunnerBound):
         return fmt.lines(story.status_text(table, lang), until)
 
     def update_status(self) -> None:
-        """Send the status once, then edit it only when its text changes (public changes). With
-        its first edit it is pinned, quietly, where the bot may pin; unpinned at the end."""
-        status = self.game.status
-        text = self.status_text()
-        chat = self.game.chat
-        msg = status.get("msg") if status else None
-        lost = status and status.get("uncertain") and not msg and status.get("text") != text
-        if not status or lost:  # a status whose send was uncertain is sent anew when it changes
-            self.txn.send(chat, text, tag="status")
-            self.game.status = {"msg": None, "seq": self.txn.seq, "text": text}
-        elif msg and status.get("text") != text:
-            over = self.state.over
-            after = None if over else self._throttle(status, STATUS_EVERY_SECONDS)
-            text = text if after is None else self.status_text(after)
-            self.txn.edit(chat, msg, text, tag="status", after=after)
-            status["text"] = text
-            self.pin_status(not over)
+        """The status at the foot of the living message, when no line is new (a game shown
+        anew in a group, ``handlers.chat_moves``)."""
+        self.living("")
 
-    def _throttle(self, shown: Status | Story, every: float) -> float | None:
+    def current_status(self) -> str:
+        """What the group's status shows (its foot as queued), for /status."""
+        s = self.game.story
+        return (s.get("foot") if s else None) or self.status_text()
+
+    def _throttle(self, shown: Story, every: float) -> float | None:
         """When the next edit of a group message may go (None: now): at most one in ``every``
         seconds; one still held back takes the newer text. Only public events edit these
         messages, so their timing tells nothing hidden either (R-D1)."""
@@ -195,13 +211,24 @@ class GroupBoard(RunnerBound):
         shown["edit_at"] = at
         return at if at > now else None
 
-    def pin_status(self, pinned: bool) -> None:
-        """Once each way; a refusal (no right to pin) is not retried."""
+    def retire_status(self) -> None:
+        """A game begun before the status moved to the foot of the story (issue 27) has a
+        status message of its own, maybe pinned: it says once where the status is now, is
+        unpinned, and is not edited again."""
         status = self.game.status
-        msg = status.get("msg") if status else None
-        if not status or not msg or status.get("pinned", False) == pinned:
+        if status is None:
             return
-        if status.get("pin_refused"):
-            return
-        self.txn.pin(self.game.chat, msg, pinned, tag="status_pin")
-        status["pinned"] = pinned
+        msg = status.get("msg")
+        chat = self.game.chat
+        if msg:
+            self.txn.edit(chat, msg, t(self.settings.language, "game.status.moved"), tag="status")
+            if status.get("pinned") and not status.get("pin_refused"):
+                self.txn.pin(chat, msg, False, tag="status_pin")
+        else:
+            self.txn.take_back(status.get("seq"))  # never shown: not sent at all
+        self.game.status = None
+
+
+def living_text(body: str, foot: str) -> str:
+    """The living message: the story's lines, a blank line, the status (issue 27)."""
+    return fmt.truncate("\n\n".join(x for x in (body, foot) if x))

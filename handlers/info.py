@@ -32,7 +32,7 @@ def cmd_status(bot: Teller, cmd: CommandMsg, lang: str) -> None:
     elif game.phase == LOBBY:
         bot.messenger.send(cmd.chat_id, lobby_text(game), lobby_rows(bot.bot_username, game))
     else:
-        shown = game.status.get("text") if game.status else None
+        shown = game.story.get("foot") if game.story else None  # as the group's is shown
         assert game.engine is not None  # a game being played has its state
         st = engine.State.from_dict(game.engine)
         bot.messenger.send(cmd.chat_id, shown or story.status_text(engine.public_view(st), lang))

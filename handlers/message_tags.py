@@ -9,9 +9,9 @@ Telegram has no idempotency key, so a send whose outcome is unknown is never sen
 the player sees what they need without a duplicate:
 - a decision prompt is shown again only by its reminder (which then carries the prompt and its
   buttons) or by an edit of a message known to exist;
-- a story message's lines are merged into the next story message;
-- the living status is sent anew with its next change (it cannot be edited while its id is
-  unknown);
+- a story message's lines are merged into the next story message, and the status at its foot
+  (issue 27) comes with them, or alone with its next change (it cannot be edited while its id
+  is unknown);
 - anything else (private news, a reminder, a reply, the final dossier) counts as delivered:
   at most once.
 """
@@ -36,7 +36,7 @@ class Kind(StrEnum):
     TURN_REMINDER = "turn_reminder"  # the turn's mention in the group
     AWAY = "away"  # a seat's away notice (with its seat)
     STORY = "story"
-    STATUS = "status"
+    STATUS = "status"  # a status message of its own: games begun before issue 27 moved it
     STATUS_PIN = "status_pin"
     LOBBY = "lobby"
     LOBBY_EDIT = "lobby_edit"

@@ -1,11 +1,12 @@
 """What each audience sees of a command's run of the engine (``handlers.game_runner``).
 
-The group has one living status message per game (``handlers.group_board``: edited only on
-public events, at most once in ``STATUS_EVERY_SECONDS``) and a story of new lines only. Each
-player gets their private news (in the prompt sent with them, if any) and one prompt per
-decision they are asked (edited, not re-sent, when a boost window asks again); answered or
-expired prompts are edited to show what happened. A reminder goes to whoever is still asked
-shortly before a long deadline; "your turn is next" is ``handlers.ahead_message``.
+The group has a story of new lines only, the living status at the foot of its newest message
+(``handlers.group_board``: edited only on public events, at most once in
+``STATUS_EVERY_SECONDS``). Each player gets their private news (in the prompt sent with them,
+if any) and one prompt per decision they are asked (edited, not re-sent, when a boost window
+asks again); answered or expired prompts are edited to show what happened. A reminder goes to
+whoever is still asked shortly before a long deadline; "your turn is next" is
+``handlers.ahead_message``.
 
 Texts come from views and public or addressed events; the presenter writes only the
 presentation's bookkeeping (which messages show what) into the game record; the unit of work

@@ -73,7 +73,8 @@ class AheadOff(TypedDict):
 
 @with_config(_KEEP)
 class Status(TypedDict):
-    """The group's living status message."""
+    """The group's status message of a game begun before the status moved to the foot of the
+    story (issue 27): retired by ``GroupBoard.retire_status``."""
 
     msg: int | None
     seq: NotRequired[int]
@@ -86,11 +87,13 @@ class Status(TypedDict):
 
 @with_config(_KEEP)
 class Story(TypedDict, total=False):
-    """The group's newest story message (lines are merged into it while it is the newest)."""
+    """The group's newest story message (lines are merged into it while it is the newest), the
+    living status at its foot."""
 
     msg: int | None
     seq: int
     body: str
+    foot: str  # the status shown under its lines (issue 27); "" once the game is over
     at: float
     uncertain: bool
     edit_at: float  # its next edit may go then (``GroupBoard._throttle``)

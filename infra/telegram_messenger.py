@@ -342,7 +342,7 @@ class TelegramMessenger:
         if isinstance(ok, Sent):
             return ok
         removed = not ok and chat_id < 0 and chat_id in self.gateway.unreachable
-        return Sent(ok, message_id if ok else None, muted=removed)
+        return Sent(ok, message_id if ok else None, unreachable=removed, muted=removed)
 
     def pin(self, chat_id: int, message_id: int, pinned: bool = True) -> Sent:
         ok = self._sorted(lambda: self.gateway.pin(chat_id, message_id, pinned))

@@ -98,7 +98,8 @@ class EmulatedMessenger(MemoryMessenger):
         if moved := _moved_to(body):
             return Sent(False, None, dropped=True, moved_to=moved)
         if status != 200 and body["description"] != NOT_MODIFIED:
-            return Sent(False, muted=status == 403 and chat_id < 0)
+            removed = status == 403 and chat_id < 0  # as a send finds it (``send``)
+            return Sent(False, unreachable=removed, muted=removed)
         shown = self.messages[(chat_id, message_id)]
         shown.text, shown.rows = text, rows
         return Sent(True, message_id)

@@ -53,14 +53,14 @@ def test_a_group_that_removed_the_bot_is_not_tried_again_until_the_bot_is_back()
     )
     shown_before = {m.message_id for m in h.api.messages_in(GROUP)}
     h.service.handle_update(update)
-    status = h.game_doc()["status"]
+    living = h.game_doc()["story"]
     fresh = [m for m in h.api.messages_in(GROUP) if m.message_id not in shown_before]
-    assert [m.raw_text for m in fresh] == [status["text"]]  # a fresh status, in the group
+    assert [m.raw_text for m in fresh] == [living["foot"]]  # a fresh status, in the group
     final = h.play_by_buttons()
     assert final.over
     assert _calls_to(h, GROUP, back) > 2  # the group follows the game again
-    shown = h.api.message(GROUP, h.game_doc()["status"]["msg"]).text
-    assert shown.startswith("🏁")  # its status says the game is over
+    shown = h.api.message(GROUP, h.game_doc()["story"]["msg"]).text
+    assert "🏁" in shown and "📋" not in shown  # the reveal, no status left at its foot
     assert not h.api.violations and not h.errors
 
 

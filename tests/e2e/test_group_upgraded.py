@@ -16,6 +16,11 @@ from tests.e2e.harness import Harness, Player
 OLD = -4123  # a basic group
 
 
+def _ended(text: str) -> bool:
+    """The group's living message at the end: the reveal, and no status at its foot (issue 27)."""
+    return "🏁" in text and "📋" not in text
+
+
 def _table(seed: int = 6) -> tuple[Harness, list[Player]]:
     players = [Player(uid=7300 + i, name=f"Rider {i}") for i in range(4)]
     return Harness(players, seed=seed, group=OLD, group_type="group"), players
@@ -57,12 +62,11 @@ def test_the_service_messages_move_the_game_to_the_supergroup_once() -> None:
     doc = h.game_doc()
     assert doc["chat"] == new
     assert doc["due"] == due  # no deadline moved or lost
-    assert [m.raw_text for m in h.api.messages_in(new)] == [doc["status"]["text"]]  # once
+    assert [m.raw_text for m in h.api.messages_in(new)] == [doc["story"]["foot"]]  # once
     final = h.play_by_buttons()
     assert final.over
     assert _calls_to(h, OLD, since) == 0
-    status = h.api.message(new, h.game_doc()["status"]["msg"])
-    assert status.text.startswith("🏁")
+    assert _ended(h.api.message(new, h.game_doc()["story"]["msg"]).text)
     assert not h.api.violations and not h.errors
 
 
@@ -85,7 +89,7 @@ def test_a_call_refused_as_upgraded_moves_the_game_before_the_service_messages()
     assert len(h.api.messages_in(new)) == shown
     final = h.play_by_buttons()
     assert final.over
-    assert h.api.message(new, h.game_doc()["status"]["msg"]).text.startswith("🏁")
+    assert _ended(h.api.message(new, h.game_doc()["story"]["msg"]).text)
     assert not h.api.violations and not h.errors
 
 
@@ -150,7 +154,7 @@ def test_both_signals_at_once_move_the_game_once() -> None:
     doc = h.game_doc()
     assert doc["chat"] == new and _record(h, new)["game"] == h.last_gid
     assert _record(h, OLD)["moved_to"] == new
-    assert [m.raw_text for m in h.api.messages_in(new)] == [doc["status"]["text"]]  # once
+    assert [m.raw_text for m in h.api.messages_in(new)] == [doc["story"]["foot"]]  # once
     assert h.play_by_buttons().over
     assert not h.api.violations and not h.errors
 
@@ -209,7 +213,7 @@ def test_a_game_muted_in_the_group_speaks_again_in_the_supergroup_it_became() ->
     assert h.api.messages_in(new)  # the status, anew
     final = h.play_by_buttons()
     assert final.over
-    assert h.api.message(new, h.game_doc()["status"]["msg"]).text.startswith("🏁")
+    assert _ended(h.api.message(new, h.game_doc()["story"]["msg"]).text)
     assert not h.api.violations and not h.errors
 
 

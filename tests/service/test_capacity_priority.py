@@ -12,11 +12,12 @@ import engine
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock
 from handlers.delivery import BEHIND_SECONDS, PRESSURE_SECONDS
+from handlers.group_board import STORY_MERGE_SECONDS, living_text
 from handlers.holds import stretch_deadline
 from handlers.pressure import MAX_DEFER_SECONDS, PRESSURE_DEFER_SECONDS, defer_under_pressure
 from handlers.store_keys import game_key
 from handlers.transaction import Txn
-from infra.ports import Rows, Sent
+from infra.ports import Put, Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
 
 
@@ -53,7 +54,8 @@ def started() -> tuple[ServiceGame, LoggingMessenger, int]:
     messenger = LoggingMessenger()
     table = ServiceGame(messenger=messenger)
     table.start()
-    text = table.doc()["status"]["text"]
+    story = table.doc()["story"]  # the living message: the status at its foot
+    text = living_text(story["body"], story["foot"])
     status = next(m.message_id for m in messenger.in_chat(GROUP) if m.text == text)
     messenger.log.clear()
     return table, messenger, status
@@ -425,6 +427,10 @@ def test_under_pressure_the_groups_story_held_back_grows_into_one_message() -> N
     story's edits, and the lines told meanwhile join it: the group gets one message for them
     all when it goes, not one send a line (at 100 games 2.45 story sends a second, 0.73 after)."""
     table, messenger, _status = started()
+    got = table.store.get(game_key(table.gid))  # the living message is too old to take lines
+    assert got is not None
+    got.doc["story"]["at"] -= STORY_MERGE_SECONDS
+    table.store.commit([Put(got.key, got.doc, got.version)])
     busy = BusyLimiter(BEHIND_SECONDS + 3)
     table.service.pipeline.limiter = busy
     table.attack()  # the fight's story begins ...

@@ -44,25 +44,28 @@ def press_action(t: ServiceGame, seat: int, action: Action) -> None:
     t.press_payload(seat, action_payloads.encode_action(action))
 
 
-def test_one_status_message_edited_in_place_and_story_lines_only_once() -> None:
+def test_one_status_at_the_foot_of_the_newest_story_message_and_story_lines_only_once() -> None:
+    """Issue 27: the status lives at the foot of the newest story message (one message edited
+    instead of two); a story message that is no longer the newest keeps its lines alone, so the
+    chat shows one status, never a stale one, and the story never repeats the board."""
     t, log = table()
     while t.state().round < 3:  # every turn let run out (a reminder, then the deadline)
         t.wait_until_due()
-    status = t.doc()["status"]
+    living = t.doc()["story"]
     group = log.group()
     sends = [x for x in group if x[0] == "send"]
-    assert sum(1 for x in sends if x[2] == status["msg"]) == 1
-    assert any(x[0] == "edit" and x[2] == status["msg"] for x in group)
-    story = [x[3] for x in sends if x[2] != status["msg"]][1:]  # after the seat order
-    assert story, "the story was told"
+    assert len([x for x in sends if x[3].startswith("⏭️") or "\n⏭️" in x[3]]) >= 2, "new ones"
+    final = {x[2]: t.messenger.messages[(GROUP, x[2])].text for x in sends}
+    assert any(x[0] == "edit" and x[2] in final and "⏭️" in x[3] for x in group), "lines join"
     board = "📋"
-    assert all(board not in text for text in story), "the story never repeats the board"
-    assert all("🎲" not in text for text in story), "whose turn it is lives in the status"
-    final = [t.messenger.messages[(GROUP, x[2])].text for x in sends if x[2] != status["msg"]]
-    told = "\n".join(final[1:])
+    newest = max(x[2] for x in sends if not x[3].startswith("⏰"))  # a turn's mention apart
+    assert [m for m, text in final.items() if board in text] == [newest]
+    assert final[newest].endswith("\n\n" + living["foot"])
+    told = "\n".join(final.values())
+    assert "🎲" not in told, "whose turn it is lives in the status"
     assert told.count("passes") == 2 * t.n, "each pass told exactly once"
-    assert "⏳" in t.doc()["status"]["text"] and "<tg-time" in t.doc()["status"]["text"]
-    assert "s left" not in t.doc()["status"]["text"], "no countdown that freezes"
+    assert "⏳" in living["foot"] and "<tg-time" in living["foot"]
+    assert "s left" not in living["foot"], "no countdown that freezes"
 
 
 def test_a_window_pass_changes_nothing_the_group_sees_R_D1() -> None:

@@ -69,6 +69,7 @@ def test_premove_prompt_is_private_kept_and_played_as_the_turn_starts() -> None:
     after = table.state()
     assert after.turn == partner  # the pass was played at once: the partner's turn now
     name = after.players[nxt].name
+    table.flush_group()  # the story's lines may wait for the living message's next edit
     assert any(f"{name}</b> passes" in x or f"{name}</b> passed" in x for x in table.group_texts())
     closed = table.messenger.messages[(table.uids[nxt], message_id)].text
     assert t("en", "prompt.closed.premove_played") in closed

@@ -50,6 +50,7 @@ def test_R_A3_the_first_support_is_told_only_when_the_priest_window_closes() -> 
     holder_text = table.messenger.messages[(table.uids[holder], holder_prompt)].text
     assert "Support: " not in holder_text and "supports" not in holder_text
     table.wait_until_due()  # the window's end
+    table.flush_group()  # the story's lines may wait for the living message's next edit
     assert any(f"{name}</b> supports" in x for x in table.group_texts())
     pending = table.state().pending
     assert pending is not None and pending.kind == "support" and pending.actors != [first]
@@ -366,5 +367,6 @@ def test_a_newcomer_reading_the_fight_20_s_is_not_cut_off_from_declaring() -> No
     assert any(reminder in m.text for m in table.messenger.in_chat(table.uids[first]))
     table.press_payload(first, "su.ha", prefix=True)
     name = table.state().players[first].name
+    table.flush_group()  # the story's lines may wait for the living message's next edit
     assert any(f"{name}</b> supports" in x for x in table.group_texts())
     assert attacker != first

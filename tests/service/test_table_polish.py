@@ -201,7 +201,7 @@ def test_R_D1_the_status_shows_no_clock_during_a_window() -> None:
     attacker = table.state().turn
     _attack(table, priest=(attacker + 2) % table.n)
     assert table.state().pending.kind == "priest"  # type: ignore[union-attr]
-    status = table.doc()["status"]["text"]
+    status = table.doc()["story"]["foot"]  # at the foot of the living message (issue 27)
     assert t("en", "game.status.waiting_window", what=t("en", "game.kind.priest")) in status
     assert "<tg-time" not in status, status
 
@@ -214,12 +214,12 @@ def test_issue_25_a_held_status_edit_shows_no_deadline_past_when_it_goes() -> No
     table.start()
     table.attack()
     table.support_attacker_until("boost")
-    status = table.doc()["status"]
-    held = float(status.get("edit_at", 0))
+    living = table.doc()["story"]  # the status at its foot (issue 27)
+    held = float(living.get("edit_at", 0))
     deadline = table.doc()["due"]["deadline"]
     assert held > table.clock.now() and held >= deadline, (held, deadline, table.clock.now())
-    assert t("en", "game.kind.boost") in status["text"]
-    assert "<tg-time" not in status["text"], status["text"]
+    assert t("en", "game.kind.boost") in living["foot"]
+    assert "<tg-time" not in living["foot"], living["foot"]
 
 
 # -- 6. the Doctor window can be read in its time -----------------------------------------------

@@ -15,8 +15,8 @@ from engine import Action, State
 from engine.cards import BAGS, GOAL_KIND, TRADE_EFFECT_ITEMS, UNREFUSABLE_ITEMS, item_kind
 from engine.rng import Rng
 from handlers import action_payloads
+from handlers.group_board import LIVING_EVERY_SECONDS, STORY_MERGE_SECONDS
 from handlers.i18n import t
-from handlers.presenter import STATUS_EVERY_SECONDS
 from handlers.prompts.turn import INLINE_ATTACKS
 from tests.e2e.harness import BOT
 from tests.service.twins import (
@@ -127,8 +127,9 @@ def test_R_A3_a_support_declared_ahead_of_its_turn_shows_the_group_the_same() ->
 def test_issue_27_a_pass_while_the_status_edit_is_held_back_changes_nothing_the_group_sees() -> (
     None
 ):
-    """The group's status is edited at most once in ``STATUS_EVERY_SECONDS`` (issue 27): an edit
-    due sooner is held back and sent by its flush timer. A: ``x`` holds the Priest and taps "Not
+    """The group's living message (the status at its foot) is edited at most once in
+    ``LIVING_EVERY_SECONDS`` (issue 27): an edit due sooner is held back and sent by its flush
+    timer. A: ``x`` holds the Priest and taps "Not
     now" half a second into the window, while the status edit of the window's end is still to
     come; B: nobody holds it. The held-back edits go at the same moments at both tables."""
     a, b, first, x = _priest_twins()
@@ -141,11 +142,38 @@ def test_issue_27_a_pass_while_the_status_edit_is_held_back_changes_nothing_the_
         twin.press(first, payload("support", choice="neutral"))
         twin.wait(150)
     assert_same_streams(a, b, hidden={x})
-    status = a.harness.game_doc()["status"]["msg"]
-    times = [r[0] for r in a.group() if r[1] == "editMessageText" and r[2] == status]
+    shown = [r for r in a.group() if r[1] == "editMessageText" and "📋" in str(r[3])]
+    living = max({r[2] for r in shown}, key=lambda m: sum(r[2] == m for r in shown))
+    times = [r[0] for r in a.group() if r[1] == "editMessageText" and r[2] == living]
     gaps = [round(y - z, 3) for z, y in itertools.pairwise(times)]
-    assert min(gaps) >= STATUS_EVERY_SECONDS - 0.001, gaps
-    assert STATUS_EVERY_SECONDS in gaps, f"an edit was held back: {gaps}"
+    assert min(gaps) >= LIVING_EVERY_SECONDS - 0.001, gaps
+    assert LIVING_EVERY_SECONDS in gaps, f"an edit was held back: {gaps}"
+
+
+def test_R_D1_the_status_moving_to_a_new_story_message_looks_alike_at_both_tables() -> None:
+    """Issue 27: the status lives at the foot of the newest story message; when the story
+    starts a new message, the status moves into it and the message before loses it by an edit.
+    A: ``x`` holds the Priest and taps "Not now" in the window; B: nobody holds it. Past the
+    story's merge time both tables start the new message, and take the foot off the one
+    before, at the same moments with the same texts."""
+    a, b, first, x = _priest_twins()
+    for twin, priest in ((a, True), (b, False)):
+        _attack(twin)
+        twin.wait(1)
+        if priest:
+            twin.press(x, payload("pass"))
+        twin.wait(1)
+        twin.press(first, payload("support", choice="neutral"))
+        twin.wait(STORY_MERGE_SECONDS + 60)
+    assert_same_streams(a, b, hidden={x})
+    sent = [r for r in a.group() if r[1] == "sendMessage" and "📋" in str(r[3])]
+    assert len(sent) >= 2, "the status moved to a new story message"
+    footless = [
+        r
+        for r in a.group()
+        if r[1] == "editMessageText" and "⚔️" in str(r[3]) and "📋" not in str(r[3])
+    ]
+    assert footless, "the message before kept its lines alone"
 
 
 # -- 2. a free use ---------------------------------------------------------------------------
