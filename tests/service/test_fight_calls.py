@@ -39,3 +39,30 @@ def test_issue_25_an_answered_hypnotist_prompt_says_the_strength_its_choice_made
     text = table.messenger.messages[(table.uids[attacker], message)].text
     assert "✔️ You hypnotize" in text and "💫" not in text, text
     assert _strength(text) == tuple(now["strength"]), text
+
+
+def test_issue_25_a_support_prompt_left_as_shown_never_says_a_strength_now_that_is_not() -> None:
+    """R-A3, issue 27: a declaration told before the third supporter's turn leaves its prompt as
+    shown (no edit). It said "Strength now: attacker 1 : 1" under the buttons while the first
+    supporter's side made it 2 : 1 (27 such prompts pressed on in the 6 pace games of seed 1):
+    before one's turn the strength is said as of when the prompt was shown."""
+    from tests.service.test_riding_decisions import _defender, _prompt_text, _supporters
+
+    table = ServiceGame(n=5)
+    table.start()
+    attacker, _, _ = _attack(table, priest=_defender(table))
+    first, second, third = _supporters(table, attacker)
+    shown = {s: table.prompt(s)[0] for s in (first, second, third)}
+    table.wait_until_due()  # the Priest window closes: the first supporter's turn
+    before = _prompt_text(table, third, shown[third])
+    table.press_payload(first, "su.ha", prefix=True)  # told at once: 2 : 1
+    fight = engine.public_view(table.state())["fight"]
+    assert fight is not None and tuple(fight["strength"] or ()) == (2, 1)
+    text = _prompt_text(table, third, shown[third])
+    assert text == before, "not edited (issue 27)"
+    assert "Strength now" not in text, text
+    assert _strength(text) == (1, 1), "said as of when it was shown"
+    assert table.messenger.messages[(table.uids[third], shown[third])].rows, "still asked"
+    table.press_payload(second, "su.hd", prefix=True)  # the third's turn: shown again, now
+    now = _prompt_text(table, third, shown[third])
+    assert "Strength now" in now and _strength(now) == (2, 2), now
