@@ -56,12 +56,28 @@ class PrivateNews(RunnerBound):
         """When the edit of the seat's open prompt from ``shown`` to ``version``
         (``prompt_versions.prompt_version``: kind, cards played, declared, deadline) may go: later
         (``KEPT_WAIT_SECONDS``) when all it shows is the support the seat just declared ahead
-        (only the seat's own press changes that), which the press's answer then says at once;
-        else None (at once)."""
+        (only the seat's own press changes that), which the press's answer then says at once,
+        or only a closed window's buttons taken away (``_window_buttons_wait``); else None (at
+        once)."""
         old, new = shown.split(":"), version.split(":")
-        if len(old) != 4 or len(new) != 4 or old[:2] != new[:2] or old[3] != new[3]:
+        if len(old) != 4 or len(new) != 4:
+            return None
+        if old[0] == f"{new[0]}+window" and old[1:] == new[1:]:
+            return self._window_buttons_wait(seat)
+        if old[:2] != new[:2] or old[3] != new[3]:
             return None
         if old[2] == new[2] or not self.kept_toast(seat):
+            return None
+        return self.txn.now + KEPT_WAIT_SECONDS
+
+    def _window_buttons_wait(self, seat: int) -> float | None:
+        """A supporter asked during the Priest window, holding it (R-A2, R-A3): its prompt loses
+        the Priest's buttons when the window closes. Before its turn that edit waits
+        (``KEPT_WAIT_SECONDS``): its turn coming, or its declaration told, edits the prompt
+        sooner, and the newer edit takes its place, one call and not two (issue 27). A press on
+        the Priest meanwhile is refused ("not possible right now"). Its turn come, at once."""
+        aw = engine.awaiting(self.state)
+        if aw is None or seat not in aw.ahead:
             return None
         return self.txn.now + KEPT_WAIT_SECONDS
 

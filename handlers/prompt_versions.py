@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import engine
 from engine import DecisionKind, State
+from engine.kinds import ActionKind
 from engine.view_types import SeatView
 from handlers import callback_data
 from handlers.group_settings import GroupSettings
@@ -82,7 +83,15 @@ def prompt_version(st: State, seat: int, timing: Timing) -> str:
     # close only if the deadline shown moved (to the second shown: a timer that fires late)
     moves = due is not None and kind in (DecisionKind.REWARD, DecisionKind.SUPPORT)
     timed = int(due) if moves and due is not None else due is not None
+    if kind in (DecisionKind.SUPPORT, DecisionKind.REWARD) and _offers_window(st, seat):
+        kind = f"{kind}+window"  # its buttons go as the window closes (issue 25)
     return f"{kind}:{played}:{declared}:{timed}"  # timed last: Presenter._open_prompts
+
+
+def _offers_window(st: State, seat: int) -> bool:
+    """The seat's own decision, asked during a Priest or Doctor window, comes with that window's
+    occupation to use (R-A2, R-A8): those buttons are taken away when the window closes."""
+    return any(a.kind == ActionKind.USE for a in engine.legal_actions(st, seat))
 
 
 def buttons(gid: str, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:

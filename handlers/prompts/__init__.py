@@ -209,10 +209,15 @@ def _fight_as_of_now(before: SeatView, now: SeatView) -> SeatView:
         return before
     if (fight["attacker"], fight["defender"]) != (fight_now["attacker"], fight_now["defender"]):
         return before
-    if mine["kind"] != DecisionKind.BOOST and len(fight_now["played"]) > len(fight["played"]):
-        return before  # cards played after it (an AI's, at once) would read as played before
-    if fight_now["hypnotized"] != fight["hypnotized"]:
-        return before  # "💫 X is hypnotized" read above "✔️ You hypnotize X" (issue 25)
+    later = mine["kind"] != DecisionKind.BOOST and len(fight_now["played"]) > len(fight["played"])
+    if later or fight_now["hypnotized"] != fight["hypnotized"]:
+        # cards played after it (an AI's, at once) would read as played before, "💫 X is
+        # hypnotized" above "✔️ You hypnotize X" (issue 25): the fight as asked, its strength as
+        # of now (the void support said "4 : 1" when it made 3 : 1)
+        if fight_now["strength"] is None:
+            return before
+        fight = {**fight, "strength": fight_now["strength"]}
+        return {**before, "table": {**before["table"], "fight": fight}}
     table: PublicView = {**before["table"], "fight": fight_now}
     me: Me = {**before["me"], "items": list(now["me"]["items"])}
     return {**before, "table": table, "me": me}

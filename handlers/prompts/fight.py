@@ -141,7 +141,9 @@ def hypnotist_page(a: Ask, path: list[str]) -> Page:
 def support_page(a: Ask, path: list[str]) -> Page:
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
     page = Page([a.t("game.support.title")])
-    page.lines += fight_lines(a.table, a.lang, a.frozen)
+    # Before one's turn, a declaration told leaves the prompt as shown (issue 27,
+    # ``prompt_versions``): its strength is said as of then, never "now" (issue 25).
+    page.lines += fight_lines(a.table, a.lang, a.frozen or bool(a.p.data.get("before")))
     page.add(a.t("game.support.body"))
     names = {"attacker": a.label(att), "defender": a.label(dfn)}
     buttons: list[Button] = []

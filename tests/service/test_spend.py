@@ -114,14 +114,16 @@ def test_issue_27_a_five_player_game_spends_fewer_calls() -> None:
     turn is next" kept as shown, one-tap attacks and offers, the story every 45 s) 0.557, with
     87 group edits and 310 private ones; before the fourth (news in the prompt sent with them,
     the first supporter's deadline shown from the start) 0.472, with 213 private sends and 229
-    private edits; now 0.459, 202 and 225."""
+    private edits; before a supporter holding the Priest lost its buttons as the window
+    closed (issue 25: they were refused until its turn; 3 edits more here) 0.460, 202 and 226;
+    now 0.4625, 202 and 229."""
     f = played().figures
     calls = f.group_messages + f.group_edits + f.private_messages + f.private_edits
     assert f.errors == 0
     assert f.calls_per_second <= 0.465, (f.calls_per_second, calls)
     assert f.group_edits <= 82, f.group_edits
     assert f.private_messages <= 206, f.private_messages
-    assert f.private_edits <= 228, f.private_edits
+    assert f.private_edits <= 229, f.private_edits
 
 
 def test_issue_25_your_turn_is_next_is_not_edited_for_its_buttons_hidden_data() -> None:
