@@ -16,7 +16,9 @@ as Telegram would and logs the refusal.
 
 The module checks and records a call (spec, limits, faults, injected errors, rate limits); the
 methods it answers, on the chats, are ``methods.BotApiMethods``; who the chats are,
-``directory``. ``recording.RecordingRequest`` is the emulator as python-telegram-bot's
+``directory``. ``getUpdates`` answers ``409 Conflict`` as Telegram does when a newer
+``getUpdates`` takes over (two processes polling with one token) or a webhook is set.
+``recording.RecordingRequest`` is the emulator as python-telegram-bot's
 ``BaseRequest`` and ``infra.bot_api``'s transport.
 """
 
@@ -113,6 +115,8 @@ class BotApiEmulator(BotApiMethods):
         self.outage: tuple[float, int, str] | None = None  # until, code, description
         self._last_update_id = 0
         self._woken = False
+        self._polls = 0
+        self.webhook_url = ""  # set by setWebhook: getUpdates then answers 409
         # Several functions may call at once (the load command, the table's threads).
         self.lock = lock or threading.Condition(threading.RLock())
 
@@ -132,7 +136,7 @@ class BotApiEmulator(BotApiMethods):
                     self._validate(method, params)
                 except Reply as reply:
                     return reply.code, reply.answer()
-            return 200, {"ok": True, "result": self._get_updates(params)}
+            return self._poll(params)
         with self.lock:
             return self._call(method, params)
 
