@@ -41,11 +41,17 @@ def start_polling(api: RecordingRequest) -> tuple[threading.Thread, list[BaseExc
 
     thread = threading.Thread(target=poll, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while api._polls == 0 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert api._polls == 1, "the runner never polled"
+    waiting(api)
     return thread, ended
+
+
+def waiting(api: RecordingRequest) -> None:
+    """Until a ``getUpdates`` came and waits (its call recorded, then a moment)."""
+    deadline = time.monotonic() + 10
+    while not api.calls_to("getUpdates") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert api.calls_to("getUpdates"), "nobody polled"
+    time.sleep(0.2)
 
 
 def test_the_emulator_answers_the_older_of_two_get_updates_409_as_telegram_does() -> None:
@@ -53,8 +59,7 @@ def test_the_emulator_answers_the_older_of_two_get_updates_409_as_telegram_does(
     answers: list[tuple[int, dict[str, object]]] = []
     older = threading.Thread(target=lambda: answers.append(api.call("getUpdates", {"timeout": 5})))
     older.start()
-    while api._polls == 0:
-        time.sleep(0.01)
+    waiting(api)
     newer = api.call("getUpdates", {"timeout": 0})
     older.join(5)
     assert newer == (200, {"ok": True, "result": []})
