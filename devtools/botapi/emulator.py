@@ -45,6 +45,7 @@ from devtools.botapi.limits import (
     commands_refusals,
     keyboard_refusals,
     read_text,
+    webhook_refusals,
 )
 from devtools.botapi.methods import ApiViolation, BotApiMethods, Listener, Query
 from devtools.botapi.spec import BotApiSpec
@@ -180,6 +181,8 @@ class BotApiEmulator(BotApiMethods):
             refusals += answer_refusals(params)
         if method == "setMyCommands" and not problems:
             refusals += commands_refusals(params)
+        if method == "setWebhook" and not problems:
+            refusals += webhook_refusals(params)
         details = problems + [r.detail for r in refusals if r.detail not in problems]
         if details:
             first = refusals[0] if refusals else None

@@ -31,7 +31,8 @@ QUERY_INVALID = "Bad Request: query is too old and response timeout expired or q
 NO_PIN_RIGHTS = "Bad Request: not enough rights to manage pinned messages in the chat"
 # A callback query must be answered soon after the press; later Telegram refuses the answer.
 CALLBACK_ANSWER_SECONDS = 15.0
-# A bot may delete a message for everyone only within 48 hours of sending.
+# A bot may delete a message only within 48 hours of its sending, in any chat (the spec's
+# deleteMessage: "A message can only be deleted if it was sent less than 48 hours ago").
 DELETE_SECONDS = 48 * 3600
 MAX_POLL_SECONDS = 50.0
 # Telegram's answers to a getUpdates it will not serve: another getUpdates with the same token
@@ -259,7 +260,7 @@ class BotApiMethods:
         others = message.sender != self.bot_id
         if chat_id < 0 and others and self._status(chat_id, self.bot_id) not in _ADMINS:
             raise Reply(400, "Bad Request: message can't be deleted")
-        if self.clock() - message.date > DELETE_SECONDS and chat_id < 0:
+        if self.clock() - message.date > DELETE_SECONDS:  # in every chat, as the spec says
             raise Reply(400, "Bad Request: message can't be deleted for everyone")
         self.chats.delete(chat_id, message.message_id)
         self._changed("delete", message)

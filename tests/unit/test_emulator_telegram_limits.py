@@ -64,3 +64,47 @@ def test_the_overall_thirty_a_second_count_edits(api: BotApiEmulator) -> None:
     for i in range(30):
         assert api.call("sendMessage", {"chat_id": USER + i, "text": "m"})[0] == 200
     assert edit(api, USER, 1, "changed") == 429
+
+
+def test_at_most_a_hundred_commands_as_the_spec_says(api: BotApiEmulator) -> None:
+    commands = [{"command": f"c{i}", "description": "x"} for i in range(101)]
+    status, body = api.call("setMyCommands", {"commands": commands})
+    assert (status, body["description"]) == (400, "Bad Request: BOT_COMMANDS_TOO_MUCH")
+    assert api.call("setMyCommands", {"commands": commands[:100]})[0] == 200
+
+
+def test_a_webhook_needs_https_and_a_secret_telegram_can_send_in_a_header(
+    api: BotApiEmulator,
+) -> None:
+    def hook(url: str, secret: str) -> tuple[int, str]:
+        status, body = api.call("setWebhook", {"url": url, "secret_token": secret})
+        return status, body.get("description", "")
+
+    assert hook("http://example.org/hook", "s3cret")[1].startswith(
+        "Bad Request: bad webhook: An HTTPS URL"
+    )
+    assert hook("https://example.org/hook", "a+b/c=")[0] == 400  # base64's own characters
+    assert hook("https://example.org/hook", "x" * 257)[0] == 400
+    assert api.webhook_url == ""
+    assert hook("https://example.org/hook", "Az09_-" * 40) == (200, "")
+
+
+def test_a_message_older_than_48_hours_cannot_be_deleted_in_a_private_chat_either(
+    api: BotApiEmulator, clock: FakeClock
+) -> None:
+    """The spec's deleteMessage: "only if it was sent less than 48 hours ago" (the emulator
+    kept that to groups)."""
+    api.call("sendMessage", {"chat_id": USER, "text": "old prompt"})
+    api.call("sendMessage", {"chat_id": USER, "text": "new prompt"})
+    clock.advance(48 * 3600 + 1)
+    old = api.call("deleteMessage", {"chat_id": USER, "message_id": 1})
+    assert old == (
+        400,
+        {
+            "ok": False,
+            "error_code": 400,
+            "description": "Bad Request: message can't be deleted for everyone",
+        },
+    )
+    api.call("sendMessage", {"chat_id": USER, "text": "newest"})
+    assert api.call("deleteMessage", {"chat_id": USER, "message_id": 3})[0] == 200
