@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from devtools.botapi import BotApiEmulator
+from devtools.botapi import BotApiEmulator, RateLimits
+from devtools.botapi.faults import Reply
 from devtools.fakes import FakeClock
 
 USER = 1001
@@ -108,3 +109,18 @@ def test_a_message_older_than_48_hours_cannot_be_deleted_in_a_private_chat_eithe
     )
     api.call("sendMessage", {"chat_id": USER, "text": "newest"})
     assert api.call("deleteMessage", {"chat_id": USER, "message_id": 3})[0] == 200
+
+
+def test_the_local_tables_limits_run_on_the_games_time() -> None:
+    """The local table plays at ``GAME_TIME_SCALE`` (0.015 in the browser tests), the bot's
+    group pacing shrinking with it; its Telegram's limits run on the same time, so a group's
+    minute of 20 sends and edits passes in 60 x scale seconds (at 1: Telegram's minute)."""
+    now = [0.0]
+    limits = RateLimits(clock=lambda: now[0], time_scale=0.5)
+    for _ in range(20):
+        limits.admit("editMessageText", {"chat_id": GROUP})
+    with pytest.raises(Reply) as refused:
+        limits.admit("editMessageText", {"chat_id": GROUP})
+    assert refused.value.parameters == {"retry_after": 30}  # the game's minute, in real seconds
+    now[0] = 30.0
+    limits.admit("editMessageText", {"chat_id": GROUP})
