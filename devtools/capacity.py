@@ -3,9 +3,9 @@
 N five-player games run at once through the real service (``handlers.app.CoachRideBot`` with
 its pipeline and the shared rate limiter production uses, ``infra.rate_limit``) and the
 project's Telegram emulator (``devtools.botapi``) with Telegram's limits on: about 30 messages a
-second per bot, about one a second per private chat with short bursts, 20 a minute per group,
-answered with ``429`` and ``retry_after``; the bot reacts as it does in production (flood
-control holds the chat, the flush timer sends the rest later).
+second per bot, about one a second per private chat with short bursts, 20 sends and edits a
+minute per group, answered with ``429`` and ``retry_after``; the bot reacts as it does in
+production (flood control holds the chat, the flush timer sends the rest later).
 
 Every table is the pace command's (``devtools.pace``): brisk humans who start thinking when
 their prompt shows and press the buttons that lead to what they chose. All tables share ONE
@@ -28,8 +28,12 @@ after the ramp:
   should, since a prompt shown late stretches its deadline);
 - which calls fill the budget, by kind, each with its wait in the outbox.
 
-The looking-around a player does before pressing (``PaceTable.route``) edits their prompt
-without counting against the limits, as in the pace command; everything else counts.
+Every call counts, the looking-around a player does before pressing (``PaceTable.route``)
+included: its presses are invocations like any other, whose page edits book the bot's shared rate
+limiter and count against Telegram's limits (the pace command, which measures what a game
+costs, leaves them out). A group's 20 a minute count its edits too (``devtools.botapi.faults``).
+Messages the shared budget cannot fit before an invocation's end wait for the flush timer, and
+the game's deadlines wait for them (``handlers.delivery``).
 
 Here the command, its goal and its printing; the simulation is ``devtools.capacity_sim``, its
 clock and queue ``devtools.capacity_clock``, what it counts ``devtools.capacity_counting``.

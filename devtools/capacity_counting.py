@@ -6,6 +6,7 @@ as production's gateway does); and the figures of a run's window (``Figures``)."
 from __future__ import annotations
 
 import statistics
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -16,7 +17,6 @@ from devtools.botapi.faults import MESSAGE_METHODS
 from devtools.botapi.messenger import EmulatedMessenger
 from handlers.message_tags import tag_of
 from infra.ports import FloodWait, Rows, Sent
-from infra.rate_limit import SharedRateLimiter
 
 # TelegramGateway's defaults (flood_attempts, max_wait): what production sleeps out in-process.
 FLOOD_ATTEMPTS = 3
@@ -74,15 +74,30 @@ def what_call(e: dict[str, Any]) -> str:
 @dataclass
 class SimMessenger(EmulatedMessenger):
     """The service's messenger over the shared emulator, noting what Telegram accepted and
-    refused and when each decision's prompt first shows in a player's chat."""
+    refused and when each decision's prompt first shows in a player's chat.
+
+    Every call counts, a player's looking around their prompt's pages (``quiet``) included: its
+    presses are invocations of the service like any other, whose page edits (and whatever else
+    their delivery sends) book the shared rate limiter's slots and count against Telegram's
+    limits. ``quiet`` is per thread (per invocation): only the looking player's own edits are not
+    taken for their prompt showing."""
 
     tally: Tally = field(default_factory=Tally)
     clock: Callable[[], float] = time.time
-    quiet: bool = False  # a player looking around their prompt's pages (not counted)
     # As infra.telegram_messenger.TelegramGateway does in production: a short flood wait is slept
     # out in the invocation (up to FLOOD_ATTEMPTS tries of at most MAX_FLOOD_WAIT s each); only a
     # longer one reaches the pipeline, which then holds the chat.
     sleep: Callable[[float], None] | None = None
+    _looking: threading.local = field(default_factory=threading.local, repr=False)
+
+    @property
+    def quiet(self) -> bool:
+        """Whether this thread's invocation is a player looking around (``PaceTable.route``)."""
+        return bool(getattr(self._looking, "on", False))
+
+    @quiet.setter
+    def quiet(self, on: bool) -> None:
+        self._looking.on = on
 
     def _waiting_out_floods(self, call: Callable[[], Sent]) -> Sent:
         for attempt in range(1, FLOOD_ATTEMPTS + 1):
@@ -99,13 +114,6 @@ class SimMessenger(EmulatedMessenger):
         raise AssertionError("unreachable")
 
     def _call(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        looking = self.quiet and method == "editMessageText" and params["chat_id"] > 0
-        if looking:
-            limits, self.api.limits = self.api.limits, None
-            try:
-                return super()._call(method, params)
-            finally:
-                self.api.limits = limits
         counted = method in MESSAGE_METHODS
         if counted:
             self.tally.asked_for.append(self.clock())
@@ -144,23 +152,6 @@ class SimMessenger(EmulatedMessenger):
                 if kind == "d" and len(parts) >= 3 and parts[1].isdigit():
                     self.tally.prompt_shown((parts[0], int(parts[1]), chat_id), self.clock())
                     return
-
-
-class LookingAround:
-    """The shared limiter, except while a player looks around their prompt's pages."""
-
-    def __init__(self, inner: SharedRateLimiter, messenger: SimMessenger) -> None:
-        self.inner = inner
-        self.messenger = messenger
-        self.tolerance = inner.tolerance
-
-    def reserve(self, count: int, now: float, latest: float) -> list[float]:
-        if self.messenger.quiet:
-            return [now] * count
-        return self.inner.reserve(count, now, latest)
-
-    def backlog(self, now: float) -> float:
-        return self.inner.backlog(now)
 
 
 @dataclass

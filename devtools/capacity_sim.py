@@ -17,7 +17,6 @@ from devtools.botapi.faults import RateLimits
 from devtools.capacity_clock import Scheduler, SimTimers
 from devtools.capacity_counting import (
     Figures,
-    LookingAround,
     SimMessenger,
     Tally,
     by_kind,
@@ -94,7 +93,7 @@ class Simulation:
             SimTimers(self.scheduler),
             self.clock,
             bot_username=BOT,
-            limiter=LookingAround(limiter, self.messenger),
+            limiter=limiter,
             sleep=self.scheduler.sleep,
             # the bot deals from ``secrets``; a seeded run replays its deals too
             deal_seeds=lambda: deals.getrandbits(lobby.DEAL_SEED_BITS),
@@ -150,26 +149,30 @@ class Simulation:
             if gen != table.gen or table.over or table.scheduled is None:
                 return
             tap = table.scheduled
-            chosen = table.choose(tap.seat, tap.decision)
-            if chosen is None:  # nothing to press in what they see yet: they look again soon
-                table.gen += 1
-                self.scheduler.at(self.clock.now() + LOOK_AGAIN_SECONDS, "tap", (table, table.gen))
-                return
-            table.scheduled = None
-            table.take(tap)
-            uid, message_id, route = chosen
-            self.tally.presses += len(route)
+            table.pressing.add(tap.seat)  # no other press planned for them meanwhile
 
-            def press() -> None:
+            def look_and_press() -> None:
+                """The player looks around their prompt's pages (each look a press the bot
+                answers, booked and counted like any other), then presses their way there."""
                 try:
+                    chosen = table.choose(tap.seat, tap.decision)
+                    if chosen is None:  # nothing to press in what they see yet: look again soon
+                        table.gen += 1
+                        table.scheduled = tap
+                        again = self.clock.now() + LOOK_AGAIN_SECONDS
+                        self.scheduler.at(again, "tap", (table, table.gen))
+                        return
+                    if table.scheduled == tap:
+                        table.scheduled = None
+                    table.take(tap)
+                    uid, message_id, route = chosen
+                    self.tally.presses += len(route)
                     for data in route:
                         table.press(uid, message_id, data)
                 finally:
                     table.pressing.discard(tap.seat)
 
-            table.pressing.add(tap.seat)
-
-            worker = self.scheduler.spawn(table, press)
+            worker = self.scheduler.spawn(table, look_and_press)
         elif kind == "timer":
             request: TimerRequest = payload
             gid = request.game_key.partition("#")[2]

@@ -159,6 +159,7 @@ class Delivery:
         moved: dict[int, int] = {}
         removed = False
         failed: set[int] = set()  # chats where Telegram failed (a 5xx, the network)
+        queued: set[int] = set()  # ... or whose messages got no slot in this invocation
         waiting: set[int] = set()  # ... or that flood control holds
         done: set[int] = set()  # the entries Telegram answered
         retry_at = 0.0
@@ -193,7 +194,10 @@ class Delivery:
                 )
             )
             if not self._take_slot(booked, remaining, txn):
-                held.update(x["chat"] for x in entries[i:])  # out of time: the flush timer's
+                # no slot before the lease ends (the shared budget is booked that far ahead): the
+                # flush timer's, and the game waits for it (``queued``)
+                queued.update(x["chat"] for x in entries[i:] if x["chat"] not in held)
+                held.update(x["chat"] for x in entries[i:])
                 break
             sending = e["op"] == "send"
             if sending:  # a process killed from here to the ack leaves it uncertain
@@ -216,6 +220,7 @@ class Delivery:
                     acks.forget(e["seq"])
                 continue
             except OutOfTime:
+                queued.update(x["chat"] for x in entries[i:] if x["chat"] not in held)
                 held.update(x["chat"] for x in entries[i:])
                 if sending:
                     acks.forget(e["seq"])
@@ -257,11 +262,15 @@ class Delivery:
             e["chat"] for e in entries if e["seq"] not in done and _prompt_decision(e) is not None
         }
         waited = float((txn.doc.get("hold") or {}).get("extended", 0.0))
-        if prompted & (failed | waiting) and waited < MAX_HOLD_SECONDS:
+        # Messages the shared budget left for the flush timer (issue 27: at 200 games a prompt
+        # with no slot waited for it while its deadline ran out) hold their chats likewise, whatever
+        # they are: the hold depends on the budget alone, never on which prompts were queued
+        # (R-D1), and nobody is timed out for a prompt still waiting in the bot's queue.
+        if (prompted & (failed | waiting) or queued) and waited < MAX_HOLD_SECONDS:
             if prompted & failed:
                 retry_at = max(retry_at, self.clock.now() + FAILED_HOLD_SECONDS)
             at = max(txn.until, retry_at) + 1  # the flush's time
-            for chat in prompted & (failed | waiting):
+            for chat in prompted & (failed | waiting) | queued:
                 holds[chat] = max(holds.get(chat, 0.0), at)
         if key.startswith("GAME#"):
             delivered = Delivered(late, bool(muted), holds, moved, removed)

@@ -24,7 +24,7 @@ from infra.ports import TimerRequest, Timers
 from infra.settings import Settings
 from infra.sqlite_store import SqliteStore
 from infra.telegram_messenger import TelegramGateway, TelegramMessenger
-from infra.telegram_polling import TelegramPoller
+from infra.telegram_polling import PollingConflict, TelegramPoller
 from infra.timers import LocalTimers, SystemClock
 
 log = logging.getLogger("coachride")
@@ -45,6 +45,18 @@ class StartupError(Exception):
 def refused(error: Exception) -> StartupError:
     """Any other refusal at startup: its text, redacted, without its traceback."""
     return StartupError(t("en", "local.refused", reason=logs.redact(str(error))))
+
+
+def conflicted(conflict: PollingConflict) -> StartupError:
+    """409 to ``getUpdates``: another process polls with the token (a second ``make run`` or
+    local table started by mistake), or a webhook was set. This process stops, with the cause
+    in one sentence: two pollers would each get some of the updates (Telegram gives each to
+    whichever request waits) and run their games' timers twice; with a webhook set, the
+    updates go there. Telegram terminates the *older* of two ``getUpdates``, so the process
+    that stops is the one another took over from, and the other one goes on alone."""
+    log.error("polling: 409 Conflict from Telegram (%s)", logs.redact(conflict.message))
+    key = "local.webhook_conflict" if conflict.webhook else "local.poll_conflict"
+    return StartupError(t("en", key, reason=logs.redact(conflict.message)))
 
 
 def rearm_timers(store: SqliteStore, timers: Timers) -> int:
@@ -137,7 +149,9 @@ class Runner:
                     log.warning("polling: flood control, waiting %.1f s", wait)
                     sleep(wait)
                     continue
-                except TelegramError as exc:  # e.g. 409: another process polls with the token
+                except PollingConflict as conflict:
+                    raise conflicted(conflict) from None
+                except TelegramError as exc:  # a refusal: the same request is refused again
                     raise refused(exc) from None
                 failures = 0
                 for update in updates:

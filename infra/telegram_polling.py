@@ -24,6 +24,15 @@ ALLOWED_UPDATES = ["message", "callback_query", "chat_member", "my_chat_member"]
 FLOOD_FALLBACK_SECONDS = 30.0  # a flood control whose wait python-telegram-bot does not give
 
 
+class PollingConflict(bot_api.TelegramError):
+    """409 Conflict to ``getUpdates``: another process polls with the token (its newer request
+    terminated ours), or a webhook is set (``webhook``) and takes the updates."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.webhook = "webhook" in message.lower()
+
+
 class TelegramPoller:
     """The updates of the bot at ``bot``'s base URL, asked for by long polling."""
 
@@ -64,6 +73,8 @@ def _as_bot_api_errors() -> Iterator[None]:
         yield
     except ptb.InvalidToken as error:
         raise bot_api.InvalidToken(error.message) from None
+    except ptb.Conflict as error:
+        raise PollingConflict(error.message) from None
     except ptb.RetryAfter as error:
         raise bot_api.RetryAfter(error.message, retry_seconds(error)) from None
     except ptb.TimedOut as error:

@@ -16,7 +16,9 @@ as Telegram would and logs the refusal.
 
 The module checks and records a call (spec, limits, faults, injected errors, rate limits); the
 methods it answers, on the chats, are ``methods.BotApiMethods``; who the chats are,
-``directory``. ``recording.RecordingRequest`` is the emulator as python-telegram-bot's
+``directory``. ``getUpdates`` answers ``409 Conflict`` as Telegram does when a newer
+``getUpdates`` takes over (two processes polling with one token) or a webhook is set.
+``recording.RecordingRequest`` is the emulator as python-telegram-bot's
 ``BaseRequest`` and ``infra.bot_api``'s transport.
 """
 
@@ -43,6 +45,7 @@ from devtools.botapi.limits import (
     commands_refusals,
     keyboard_refusals,
     read_text,
+    webhook_refusals,
 )
 from devtools.botapi.methods import ApiViolation, BotApiMethods, Listener, Query
 from devtools.botapi.spec import BotApiSpec
@@ -113,6 +116,8 @@ class BotApiEmulator(BotApiMethods):
         self.outage: tuple[float, int, str] | None = None  # until, code, description
         self._last_update_id = 0
         self._woken = False
+        self._polls = 0
+        self.webhook_url = ""  # set by setWebhook: getUpdates then answers 409
         # Several functions may call at once (the load command, the table's threads).
         self.lock = lock or threading.Condition(threading.RLock())
 
@@ -132,7 +137,7 @@ class BotApiEmulator(BotApiMethods):
                     self._validate(method, params)
                 except Reply as reply:
                     return reply.code, reply.answer()
-            return 200, {"ok": True, "result": self._get_updates(params)}
+            return self._poll(params)
         with self.lock:
             return self._call(method, params)
 
@@ -176,6 +181,8 @@ class BotApiEmulator(BotApiMethods):
             refusals += answer_refusals(params)
         if method == "setMyCommands" and not problems:
             refusals += commands_refusals(params)
+        if method == "setWebhook" and not problems:
+            refusals += webhook_refusals(params)
         details = problems + [r.detail for r in refusals if r.detail not in problems]
         if details:
             first = refusals[0] if refusals else None

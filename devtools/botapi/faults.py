@@ -10,6 +10,20 @@ way Telegram does when a bot goes over its documented limits: about 30 messages 
 overall, about one message a second in a private chat (short bursts allowed) and 20 messages a
 minute in a group. It runs on a clock it is given, so a fake clock makes it deterministic (and a
 capacity simulation can run it faster than real time).
+
+What counts as a message. Telegram's Bots FAQ ("My bot is hitting limits, how do I avoid this?")
+states the three limits for messages and does not list the methods; edits are flood-controlled
+as well (``editMessageText`` answers ``429 Too Many Requests: retry after N`` like a send when a
+bot edits a group's message too often), and a chat's members see an edit as they see a new
+message. So the emulator counts a *message call* — ``sendMessage``, ``editMessageText`` and
+``editMessageReplyMarkup`` — against the overall and the group limits alike: a group takes 20
+sends and edits a minute. This is also how the bot budgets a group (``handlers.group_board``:
+"the group's 20 calls a minute", the status and story edited at most every 30 / 45 s;
+``handlers.reply_budget``: the game's busiest minute of sends and edits plus the direct replies
+stay within 20; ``devtools.pace``'s goal "group sends and edits in the busiest 60 s <= 20") and
+how its shared rate limiter books slots (``infra.rate_limit``: every send and edit, pins too).
+In a private chat only sends use the one-a-second allowance: a player turning a prompt's pages
+edits it on their own presses, which Telegram answers at the pace they press.
 """
 
 from __future__ import annotations
@@ -51,7 +65,8 @@ def flood(seconds: float) -> Reply:
     return Reply(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
 
 
-MESSAGE_METHODS = ("sendMessage", "editMessageText")
+# The calls Telegram's message limits count (see above): sends and edits.
+MESSAGE_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 MUTED = "Bad Request: not enough rights to send text messages to the chat"
 
 
@@ -116,11 +131,12 @@ class Chaos:
 class RateLimits:
     """Telegram's limits for one bot, on ``clock`` (or the ``now`` a caller passes):
 
-    - ``overall`` message calls (sends and text edits) per second across all chats;
+    - ``overall`` message calls (sends and edits, ``MESSAGE_METHODS``) per second across all
+      chats;
     - in a private chat, sends at ``private_per_second`` with bursts of ``private_burst``
       (a token bucket: "avoid more than one message per second in a chat; short bursts are
       allowed");
-    - ``group_per_minute`` sends per group in any 60 s.
+    - ``group_per_minute`` message calls (sends and edits) per group in any 60 s.
 
     Beyond them, 429 with the whole seconds until a slot frees (Telegram's ``retry_after``)."""
 
@@ -132,6 +148,9 @@ class RateLimits:
     # their normal speed) while a steady stream faster than 1/s is refused.
     private_burst: int = 8
     clock: Callable[[], float] = time.time
+    # The local table's (``GAME_TIME_SCALE``): its limits run on the game's time, so at 0.015 a
+    # group's minute passes in 0.9 s, as the bot's own pacing shrinks; 1 is Telegram's.
+    time_scale: float = 1.0
     limited: int = 0  # 429s answered
     by_reason: Counter[str] = field(default_factory=Counter)  # "overall", "group", "private"
     _recent: deque[float] = field(default_factory=deque)
@@ -142,13 +161,13 @@ class RateLimits:
         """Count one call, or raise Telegram's 429 (a :class:`Reply`) without counting it."""
         if method not in MESSAGE_METHODS:
             return
-        now = self.clock() if now is None else now
+        now = (self.clock() if now is None else now) / self.time_scale
         while self._recent and self._recent[0] <= now - 1.0:
             self._recent.popleft()
         if len(self._recent) >= self.overall:
             self._refuse(self._recent[0] + 1.0 - now, "overall")
         chat = _chat_of(params)
-        if method == "sendMessage" and chat < 0:
+        if chat < 0:  # a group: its sends and edits
             sent = self._groups.setdefault(chat, deque())
             while sent and sent[0] <= now - 60.0:
                 sent.popleft()
@@ -166,4 +185,4 @@ class RateLimits:
     def _refuse(self, seconds: float, reason: str) -> NoReturn:
         self.limited += 1
         self.by_reason[reason] += 1
-        raise flood(seconds)
+        raise flood(seconds * self.time_scale)

@@ -5,7 +5,8 @@ people, what is wrong. Message text is 1-4096 UTF-16 code units after entity par
 trailing whitespace dropped), in Telegram's HTML when ``parse_mode`` is ``HTML``;
 ``callback_data`` is 1-64 bytes; a button has a non-empty text and exactly one action; a keyboard
 has at most 100 buttons; a callback answer's text at most 200 characters; a bot command 1-32 of
-``a-z0-9_`` with a 1-256 character description.
+``a-z0-9_`` with a 1-256 character description, at most 100 of them in one ``setMyCommands``; a
+webhook's URL HTTPS, its ``secret_token`` 1-256 of ``A-Za-z0-9_-``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ BUTTON_ACTIONS = (
     "callback_game",
     "pay",
 )
+MAX_COMMANDS = 100
 _COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 PARSE_MODES = ("HTML", "MarkdownV2", "Markdown")
 
 TEXT_EMPTY = "Bad Request: message text is empty"
@@ -143,4 +146,24 @@ def commands_refusals(params: Mapping[str, Any]) -> list[Refusal]:
     commands = params.get("commands")
     if not isinstance(commands, list):
         return []
-    return [r for c in commands if isinstance(c, Mapping) for r in command_refusals(c)]
+    refusals = [r for c in commands if isinstance(c, Mapping) for r in command_refusals(c)]
+    if len(commands) > MAX_COMMANDS:
+        detail = f"{len(commands)} commands, at most {MAX_COMMANDS} (the spec's setMyCommands)"
+        refusals.append(Refusal("Bad Request: BOT_COMMANDS_TOO_MUCH", detail))
+    return refusals
+
+
+def webhook_refusals(params: Mapping[str, Any]) -> list[Refusal]:
+    """setWebhook: an HTTPS URL; a ``secret_token`` of 1-256 of ``A-Za-z0-9_-`` (the spec)."""
+    refusals = []
+    url = params.get("url")
+    if isinstance(url, str) and url and not url.startswith("https://"):
+        detail = f"webhook url {url[:40]!r} is not HTTPS"
+        description = "Bad Request: bad webhook: An HTTPS URL must be provided for webhook"
+        refusals.append(Refusal(description, detail))
+    secret = params.get("secret_token")
+    if isinstance(secret, str) and not _SECRET.fullmatch(secret):
+        detail = "secret_token must be 1-256 characters of A-Z, a-z, 0-9, _ and -"
+        description = "Bad Request: secret token contains unallowed characters"
+        refusals.append(Refusal(description, detail))
+    return refusals

@@ -31,9 +31,21 @@ QUERY_INVALID = "Bad Request: query is too old and response timeout expired or q
 NO_PIN_RIGHTS = "Bad Request: not enough rights to manage pinned messages in the chat"
 # A callback query must be answered soon after the press; later Telegram refuses the answer.
 CALLBACK_ANSWER_SECONDS = 15.0
-# A bot may delete a message for everyone only within 48 hours of sending.
+# A bot may delete a message only within 48 hours of its sending, in any chat (the spec's
+# deleteMessage: "A message can only be deleted if it was sent less than 48 hours ago").
 DELETE_SECONDS = 48 * 3600
 MAX_POLL_SECONDS = 50.0
+# Telegram's answers to a getUpdates it will not serve: another getUpdates with the same token
+# took over (the older request is the one terminated), or a webhook takes the updates.
+POLL_CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is "
+    "running"
+)
+SET_WEBHOOK_CONFLICT = "Conflict: terminated by setWebhook request"  # a getUpdates then waiting
+WEBHOOK_CONFLICT = (
+    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete "
+    "the webhook first"
+)
 _ADMINS = ("creator", "administrator")
 
 
@@ -73,7 +85,9 @@ class BotApiMethods:
     queries: dict[str, Query]
     listeners: list[Listener]
     lock: threading.Condition
+    webhook_url: str
     _woken: bool
+    _polls: int  # getUpdates requests so far: a waiting one ends when a newer one comes
 
     @property
     def bot_id(self) -> int:
@@ -137,15 +151,35 @@ class BotApiMethods:
     def _api_getMe(self, params: Mapping[str, Any]) -> Any:
         return self.bot
 
-    def _get_updates(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def _poll(self, params: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+        """``getUpdates`` as Telegram answers it: 409 while a webhook is set; otherwise it
+        takes over from a ``getUpdates`` still waiting (which answers 409, as the one
+        terminated by the newer request) and returns the updates."""
+        with self.lock:
+            if self.webhook_url:
+                return 409, Reply(409, WEBHOOK_CONFLICT).answer()
+            self._polls += 1
+            mine = self._polls
+            self.lock.notify_all()
+        updates = self._get_updates(params, mine)
+        if isinstance(updates, str):
+            return 409, Reply(409, updates).answer()
+        return 200, {"ok": True, "result": updates}
+
+    def _get_updates(self, params: Mapping[str, Any], mine: int) -> list[dict[str, Any]] | str:
         """Drop the updates ``offset`` confirms; wait up to ``timeout`` for one (an update
-        stays until an offset beyond it confirms it, as on Telegram)."""
+        stays until an offset beyond it confirms it, as on Telegram); Telegram's 409 when a
+        newer ``getUpdates`` (poll number ``mine`` is this one) or a webhook took over."""
         offset = int(params.get("offset") or 0)
         limit = min(max(int(params.get("limit") or 100), 1), 100)
         timeout = min(float(params.get("timeout") or 0), MAX_POLL_SECONDS)
         deadline = time.monotonic() + timeout
         with self.lock:
             while True:
+                if self.webhook_url:
+                    return SET_WEBHOOK_CONFLICT
+                if self._polls != mine:
+                    return POLL_CONFLICT
                 if offset:
                     self.updates = [u for u in self.updates if u["update_id"] >= offset]
                 if self.updates or self._woken:
@@ -155,6 +189,19 @@ class BotApiMethods:
                 if left <= 0:
                     return []
                 self.lock.wait(left)
+
+    def _api_setWebhook(self, params: Mapping[str, Any]) -> Any:
+        """Updates go to the webhook from now on: a waiting ``getUpdates`` ends with 409."""
+        self.webhook_url = str(params["url"])
+        self.lock.notify_all()
+        return True
+
+    def _api_deleteWebhook(self, params: Mapping[str, Any]) -> Any:
+        self.webhook_url = ""
+        return True
+
+    def _api_getWebhookInfo(self, params: Mapping[str, Any]) -> Any:
+        return {"url": self.webhook_url, "has_custom_certificate": False, "pending_update_count": 0}
 
     def _api_sendMessage(self, params: Mapping[str, Any], shown: Parsed) -> Any:
         chat_id = self._chat(params["chat_id"])
@@ -213,7 +260,7 @@ class BotApiMethods:
         others = message.sender != self.bot_id
         if chat_id < 0 and others and self._status(chat_id, self.bot_id) not in _ADMINS:
             raise Reply(400, "Bad Request: message can't be deleted")
-        if self.clock() - message.date > DELETE_SECONDS and chat_id < 0:
+        if self.clock() - message.date > DELETE_SECONDS:  # in every chat, as the spec says
             raise Reply(400, "Bad Request: message can't be deleted for everyone")
         self.chats.delete(chat_id, message.message_id)
         self._changed("delete", message)

@@ -47,7 +47,7 @@ def set_menus(runner: Runner) -> None:
 
 def start_server(settings: Settings, host: str, port: int) -> TableServer:
     repair_stored_text(settings.db_path)  # a file the table wrote before it checked text
-    table = Table(settings.db_path)
+    table = Table(settings.db_path, time_scale=settings.game_time_scale or 1.0)
     try:
         server = TableServer((host, port), table, token=f"1:{secrets.token_urlsafe(24)}")
     except OSError as error:

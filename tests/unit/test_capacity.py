@@ -10,6 +10,7 @@ import pytest
 
 from devtools import capacity, capacity_clock, capacity_counting, capacity_sim, pace_players
 from devtools.fakes import FakeClock
+from infra.ports import FloodWait
 
 
 def test_sleeping_invocations_interleave_by_time_on_one_clock() -> None:
@@ -149,3 +150,39 @@ def test_the_figures_count_decisions_that_ran_out_before_the_player_pressed(
     monkeypatch.setattr(pace_players, "THINK_SECONDS", slow)
     dozing = capacity_sim.Simulation(3, seed=2, ramp=10.0, window=120.0).run()
     assert dozing.timed_out > 0
+
+
+def test_a_player_looking_around_is_booked_in_the_bots_limiter_and_counted_by_telegram() -> None:
+    """Issue 27's figures count every call: a player looking around their prompt's pages
+    (``PaceTable.route``, ``quiet``) presses buttons the bot answers with edits. Those edits
+    skipped the shared rate limiter (a free slot at once) and Telegram's limits (switched off
+    for them), so the figures were optimistic, and what else those presses delivered went
+    unbooked into limits that were on (429s)."""
+    sim = capacity_sim.Simulation(1, seed=2, ramp=1.0, window=1.0)
+    now = sim.clock.now()
+    sim.messenger.quiet = True
+    limiter = sim.service.pipeline.limiter
+    assert limiter is not None
+    limiter.reserve(4, now, now + 10.0)
+    assert limiter.backlog(now) > 0  # the looking player's slots are booked like anyone's
+    sim.messenger.send(31, "prompt")
+    for uid in range(1, 30):  # the rest of the bot's 30 messages of this second
+        sim.messenger.send(uid, "m")
+    with pytest.raises(FloodWait):  # Telegram counts a looking player's page turn too
+        sim.messenger._call("editMessageText", {"chat_id": 31, "message_id": 1, "text": "page 2"})
+    assert sim.tally.floods == [(now, "overall")]
+
+
+def test_looking_around_is_one_invocations_not_everyones() -> None:
+    """``quiet`` (a player looking around, whose own page edits are not their prompt showing)
+    holds for the invocation that set it only: another one running meanwhile on the shared
+    messenger (a delivery suspended for its slot) is not taken for looking."""
+    import threading
+
+    messenger = capacity_counting.SimMessenger()
+    messenger.quiet = True
+    seen: list[bool] = []
+    other = threading.Thread(target=lambda: seen.append(messenger.quiet))
+    other.start()
+    other.join()
+    assert seen == [False] and messenger.quiet
