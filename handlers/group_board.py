@@ -143,9 +143,7 @@ class GroupBoard(RunnerBound):
         # a new message; the one before may never have been shown (uncertain: its lines come
         # again), or it is still unsent (held back under pressure, issue 27): one for all lines,
         # or, too long for one, its lines alone first
-        if s and not shown and s.get("uncertain"):
-            lines = fmt.lines(body, lines)
-        elif s and not shown and self.txn.take_back(s.get("seq")) is not None:
+        if s and not shown and (s.get("uncertain") or self.txn.take_back(s.get("seq"))):
             if fits or not body:
                 lines = fmt.lines(body, lines)
             else:
