@@ -122,14 +122,15 @@ class AheadMessage(RunnerBound):
         if pr is None or rec.get("v") == version or msg is None:
             # unchanged, or still being sent (the next command edits it)
             return
-        self.txn.edit(
-            self.chat_of(owner),
-            msg,
-            _led(rec, pr.text),
-            rows,
-            tag="prompt",
-            after=self._wait(rec, version),
-        )
+        after = self._wait(rec, version)
+        self.txn.edit(self.chat_of(owner), msg, _led(rec, pr.text), rows, tag="prompt", after=after)
+        if after is None:
+            rec.pop("was", None)
+            rec.pop("was_until", None)
+        else:  # the buttons on show until the edit goes (a change of mind meanwhile counts)
+            if "was" not in rec or self.txn.now >= rec.get("was_until", 0.0):
+                rec["was"] = rec["dec"]
+            rec["was_until"] = after
         rec["dec"] = st.pending.id
         rec["v"] = version
 

@@ -80,6 +80,9 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
         presenter = Presenter(table, rooms.bot_username)
         pr = presenter.prompt(seat, parsed.path)
         text = presenter.with_lead(seat, press.message_id, pr.text)
+        # the page is drawn from the table as it is now: an edit of its message still held back
+        # (a choice kept ahead, shown ``KEPT_WAIT_SECONDS`` later) would turn it back
+        txn.drop_held(press.chat_id, press.message_id)
         return Outcome("nav", (text, presenter.rows(decision, pr.rows)))
     action = action_payloads.decode_action(parsed.payload, seat, acting)
     before = table.question(seat)
@@ -159,7 +162,7 @@ def _on_ahead(game: GameRecord, seat: int, decision: int, press: ButtonPress) ->
     return bool(
         rec is not None
         and rec.get("seat") == seat
-        and rec.get("dec") == decision
+        and decision in (rec.get("dec"), rec.get("was"))
         and rec.get("msg") is not None
         and rec.get("msg") == press.message_id
         and press.chat_id == press.user.id
@@ -175,11 +178,14 @@ def _on_own_prompt(
     if press.chat_id != press.user.id:
         return False
     prompt: OpenPrompt | Ahead | None
+    shown: tuple[int | None, ...] = ()  # the decisions its buttons may carry
     if ahead:
         prompt = game.ahead if game.ahead is not None and game.ahead["seat"] == seat else None
+        shown = (prompt["dec"], prompt.get("was")) if prompt is not None else ()
     else:
         prompt = game.prompts.get(str(seat))
-    if prompt is None or prompt.get("dec") != decision or prompt.get("msg") is None:
+        shown = (prompt["dec"],) if prompt is not None else ()
+    if prompt is None or decision not in shown or prompt.get("msg") is None:
         return not navigates
     return bool(prompt["msg"] == press.message_id)
 

@@ -60,6 +60,8 @@ class Ahead(TypedDict):
     v: NotRequired[str]
     title: NotRequired[str]
     lead: NotRequired[str]  # the news sent above it, in the same message (issue 27)
+    was: NotRequired[int]  # the decision its buttons still carry while its edit waits ...
+    was_until: NotRequired[float]  # ... until then (``AheadMessage.update``)
 
 
 @with_config(_KEEP)

@@ -134,6 +134,17 @@ class Txn:
             e = self.new_entries[-1]
             e["after"] = e["until"] = after
 
+    def drop_held(self, chat: int, msg: int) -> None:
+        """An edit of message ``msg`` held back until a time still to come (``after``) is not
+        sent: the message already shows something newer (a page its player opened,
+        ``handlers.game_room``), which that edit would turn back."""
+        gone = {
+            e["seq"]
+            for e in self.doc.get("outbox", [])
+            if deferred(e, self.now) and e["op"] == "edit" and e["chat"] == chat and e["msg"] == msg
+        }
+        _drop_unsent(self, gone, "overtaken")
+
     def pin(self, chat: int, msg: int, pinned: bool = True, tag: Tag | str = "") -> None:
         self._add("pin" if pinned else "unpin", chat, "", None, msg, tag)
 

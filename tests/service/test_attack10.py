@@ -3,7 +3,9 @@ turn ahead again", the kept choice's delayed edit. Each test fails on the code b
 
 from __future__ import annotations
 
+import engine
 from handlers import fmt
+from handlers.i18n import t
 from handlers.store_keys import game_key
 from infra.ports import Put
 from tests.service.service_game import ServiceGame
@@ -32,3 +34,50 @@ def test_issue_27_a_story_send_left_uncertain_and_full_loses_no_line_and_no_stat
     assert all(not text.endswith("…") for text in sent), [x[-80:] for x in sent]
     assert any(text.startswith(FULL) for text in sent), "the uncertain lines come again"
     assert "⚔️" in sent[-1] and "📋" in sent[-1], sent[-1][-300:]
+
+
+def test_issue_27_a_choice_made_ahead_can_be_changed_while_its_edit_waits() -> None:
+    """A clumsy player taps "⏭️ Pass" on "your turn is next" and at once the attack they meant:
+    the buttons on show (their message's edit waits ``KEPT_WAIT_SECONDS``, issue 27) still carry
+    the decision they were shown for, which the game had already replaced by the one pending
+    (it edits the message for it): the change was refused "That button is no longer active."
+    for those ten seconds."""
+    from tests.service.test_premove import _offer
+
+    table = ServiceGame(n=4)
+    table.start()
+    _, nxt, _ = _offer(table)
+    message_id, payloads = table.prompt(nxt)
+    table.press_payload(nxt, "pa")  # pass, chosen ahead
+    attack = next(d for d in payloads if d.split(":", 2)[2].startswith("at."))
+    table.press(table.uids[nxt], message_id, attack)
+    assert t("en", "game.turn.next_held") in table.messenger.answers[-1][1]
+    held = engine.view(table.state(), nxt)["next_turn"]
+    assert held is not None and held["held"] is not None and held["held"]["kind"] == "attack"
+
+
+def test_issue_27_a_page_opened_while_the_kept_choice_waits_is_not_turned_back() -> None:
+    """A clumsy player chooses ahead (the press's answer says it is kept; the message shows it
+    ``KEPT_WAIT_SECONDS`` later) and opens a page of "your turn is next" meanwhile, to change
+    it: the page stays under their finger (before the wait the kept edit went first and the
+    page after it; with the wait the kept edit turned the page back to the first one)."""
+    from handlers import action_payloads, refusals
+    from handlers.private_news import KEPT_WAIT_SECONDS
+    from handlers.refusals import Stale
+    from tests.service.test_premove import _offer
+
+    table = ServiceGame(n=4)
+    table.start()
+    _, nxt, _ = _offer(table)
+    message_id, payloads = table.prompt(nxt)
+    table.press_payload(nxt, "pa")  # pass, chosen ahead
+    page = action_payloads.nav("tr")
+    button = next(d for d in payloads if d.split(":", 2)[2] == page)
+    table.press(table.uids[nxt], message_id, button)
+    assert table.messenger.answers[-1][1] != refusals.text("en", Stale()), "the page opens"
+    opened = table.messenger.messages[(table.uids[nxt], message_id)]
+    shown = (opened.text, opened.rows)
+    table.clock.advance(KEPT_WAIT_SECONDS + 0.1)
+    table.fire_timers()
+    now = table.messenger.messages[(table.uids[nxt], message_id)]
+    assert (now.text, now.rows) == shown, now.text
