@@ -81,3 +81,51 @@ def test_issue_27_a_page_opened_while_the_kept_choice_waits_is_not_turned_back()
     table.fire_timers()
     now = table.messenger.messages[(table.uids[nxt], message_id)]
     assert (now.text, now.rows) == shown, now.text
+
+
+def test_R_D1_a_priest_press_while_its_buttons_wait_to_go_changes_nothing_the_group_sees() -> None:
+    """A: the second to declare support holds the Priest, lets the window close, presses
+    "Use ⛪ Priest" 3 s later (its prompt's edit taking that button away waits
+    ``KEPT_WAIT_SECONDS``; the press is refused) and declares 2 s later still, during that wait;
+    B: nobody holds it, and the same player declares at the same time. The group sees the same
+    at both tables (the held private edit, the refused press and its flush timer tell it
+    nothing)."""
+    from tests.service.test_twins import _attack, _priest_twins, payload
+    from tests.service.twins import assert_same_streams
+
+    a, b, first, x = _priest_twins()
+    for twin, priest in ((a, True), (b, False)):
+        _attack(twin)
+        twin.run_until(twin.due() or 0)  # the window's end
+        assert twin.state().pending.kind == "support"  # type: ignore[union-attr]
+        twin.wait(3)
+        if priest:
+            assert "us" in twin.payloads(x), "its buttons still on show"
+            twin.press(x, "us")
+        twin.wait(2)
+        twin.press(x, payload("support", choice="attacker"))
+        twin.wait(3)
+        twin.press(first, payload("support", choice="neutral"))
+        twin.wait(150)
+    assert_same_streams(a, b, hidden={x})
+
+
+def test_issue_27_a_game_cancelled_while_the_kept_choice_waits_stays_closed() -> None:
+    """/cancel within ``KEPT_WAIT_SECONDS`` of a choice made ahead: its message says the game
+    was cancelled, and the held edit showing the choice kept (with live buttons) never goes."""
+    from handlers.private_news import KEPT_WAIT_SECONDS
+    from tests.service.service_game import GROUP
+    from tests.service.test_premove import _offer
+
+    table = ServiceGame(n=4)
+    table.start()
+    _, nxt, _ = _offer(table)
+    message_id, _ = table.prompt(nxt)
+    table.press_payload(nxt, "pa")  # pass, chosen ahead
+    for uid in table.uids[:3]:  # a majority cancels
+        table.message(uid, GROUP, "/cancel")
+    assert table.doc()["phase"] == "cancelled"
+    table.clock.advance(KEPT_WAIT_SECONDS + 0.1)
+    table.fire_timers()
+    shown = table.messenger.messages[(table.uids[nxt], message_id)]
+    assert not shown.rows and t("en", "game.turn.next_held") not in shown.text, shown.text
