@@ -21,7 +21,8 @@ is timed out for a prompt the bot could not deliver, the game waited for them â€
 losing could stall the table.
 
 A reply over the budget is dropped, not queued (it would come late and eat the next minute's
-sends). Edits (a menu's next page) are not rationed."""
+sends). Edits are not rationed, but for a settings menu's in a group whose game is being played
+(Telegram counts a group's edits in its 20: ``update_replies.rationed_edit``)."""
 
 from __future__ import annotations
 

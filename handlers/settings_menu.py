@@ -19,6 +19,7 @@ from handlers.refusals import NotAdmin, Refusal, Stale
 from handlers.settings_view import TOGGLES, settings_menu_text, settings_rows, settings_version
 from handlers.store_keys import chat_key, game_key
 from handlers.unit_of_work import RecordReader, UnitOfWork, Work
+from handlers.update_replies import rationed_edit
 from handlers.updates import ButtonPress, CommandMsg
 
 
@@ -95,6 +96,7 @@ class Saved:
 
     outcome: str
     new: GroupSettings | None = None
+    playing: bool = False  # a game is being played in the chat (it keeps its own settings)
 
 
 def save(cmd: SettingsChange, work: UnitOfWork) -> Saved:
@@ -102,7 +104,8 @@ def save(cmd: SettingsChange, work: UnitOfWork) -> Saved:
     language) as soon as they are saved, or with why they are not."""
     chat = work.chat(cmd.chat_id)
     refused: Refusal | None = None
-    if not may_configure(cmd.rooms, work.running_game(cmd.chat_id), cmd.chat_id, cmd.uid):
+    game = work.running_game(cmd.chat_id)
+    if not may_configure(cmd.rooms, game, cmd.chat_id, cmd.uid):
         refused, outcome = NotAdmin(), "denied"
     elif cmd.version is not None and cmd.version != settings_version(chat.group_settings):
         refused, outcome = Stale(), "stale"
@@ -115,7 +118,7 @@ def save(cmd: SettingsChange, work: UnitOfWork) -> Saved:
     chat.settings = new.model_dump()
     chat.language_chosen = chat.language_chosen or cmd.chose_language
     work.txn.toast = (t(new.language, cmd.saved_key), False)
-    return Saved("settings", new)
+    return Saved("settings", new, game is not None and game.phase == PLAYING)
 
 
 def save_settings(rooms: Rooms, cmd: SettingsChange, p: ButtonPress) -> Saved | None:
@@ -149,12 +152,15 @@ def press(rooms: Rooms, p: ButtonPress, button: SettingsButton) -> str:
     if saved.new is None:
         return saved.outcome
     new = saved.new
-    rooms.messenger.edit(
-        chat_id,
-        p.message_id,
-        settings_menu_text(new, new.language, _lobby_open(rooms, chat_id)),
-        settings_rows(new, new.language, chat_id),
-    )
+    text = settings_menu_text(new, new.language, _lobby_open(rooms, chat_id))
+    rows = settings_rows(new, new.language, chat_id)
+    if saved.playing and chat_id < 0:
+        # Telegram counts a group's edits in its 20 messages a minute, which the game being
+        # played there needs: the menu's edit is rationed as a reply (the press's answer has
+        # said the change is saved; a menu left as it was is stale, /settings shows it anew)
+        rationed_edit(rooms.pipeline, chat_id, p.message_id, text, rows)
+    else:
+        rooms.messenger.edit(chat_id, p.message_id, text, rows)
     return "settings"
 
 

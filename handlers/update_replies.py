@@ -114,3 +114,20 @@ class UpdateReplies:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.messenger, name)
+
+
+def rationed_edit(
+    pipeline: Service, chat_id: int, message_id: int, text: str, rows: Rows | None
+) -> Sent:
+    """A menu's edit in a group whose game is being played: Telegram counts a group's edits in
+    its 20 messages a minute, so it is rationed as a reply (``handlers.reply_budget``: a menu,
+    counted and never taken for another, at most its asker's share) and dropped over the
+    budget: a member pressing /settings over and over made Telegram hold the game's story."""
+    inv = invocation()
+    asker = inv.user_id if inv is not None else None
+
+    def add(txn: Txn) -> None:
+        if reply_budget.admit(txn.doc, chat_id, text, txn.now, True, asker):
+            txn.edit(chat_id, message_id, text, rows, tag="reply")
+
+    return UpdateReplies(pipeline)._reply(chat_id, add)

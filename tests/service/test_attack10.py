@@ -129,3 +129,33 @@ def test_issue_27_a_game_cancelled_while_the_kept_choice_waits_stays_closed() ->
     table.fire_timers()
     shown = table.messenger.messages[(table.uids[nxt], message_id)]
     assert not shown.rows and t("en", "game.turn.next_held") not in shown.text, shown.text
+
+
+def test_a_creator_flipping_the_settings_menu_never_makes_telegram_hold_the_group() -> None:
+    """Telegram's 20 messages a minute in a group count its edits (devtools/botapi, today): the
+    game's creator (who may open /settings during their game) pressing its buttons over and
+    over edited the menu in the group each time, unrationed ("edits are not rationed",
+    ``handlers.reply_budget``), until Telegram held the group and the game's story with it."""
+    from devtools.botapi.updates import callback_update
+    from tests.service.webhook_table import GROUP as BOT_GROUP
+    from tests.service.webhook_table import BotTable
+
+    bot = BotTable(n=4)
+    bot.start()
+    creator = bot.uids[0]
+    bot.message(creator, BOT_GROUP, "/settings")
+    menu = next(m for m in reversed(bot.api.messages_in(BOT_GROUP)) if m.buttons())
+    for i in range(30):  # 30 presses in 15 s
+        data = next(
+            d for _, d in bot.api.message(BOT_GROUP, menu.message_id).buttons() if d and ":" in d
+        )
+        update = callback_update(next(bot.ids), creator, "P", BOT_GROUP, menu.message_id, data)
+        bot.api.pressed(update)
+        bot.deliver(update)
+        bot.clock.advance(0.5)
+        if i % 5 == 4:
+            bot.press_turn_pass()  # the game goes on meanwhile
+    edits = [p for p in bot.api.calls_to("editMessageText") if p["message_id"] == menu.message_id]
+    assert edits, "the menu shows the settings changed"
+    assert bot.api.limits is not None
+    assert bot.api.limits.by_reason["group"] == 0  # Telegram never held the group
