@@ -72,6 +72,7 @@ class Bookkeeping(TypedDict, total=False):
     status: Status | None
     story: Story | None
     lobby_msg: int | None
+    lobby_edits: list[float] | None
     unreachable: list[int] | None
     unreachable_noted: list[int] | None
     mention: Mention | None
@@ -127,6 +128,7 @@ _OPTIONAL = (
     "status",
     "story",
     "lobby_msg",
+    "lobby_edits",
     "unreachable",
     "unreachable_noted",
     "mention",
@@ -166,6 +168,7 @@ class GameRecord(BaseModel):
     status: Status | None = None
     story: Story | None = None
     lobby_msg: int | None = None
+    lobby_edits: list[float] = Field(default_factory=list)  # its edits' times (``lobby_view``)
     unreachable: list[int] = Field(default_factory=list)  # chats the bot cannot write to
     unreachable_noted: list[int] = Field(default_factory=list)  # ... the table was told of
     mention: Mention | None = None
@@ -217,6 +220,7 @@ class GameRecord(BaseModel):
             status=doc.get("status"),
             story=doc.get("story"),
             lobby_msg=doc.get("lobby_msg"),
+            lobby_edits=doc.get("lobby_edits") or [],
             unreachable=doc.get("unreachable") or [],
             unreachable_noted=doc.get("unreachable_noted") or [],
             mention=doc.get("mention"),

@@ -55,10 +55,32 @@ def lobby_rows(bot_username: str, game: GameRecord) -> Rows:
     ]
 
 
+# Telegram counts a group's edits in its 20 messages a minute: the lobby message is edited at
+# most this often in any 60 s (a lobby filling up needs about one per player); more wait for a
+# slot, the newest text replacing the one waiting. A stranger joining by the lobby's link and
+# leaving by its button 30 times in 15 s made Telegram hold the group 51 s, and the game's
+# start with it.
+LOBBY_EDITS_PER_MINUTE = 10
+
+
 def refresh_lobby(bot_username: str, txn: Txn, game: GameRecord) -> None:
-    """Edit the lobby message to the lobby as it is now (send it if it has no id yet)."""
+    """Edit the lobby message to the lobby as it is now (send it if it has no id yet), at most
+    ``LOBBY_EDITS_PER_MINUTE`` times a minute."""
     text, rows = lobby_text(game), lobby_rows(bot_username, game)
     if game.lobby_msg:
-        txn.edit(game.chat, game.lobby_msg, text, rows, tag="lobby_edit")
+        after = _lobby_slot(txn, game)
+        txn.edit(game.chat, game.lobby_msg, text, rows, tag="lobby_edit", after=after)
     else:
         txn.send(game.chat, text, rows, tag="lobby")
+
+
+def _lobby_slot(txn: Txn, game: GameRecord) -> float | None:
+    """When the lobby message's next edit may go (None: now), from the times of its last
+    ``LOBBY_EDITS_PER_MINUTE`` edits (``GameRecord.lobby_edits``)."""
+    now = txn.now
+    recent = [x for x in game.lobby_edits if x > now - 60.0]
+    if recent and recent[-1] > now:
+        return recent[-1]  # an edit waits for its slot: this one takes its place
+    at = now if len(recent) < LOBBY_EDITS_PER_MINUTE else recent[-LOBBY_EDITS_PER_MINUTE] + 60.0
+    game.lobby_edits = [*recent, at][-LOBBY_EDITS_PER_MINUTE:]
+    return at if at > now else None

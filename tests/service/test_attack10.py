@@ -159,3 +159,38 @@ def test_a_creator_flipping_the_settings_menu_never_makes_telegram_hold_the_grou
     assert edits, "the menu shows the settings changed"
     assert bot.api.limits is not None
     assert bot.api.limits.by_reason["group"] == 0  # Telegram never held the group
+
+
+def test_a_stranger_joining_and_leaving_a_lobby_never_makes_telegram_hold_the_group() -> None:
+    """Telegram's 20 messages a minute in a group count its edits (devtools/botapi, today), and
+    every join and leave edits the lobby message: a stranger joining (the lobby's private link)
+    and leaving (its button) over and over, 30 edits in 15 s, made Telegram hold the group, the
+    lobby as the players joined and the game's first messages with it."""
+    from devtools.botapi.updates import callback_update
+    from tests.service.webhook_table import GROUP as BOT_GROUP
+    from tests.service.webhook_table import BotTable
+
+    bot = BotTable(n=4)
+    bot.message(bot.uids[0], BOT_GROUP, "/newgame")
+    chat = bot.store.get(f"CHAT#{BOT_GROUP}")
+    assert chat is not None
+    bot.gid = str(chat.doc["game"])
+    griefer = 9999
+    for _ in range(15):
+        bot.message(griefer, griefer, f"/start {bot.gid}")
+        bot.clock.advance(0.5)
+        lobby = bot.doc()["lobby_msg"]
+        shown = bot.api.message(BOT_GROUP, lobby)
+        leave = next(d for _, d in shown.buttons() if d and d.endswith(":leave"))
+        update = callback_update(next(bot.ids), griefer, "G", BOT_GROUP, lobby, leave)
+        bot.api.pressed(update)
+        bot.deliver(update)
+        bot.clock.advance(0.5)
+    for uid in bot.uids:
+        bot.message(uid, uid, f"/start {bot.gid}")
+    bot.message(bot.uids[0], BOT_GROUP, "/startgame")
+    bot.clock.advance(31)
+    bot.fire_timers()
+    assert bot.doc()["phase"] == "playing"
+    assert bot.api.limits is not None
+    assert bot.api.limits.by_reason["group"] == 0  # Telegram never held the group
