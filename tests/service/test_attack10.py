@@ -194,3 +194,29 @@ def test_a_stranger_joining_and_leaving_a_lobby_never_makes_telegram_hold_the_gr
     assert bot.doc()["phase"] == "playing"
     assert bot.api.limits is not None
     assert bot.api.limits.by_reason["group"] == 0  # Telegram never held the group
+
+
+def test_issue_27_a_forged_offer_again_button_changes_nothing_it_should_not() -> None:
+    """ "🔜 Offer my turn ahead again" (``N:<game>``) forged: by a stranger in their private
+    chat, by a player in the group, or after the game was cancelled. Only a seated player's
+    own press in their private chat changes anything (their own offers)."""
+    from handlers import refusals
+    from handlers.callback_data import ahead_again
+    from handlers.refusals import Stale
+    from tests.service.service_game import GROUP
+
+    table = ServiceGame(n=4)
+    table.start()
+    data = ahead_again(table.gid)
+    before = table.doc()
+    group = len(table.group_texts())
+    table.press(999, 1, data)  # a stranger, in their own chat
+    table.press(table.uids[1], 1, data, chat=GROUP)  # a player, in the group
+    after = table.doc()
+    assert after.get("ahead_unused", {}) == before.get("ahead_unused", {})
+    assert after.get("outbox", []) == before.get("outbox", [])
+    assert len(table.group_texts()) == group
+    for uid in table.uids[:3]:
+        table.message(uid, GROUP, "/cancel")
+    table.press(table.uids[1], 1, data)
+    assert table.messenger.answers[-1][1] == refusals.toast("en", Stale())[0]
