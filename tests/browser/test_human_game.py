@@ -101,6 +101,13 @@ def offered_early(text: str) -> bool:
     return any(line.strip().startswith(NEXT) for line in text.split("\n"))
 
 
+LOOK_AGAIN_SECONDS = 8.0  # a press that changed nothing is tried again after this
+
+
+def _shown_as(prompt: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    return prompt["text"], tuple(prompt["keys"])
+
+
 class Human(Player):
     """Presses one button of the newest private message with a keyboard, the way a person
     who wants the game to go on does; declares victory once it had ``TURN_PROMPTS`` turns."""
@@ -110,6 +117,10 @@ class Human(Player):
         self.prompts: dict[str, str] = {}  # message id -> the kind of decision it asked
         self.turns: set[str] = set()
         self.presses: Counter[str] = Counter()
+        # message id -> what it showed when last pressed, and when: a person does not press a
+        # message again that did not change since (a support declared ahead keeps its buttons,
+        # issue 27), they look at the newer ones; unless it stays so for a while
+        self.seen: dict[str, tuple[tuple[str, tuple[str, ...]], float]] = {}
 
     def wait_until(self, done: Any, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout
@@ -127,8 +138,12 @@ class Human(Player):
                 return True
         return False
 
+    def _pressed_unchanged(self, prompt: dict[str, Any]) -> bool:
+        shown_as, at = self.seen.get(prompt["id"], (None, 0.0))
+        return shown_as == _shown_as(prompt) and time.monotonic() - at < LOOK_AGAIN_SECONDS
+
     def press(self, prompt: dict[str, Any]) -> bool:
-        if prompt["busy"]:
+        if prompt["busy"] or self._pressed_unchanged(prompt):
             return False
         labels: list[str] = prompt["keys"]
         finishing = len(self.turns) >= TURN_PROMPTS
@@ -156,6 +171,7 @@ class Human(Player):
         except Exception:  # the prompt was edited away under the pointer: look again
             return False
         self.prompts.setdefault(prompt["id"], kind)
+        self.seen[prompt["id"]] = (_shown_as(prompt), time.monotonic())
         if prompt["text"].strip().startswith(TURN):
             self.turns.add(prompt["id"])
         self.presses[kind] += 1
