@@ -25,8 +25,10 @@ log = logging.getLogger("coachride")
 
 MIN_SEND_SECONDS = 6.0  # as ``handlers.delivery``: no call starts with less of the time left
 # A decision's deadline moves on for its page turns by at most this much in all: a player paging
-# on and on while the bot is behind cannot hold the table for longer.
-MAX_PAGE_STRETCH_SECONDS = 60.0
+# on and on while the bot is behind cannot hold the table for longer. It is well above what a
+# player looking through their prompt costs at the capacity goal's 100 games (up to 13 pages of
+# about 6.5 s each, 85 s, at ``devtools.capacity --quick``: a 60 s cap timed out 9 of them).
+MAX_PAGE_STRETCH_SECONDS = 300.0
 
 
 class Slots(Protocol):
