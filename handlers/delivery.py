@@ -92,7 +92,6 @@ class Delivered:
     holds: dict[int, float] = field(default_factory=dict)
     moved: dict[int, int] = field(default_factory=dict)  # group -> the supergroup it became
     removed: bool = False  # the group refused as removed (403): nothing more is sent there
-    paged: float = 0.0  # how long the press waited for its page turn (``handlers.page_turn``)
 
 
 class Delivery:
@@ -133,10 +132,11 @@ class Delivery:
         ``BEHIND_SECONDS`` ahead) the decision prompts go first and the group's story and
         status are left to the flush timer; a newer edit of the same message replaces them
         meanwhile (``Txn._supersede``); players then wait on the queue, which hides the count."""
-        paged = self.answer(query, txn) if query is not None else 0.0
+        if query is not None:
+            self.answer(query, txn)
         group = txn.doc.get("chat") if key.startswith("GAME#") else None
         pending = txn.new_entries + txn.stale_entries
-        delivered = Delivered(paged=paged)
+        delivered = Delivered()
         if not pending:
             return delivered
         # whether the shared budget is behind, asked once and only when the group has messages
@@ -275,7 +275,7 @@ class Delivery:
             for chat in prompted & (failed | waiting) | queued:
                 holds[chat] = max(holds.get(chat, 0.0), at)
         if key.startswith("GAME#"):
-            delivered = Delivered(late, bool(muted), holds, moved, removed, paged)
+            delivered = Delivered(late, bool(muted), holds, moved, removed)
         elif moved:  # a direct reply refused as upgraded goes to the supergroup
             delivered = Delivered(moved=moved)
         if held:

@@ -314,10 +314,14 @@ class Work:
             if self.query is not None and replies.answering(self.query):
                 self._paged(txn, delivery.answer(self.query, txn))
             return
-        # the change's answer goes out with its messages, first (``Delivery.deliver``)
+        # the change's answer goes out with its messages, first (``Delivery.deliver``); a page
+        # turn's right after it, its wait moving the deadline on before the rest goes (the
+        # deadline's timer may fire meanwhile)
         query = self.query if self.query is not None and replies.answering(self.query) else None
+        if query is not None and txn.page is not None:
+            self._paged(txn, delivery.answer(query, txn))
+            query = None
         delivered = delivery.deliver(self.key, txn, query)
-        self._paged(txn, delivered.paged)
         if delivered.late:
             self._follow(holds.stretch, delivered.late)
         if delivered.removed:

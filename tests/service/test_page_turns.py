@@ -98,6 +98,34 @@ def test_issue_27_a_page_turn_goes_before_what_its_press_delivers_from_the_outbo
     assert calls[:3] == [("answer", 0), ("edit", uid), ("send", GROUP)], calls
 
 
+def test_issue_27_a_page_turns_wait_moves_the_deadline_on_before_the_rest_is_delivered() -> None:
+    """The rest of the press's delivery may wait long for its slots: the deadline's timer could
+    fire meanwhile, so the deadline has moved on by the page's wait before it goes."""
+    table, messenger, seat, message_id = started()
+    table.service.pipeline.limiter = QueueLimiter(0.0)
+
+    def queued(txn: Txn) -> None:  # left by an invocation that ended before sending it
+        txn.until = txn.now
+        txn.send(GROUP, "a message left in the outbox", tag="lobby")
+
+    table.service.pipeline.run(game_key(table.gid), queued, None)
+    table.clock.advance(30.0)
+    deadline = float(table.doc()["due"]["deadline"])
+    seen: list[float] = []
+    send = messenger.send
+
+    def noting(chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+        if chat_id == GROUP:
+            seen.append(float(table.doc()["due"]["deadline"]))
+        return send(chat_id, text, rows)
+
+    messenger.send = noting  # type: ignore[method-assign]
+    table.service.pipeline.limiter = QueueLimiter(3.0)
+    table.service.pipeline.sleep = table.clock.advance
+    page_turn(table, seat, message_id)
+    assert [at - deadline for at in seen] == [pytest.approx(3.0)]
+
+
 def test_issue_27_the_callback_answer_never_waits_for_the_budget() -> None:
     """Telegram shows a spinner until the answer comes (and drops it after 15 s): it goes at
     once, before the page turn's slot, however far the budget is booked."""
