@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from handlers import page_turn
 from handlers.acks import AckWriter, ack_value
 from handlers.holds import (
     MAX_HOLD_SECONDS,
@@ -121,7 +122,8 @@ class Delivery:
         """Send what this invocation owns, in the order it was queued; a chat that failed is
         left alone for this invocation so its messages keep their order (and a stuck chat
         never holds up another's). ``query``: the callback query of the press behind the
-        change, answered first (``txn.toast``), before any message goes out.
+        change, answered first (``txn.toast``), and the page it asked for (``txn.page``), before
+        any message goes out.
 
         The group's messages go first (each chat keeps its order): the private prompts sent with
         them are as many as the players asked, which may be secret (who can use a window), and
@@ -131,7 +133,7 @@ class Delivery:
         status are left to the flush timer; a newer edit of the same message replaces them
         meanwhile (``Txn._supersede``); players then wait on the queue, which hides the count."""
         if query is not None:
-            self._answer(query, txn)
+            self.answer(query, txn)
         group = txn.doc.get("chat") if key.startswith("GAME#") else None
         pending = txn.new_entries + txn.stale_entries
         delivered = Delivered()
@@ -281,14 +283,16 @@ class Delivery:
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         return delivered
 
-    def _answer(self, query: str, txn: Txn) -> None:
-        """The press's answer: its toast, or nothing (the spinner stops); a failure is logged,
-        the change is committed either way."""
+    def answer(self, query: str, txn: Txn) -> float:
+        """The press's answer: its toast, or nothing (the spinner stops), a failure logged (the
+        change is committed either way); then the page it asked for, if any: the seconds waited."""
         text, alert = txn.toast or (None, False)
         try:
             self.messenger.answer(query, text, alert)
         except Exception:
             log.warning("could not answer callback query %s", query, exc_info=True)
+        page = txn.page
+        return 0.0 if page is None else page_turn.send_page(self, self.limiter, txn, page)
 
     def pressed(self) -> bool:
         """Whether the shared budget is booked more than ``PRESSURE_SECONDS`` ahead."""

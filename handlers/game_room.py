@@ -18,9 +18,10 @@ from handlers.i18n import t
 from handlers.presenter import Presenter, show
 from handlers.refusals import AheadPaused, Illegal, NotInGame, Refusal, Stale
 from handlers.store_keys import FLUSH, game_key, timer_target
+from handlers.transaction import PageTurn
 from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, MemberLeft
-from infra.ports import Rows, TimerRequest
+from infra.ports import TimerRequest
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,6 @@ class Pressed:
 @dataclass(frozen=True)
 class Outcome:
     kind: str  # what the press did: an action's kind, "info", "nav", "stale"
-    menu: tuple[str, Rows] | None = None  # a navigation's new prompt, shown after the answer
 
 
 def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
@@ -55,8 +55,6 @@ def press(rooms: Rooms, press: ButtonPress, button: GameButton) -> str:
     if work.txn is None:
         lang = rooms.user_lang(press.user.id, press.user.language_code)
         rooms.messenger.answer(press.query_id, refusals.text(lang, Stale()))
-    elif outcome.menu is not None:
-        rooms.messenger.edit(press.chat_id, press.message_id, *outcome.menu)
     return outcome.kind
 
 
@@ -83,7 +81,12 @@ def pressed(cmd: Pressed, work: UnitOfWork) -> Outcome:
         # the page is drawn from the table as it is now: an edit of its message still held back
         # (a choice kept ahead, shown ``KEPT_WAIT_SECONDS`` later) would turn it back
         txn.drop_held(press.chat_id, press.message_id)
-        return Outcome("nav", (text, presenter.rows(decision, pr.rows)))
+        rows = presenter.rows(decision, pr.rows)
+        # the answer to the press: sent first, in the shared budget; a wait for it moves the
+        # deadline of the decision it asks on, not of "your turn is next" (``handlers.page_turn``)
+        asks = None if table.chooses_ahead(seat) else acting
+        txn.page = PageTurn(press.chat_id, press.message_id, text, rows, asks, txn.now)
+        return Outcome("nav")
     action = action_payloads.decode_action(parsed.payload, seat, acting)
     before = table.question(seat)
     ahead = table.chooses_ahead(seat)  # its next turn, chosen ahead

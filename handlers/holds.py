@@ -48,7 +48,7 @@ def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
     if extra <= 0:
         return 0.0
     dec["stretched"] = waited
-    _shift_deadlines(doc, extra)
+    shift_deadlines(doc, extra)
     return extra
 
 
@@ -58,7 +58,7 @@ def holding_chats(doc: dict[str, Any], now: float) -> dict[int, float]:
     return {int(c): float(u) for c, u in chats.items() if float(u) > now}
 
 
-def _shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None = None) -> None:
+def shift_deadlines(doc: dict[str, Any], seconds: float, until: float | None = None) -> None:
     """The pending decision's clock (and the timer's) moves on by ``seconds``; ``until``: the end
     of the flood hold that moved it, when one did."""
     dec = _dec(doc)
@@ -100,7 +100,7 @@ def hold_game(doc: dict[str, Any], holds: dict[int, float], now: float) -> float
     hold["until"] = after
     extended = max(0.0, after - before)
     if extended and doc.get("phase") == "playing":
-        _shift_deadlines(doc, extended, after)
+        shift_deadlines(doc, extended, after)
         hold["extended"] = float(hold.get("extended", 0.0)) + extended
     return extended
 
@@ -114,7 +114,7 @@ def hold_new_decision(doc: dict[str, Any], now: float) -> bool:
     if dec.get("held") == end or float(dec["opened"]) >= end:
         return False
     seconds = end - float(dec["opened"])
-    _shift_deadlines(doc, seconds, end)
+    shift_deadlines(doc, seconds, end)
     hold = doc.setdefault("hold", {})
     hold["extended"] = float(hold.get("extended", 0.0)) + seconds
     return True

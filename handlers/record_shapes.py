@@ -33,6 +33,7 @@ class Dec(TypedDict):
     reminded: NotRequired[bool]  # its reminder was sent
     told: NotRequired[list[int]]  # the seats told of it
     stretched: NotRequired[float]  # seconds its prompt waited for delivery, already added
+    paged: NotRequired[float]  # seconds its page turns waited for delivery, already added
     held: NotRequired[float]  # the end of the flood hold that moved its clock
 
 

@@ -85,6 +85,20 @@ def invocation() -> Invocation | None:
     return inv
 
 
+@dataclass(frozen=True)
+class PageTurn:
+    """A press's page turn (``handlers.page_turn``): the pressed prompt's message (``chat``,
+    ``msg``) at another page; ``dec``: the pending decision whose deadline a wait for it moves on
+    (None: none, as for "your turn is next", which nobody waits for); ``pressed``: when."""
+
+    chat: int
+    msg: int
+    text: str
+    rows: Rows | None
+    dec: int | None
+    pressed: float
+
+
 @dataclass
 class Txn:
     """One attempt at a command against one game document (and whatever else it touches)."""
@@ -99,6 +113,7 @@ class Txn:
     settled: int = 0  # uncertain sends that left the outbox on this load
     changed: bool = False
     toast: tuple[str, bool] | None = None  # the callback answer: text, as an alert
+    page: PageTurn | None = None  # the pressed prompt's next page, sent after the answer
     acks: dict[int, int] = field(default_factory=dict)  # outbox seq -> message id (-1 unreachable)
     ack_version: int | None = None
     key: str = ""  # the document's key in the store

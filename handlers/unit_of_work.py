@@ -27,10 +27,11 @@ from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 from engine import State, upgrade_stored_state
-from handlers import holds, pressure, transaction
+from handlers import holds, page_turn, pressure, transaction
 from handlers.delivery import Delivery
 from handlers.engine_doc import EngineDoc, engine_doc
 from handlers.game_record import GameRecord
+from handlers.holds import STRETCH_AFTER_SECONDS
 from handlers.i18n import negotiate
 from handlers.records import ChatRecord, UserRecord
 from handlers.store_keys import chat_key, game_key, user_key
@@ -308,14 +309,19 @@ class Work:
         txn = self.txn
         if kind is not None or txn is None:
             return
-        replies = self.service.replies
-        if not self.committed:  # nothing to deliver: the answer is a direct reply
-            if self.query is not None:
-                replies.answer(self.query, *(txn.toast or (None, False)))
+        replies, delivery = self.service.replies, self.service.delivery
+        if not self.committed:  # nothing to deliver: the answer (and page turn) alone
+            if self.query is not None and replies.answering(self.query):
+                self._paged(txn, delivery.answer(self.query, txn))
             return
-        # the change's answer goes out with its messages, first (``Delivery.deliver``)
+        # the change's answer goes out with its messages, first (``Delivery.deliver``); a page
+        # turn's right after it, its wait moving the deadline on before the rest goes (the
+        # deadline's timer may fire meanwhile)
         query = self.query if self.query is not None and replies.answering(self.query) else None
-        delivered = self.service.delivery.deliver(self.key, txn, query)
+        if query is not None and txn.page is not None:
+            self._paged(txn, delivery.answer(query, txn))
+            query = None
+        delivered = delivery.deliver(self.key, txn, query)
         if delivered.late:
             self._follow(holds.stretch, delivered.late)
         if delivered.removed:
@@ -326,6 +332,12 @@ class Work:
             self._follow(holds.hold, delivered.holds)
         if delivered.moved and self.service.follow_moves is not None:
             self.service.follow_moves(self.key, delivered.moved)
+
+    def _paged(self, txn: Txn, waited: float) -> None:
+        """The player waited ``waited`` s for the page their press asked for (``txn.page``):
+        their decision's deadline moves on by it (``page_turn.stretch_for_page``)."""
+        if txn.page is not None and txn.page.dec is not None and waited > STRETCH_AFTER_SECONDS:
+            self._follow(page_turn.stretch, (txn.page.dec, waited))
 
     def _follow(self, change: Callable[[Txn, C], None], command: C) -> None:
         """A change the delivery asks of the game, committed and delivered on its own."""

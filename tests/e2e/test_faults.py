@@ -144,18 +144,24 @@ def missing_but_uncertain(bot: BotTable, uncertain: Uncertain) -> list[tuple[int
         if e["op"] == "send" and (seq in uncertain.seqs or seq in uncertain.withdrawn)
     )
     delivered = bot.delivered()
+    refused = Counter(bot.api.chaos.refused) if bot.api.chaos else Counter()
     # a send queued again with more in it (the group's story held back under pressure) is
-    # delivered when a message of its chat shown (or settled) later holds its text
-    later = list(delivered) + list(unsure)
+    # delivered when a message of its chat shown (or settled, or refused for good) later holds
+    # its story lines (the status at its foot, issue 27, is the newer one there)
+    later = list(delivered) + list(unsure) + list(refused)
     unsure += Counter(
         (e["chat"], e["text"])
         for (_, seq), e in bot.store.promised.items()
         if e["op"] == "send"
         and seq in uncertain.merged
-        and any(c == e["chat"] and e["text"] in t and e["text"] != t for c, t in later)
+        and any(c == e["chat"] and _lines(e["text"]) in t and e["text"] != t for c, t in later)
     )
-    refused = Counter(bot.api.chaos.refused) if bot.api.chaos else Counter()
     return [k for k, n in bot.promised_sends().items() if delivered[k] + refused[k] + unsure[k] < n]
+
+
+def _lines(text: str) -> str:
+    """A group story message's lines, without the status at its foot (after a blank line)."""
+    return text.split("\n\n", 1)[0]
 
 
 def lost_prompts(bot: BotTable, faults: AfterDelivery) -> list[tuple[int, int]]:

@@ -1,0 +1,98 @@
+"""A page turn: the edit of the prompt a player is looking at, to the page their press asked for
+(a navigation button, ``handlers.game_room``). It is the answer to that press, so it goes first
+(issue 27): right after the callback answer, before whatever the press's unit of work delivers
+from the game's outbox (the group's story and status, other players' prompts), booked in the
+bot's shared rate limiter like every call. When the budget is booked ahead, the player waits for
+their page: their decision's deadline moves on by that wait (``stretch_for_page``), as it does for
+a prompt shown late, so nobody is timed out while the bot makes them wait.
+
+What moves a deadline is the press (an act of the asked player, which the table sees no more of
+than their thinking time) and the shared budget, never what anyone holds: a window's deadline,
+whose askees are secret, and "your turn is next", which nobody waits for, never move (R-D1)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Protocol
+
+from handlers.game_record import Dec
+from handlers.holds import STRETCH_AFTER_SECONDS, shift_deadlines
+from handlers.transaction import PageTurn, Txn
+from infra.ports import Clock, Messenger, time_left
+
+log = logging.getLogger("coachride")
+
+MIN_SEND_SECONDS = 6.0  # as ``handlers.delivery``: no call starts with less of the time left
+# A decision's deadline moves on for its page turns by at most this much in all: a player paging
+# on and on while the bot is behind cannot hold the table for longer. It is well above what a
+# player looking through their prompt costs at the capacity goal's 100 games (up to 13 pages of
+# about 6.5 s each, 85 s, at ``devtools.capacity --quick``: a 60 s cap timed out 9 of them).
+MAX_PAGE_STRETCH_SECONDS = 300.0
+
+
+class Slots(Protocol):
+    def reserve(self, count: int, now: float, latest: float) -> list[float]: ...
+
+
+class Sender(Protocol):
+    """What sends a page turn (``handlers.delivery.Delivery``)."""
+
+    @property
+    def messenger(self) -> Messenger: ...
+    @property
+    def clock(self) -> Clock: ...
+    def sleep(self, seconds: float, /) -> None: ...
+
+
+def send_page(sender: Sender, limiter: Slots | None, txn: Txn, page: PageTurn) -> float:
+    """Book a slot for the page turn in the shared budget, wait for it, edit the message; the
+    seconds the player waited for it since their press (a failure is logged: the press was
+    answered, and the player may press again)."""
+    clock = sender.clock
+    now = clock.now()
+    slot = now
+    if limiter is not None:
+        latest = min(txn.until, now + time_left()) - MIN_SEND_SECONDS
+        try:
+            slots = limiter.reserve(1, now, latest)
+        except Exception:  # contended or unavailable: one call, at once
+            log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
+            slots = [now]
+        if not slots:  # booked past this invocation's time: the player presses again
+            log.warning(json.dumps({"event": "page_turn_unbooked"}))
+            return 0.0
+        slot = slots[0]
+    if slot > now:
+        sender.sleep(slot - now)
+    try:
+        sender.messenger.edit(page.chat, page.msg, page.text, page.rows)
+    except Exception:
+        log.warning("page turn failed", exc_info=True)
+    return max(0.0, clock.now() - page.pressed)
+
+
+def stretch_for_page(doc: dict[str, Any], dec: int, waited: float) -> float:
+    """The pending decision ``dec`` (still pending, a window's never) moves on by ``waited``, the
+    seconds its player waited for a page of its prompt, when that is over
+    ``STRETCH_AFTER_SECONDS``; each page turn's wait counts (the player lost each), up to
+    ``MAX_PAGE_STRETCH_SECONDS`` in all. The seconds added."""
+    pending: Dec | None = doc.get("dec")
+    if not pending or pending.get("id") != dec or pending.get("window"):
+        return 0.0
+    if doc.get("phase") != "playing" or waited <= STRETCH_AFTER_SECONDS:
+        return 0.0
+    paged = float(pending.get("paged", 0.0))
+    extra = min(waited, MAX_PAGE_STRETCH_SECONDS - paged)
+    if extra <= 0:
+        return 0.0
+    pending["paged"] = paged + extra
+    shift_deadlines(doc, extra)
+    return extra
+
+
+def stretch(txn: Txn, paged: tuple[int, float]) -> None:
+    """The change delivery asks for after a page turn waited (``stretch_for_page``)."""
+    if stretch_for_page(txn.doc, *paged):
+        txn.changed = True
+        log.warning(json.dumps({"event": "deadline_stretched_for_page", "s": round(paged[1], 1)}))
