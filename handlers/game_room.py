@@ -3,8 +3,10 @@ decision's timer. Each runs as one unit of work on the game: load, engine, rende
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypeVar
 
 from engine import Rejected
 from handlers import action_payloads, lobby, prompts, refusals, unit_of_work
@@ -22,6 +24,8 @@ from handlers.transaction import PageTurn
 from handlers.unit_of_work import UnitOfWork, Work
 from handlers.updates import ButtonPress, MemberLeft
 from infra.ports import TimerRequest
+
+C = TypeVar("C")
 
 
 @dataclass(frozen=True)
@@ -205,14 +209,27 @@ class Back:
 def back(rooms: Rooms, p: ButtonPress, button: BackButton) -> str:
     """R-D2: the player marked away is back; their decisions are theirs again."""
     lang = rooms.user_lang(p.user.id, p.user.language_code)
-    if p.chat_id != p.user.id:  # the button lives in the player's private chat
+    return _in_private(rooms, p, button.gid, "back", came_back, Back(rooms, p, lang))
+
+
+def _in_private(
+    rooms: Rooms,
+    p: ButtonPress,
+    gid: str,
+    outcome: str,
+    room: Callable[[C, UnitOfWork], None],
+    command: C,
+) -> str:
+    """A button that lives in the player's private chat, run on game ``gid``; pressed anywhere
+    else it does nothing. Every press is answered."""
+    if p.chat_id != p.user.id:
         rooms.messenger.answer(p.query_id)
         return "garbage"
-    with Work(rooms.pipeline, game_key(button.gid), p.update_id, query=p.query_id) as work:
-        work.run(came_back, Back(rooms, p, lang))
+    with Work(rooms.pipeline, game_key(gid), p.update_id, query=p.query_id) as work:
+        work.run(room, command)
     if work.txn is None:
         rooms.messenger.answer(p.query_id)
-    return "back"
+    return outcome
 
 
 def came_back(cmd: Back, work: UnitOfWork) -> None:
@@ -240,14 +257,7 @@ class AheadAgain:
 def ahead_again(rooms: Rooms, p: ButtonPress, button: AheadButton) -> str:
     """The player who let "your turn is next" close unused (``handlers.ahead_message``) wants it
     offered again: from now on, at once if it is open to them now. Their chat alone changes."""
-    if p.chat_id != p.user.id:  # the button lives in the player's private chat
-        rooms.messenger.answer(p.query_id)
-        return "garbage"
-    with Work(rooms.pipeline, game_key(button.gid), p.update_id, query=p.query_id) as work:
-        work.run(offered_again, AheadAgain(rooms, p))
-    if work.txn is None:
-        rooms.messenger.answer(p.query_id)
-    return "ahead_again"
+    return _in_private(rooms, p, button.gid, "ahead_again", offered_again, AheadAgain(rooms, p))
 
 
 def offered_again(cmd: AheadAgain, work: UnitOfWork) -> None:
