@@ -292,7 +292,7 @@ class Delivery:
         except Exception:
             log.warning("could not answer callback query %s", query, exc_info=True)
         page = txn.page
-        return 0.0 if page is None else page_turn.send_page(self, self.limiter, txn, page)
+        return 0.0 if page is None else page_turn.send_page(self, txn, page)
 
     def pressed(self) -> bool:
         """Whether the shared budget is booked more than ``PRESSURE_SECONDS`` ahead."""
@@ -308,7 +308,7 @@ class Delivery:
             log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
             return False
 
-    def _slots(self, count: int, txn: Txn) -> list[float]:
+    def book(self, count: int, txn: Txn) -> list[float]:
         """When each of ``count`` messages may go: at once, or the shared limiter's slots."""
         now = self.clock.now()
         if self.limiter is None:
@@ -331,12 +331,12 @@ class Delivery:
         at a time, just before each send, wasting none."""
         for _ in range(MAX_REBOOKS):
             if not booked.slots:
-                booked.slots.extend(self._slots(min(remaining, booked.ahead), txn))
+                booked.slots.extend(self.book(min(remaining, booked.ahead), txn))
                 if not booked.slots:
                     return False
                 booked.at = self.clock.now()
             slot = booked.slots.popleft()
-            if not self._wait_for(slot, txn):
+            if not self.wait_for(slot, txn):
                 return False
             # a slot already due when its booking came back is on time: the booking's own
             # round trip delays every function alike
@@ -347,7 +347,7 @@ class Delivery:
             booked.ahead = 1
         return True  # a starved process: go on; a 429 would be waited out like any other
 
-    def _wait_for(self, slot: float, txn: Txn) -> bool:
+    def wait_for(self, slot: float, txn: Txn) -> bool:
         """Sleep until ``slot``; False when the lease or the invocation ends first."""
         wait = slot - self.clock.now()
         if slot > txn.until - MIN_SEND_SECONDS or wait > time_left() - MIN_SEND_SECONDS:

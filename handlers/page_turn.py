@@ -19,11 +19,10 @@ from typing import Any, Protocol
 from handlers.game_record import Dec
 from handlers.holds import STRETCH_AFTER_SECONDS, shift_deadlines
 from handlers.transaction import PageTurn, Txn
-from infra.ports import Clock, Messenger, time_left
+from infra.ports import Clock, Messenger
 
 log = logging.getLogger("coachride")
 
-MIN_SEND_SECONDS = 6.0  # as ``handlers.delivery``: no call starts with less of the time left
 # A decision's deadline moves on for its page turns by at most this much in all: a player paging
 # on and on while the bot is behind cannot hold the table for longer. It is well above what a
 # player looking through their prompt costs at the capacity goal's 100 games (up to 13 pages of
@@ -31,45 +30,32 @@ MIN_SEND_SECONDS = 6.0  # as ``handlers.delivery``: no call starts with less of 
 MAX_PAGE_STRETCH_SECONDS = 300.0
 
 
-class Slots(Protocol):
-    def reserve(self, count: int, now: float, latest: float) -> list[float]: ...
-
-
 class Sender(Protocol):
-    """What sends a page turn (``handlers.delivery.Delivery``)."""
+    """What sends a page turn: ``handlers.delivery.Delivery``, whose booking in the shared budget
+    and wait for the slot (up to what the invocation's time allows) it shares."""
 
     @property
     def messenger(self) -> Messenger: ...
     @property
     def clock(self) -> Clock: ...
-    def sleep(self, seconds: float, /) -> None: ...
+    def book(self, count: int, txn: Txn) -> list[float]: ...
+    def wait_for(self, slot: float, txn: Txn) -> bool: ...
 
 
-def send_page(sender: Sender, limiter: Slots | None, txn: Txn, page: PageTurn) -> float:
+def send_page(sender: Sender, txn: Txn, page: PageTurn) -> float:
     """Book a slot for the page turn in the shared budget, wait for it, edit the message; the
-    seconds the player waited for it since their press (a failure is logged: the press was
-    answered, and the player may press again)."""
-    clock = sender.clock
-    now = clock.now()
-    slot = now
-    if limiter is not None:
-        latest = min(txn.until, now + time_left()) - MIN_SEND_SECONDS
-        try:
-            slots = limiter.reserve(1, now, latest)
-        except Exception:  # contended or unavailable: one call, at once
-            log.warning(json.dumps({"event": "rate_limiter_unavailable"}), exc_info=True)
-            slots = [now]
-        if not slots:  # booked past this invocation's time: the player presses again
-            log.warning(json.dumps({"event": "page_turn_unbooked"}))
-            return 0.0
-        slot = slots[0]
-    if slot > now:
-        sender.sleep(slot - now)
+    seconds the player waited for it since their press. A page that finds no slot in this
+    invocation's time, or whose edit fails, is logged: the press was answered, and the player
+    may press again."""
+    slots = sender.book(1, txn)
+    if not slots or not sender.wait_for(slots[0], txn):
+        log.warning(json.dumps({"event": "page_turn_unbooked"}))
+        return 0.0
     try:
         sender.messenger.edit(page.chat, page.msg, page.text, page.rows)
     except Exception:
         log.warning("page turn failed", exc_info=True)
-    return max(0.0, clock.now() - page.pressed)
+    return max(0.0, sender.clock.now() - page.pressed)
 
 
 def stretch_for_page(doc: dict[str, Any], dec: int, waited: float) -> float:
