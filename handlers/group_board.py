@@ -30,7 +30,6 @@ STORY_MAX_CHARS = 3600
 # (46.8 status, 43.0 story edits); one message edited every 30 s shows both, the story sooner.
 # Every decision is asked in private; the foot follows the game up to 30 s late.
 LIVING_EVERY_SECONDS = 30.0
-STATUS_EVERY_SECONDS = STORY_EVERY_SECONDS = LIVING_EVERY_SECONDS  # one message, one interval
 
 
 class GroupBoard(RunnerBound):

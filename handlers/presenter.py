@@ -2,7 +2,7 @@
 
 The group has a story of new lines only, the living status at the foot of its newest message
 (``handlers.group_board``: edited only on public events, at most once in
-``STATUS_EVERY_SECONDS``). Each player gets their private news (in the prompt sent with them,
+``LIVING_EVERY_SECONDS``). Each player gets their private news (in the prompt sent with them,
 if any) and one prompt per decision they are asked (edited, not re-sent, when a boost window
 asks again); answered or expired prompts are edited to show what happened. A reminder goes to
 whoever is still asked shortly before a long deadline; "your turn is next" is
@@ -23,8 +23,7 @@ from handlers.ahead_message import AheadMessage
 from handlers.game_record import Ahead, OpenPrompt
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, Seen
 from handlers.group_board import (
-    STATUS_EVERY_SECONDS,
-    STORY_EVERY_SECONDS,
+    LIVING_EVERY_SECONDS,
     STORY_MAX_CHARS,
     STORY_MERGE_SECONDS,
     GroupBoard,
@@ -38,8 +37,7 @@ from handlers.prompts.closed import closed_text
 from infra.ports import Rows
 
 __all__ = [
-    "STATUS_EVERY_SECONDS",
-    "STORY_EVERY_SECONDS",
+    "LIVING_EVERY_SECONDS",
     "STORY_MAX_CHARS",
     "STORY_MERGE_SECONDS",
     "Presenter",

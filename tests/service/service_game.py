@@ -16,7 +16,7 @@ from engine.cards import OCCUPATIONS
 from engine.rng import Rng
 from handlers import action_payloads
 from handlers.app import CoachRideBot
-from handlers.presenter import STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS
+from handlers.presenter import LIVING_EVERY_SECONDS
 from handlers.prompts.turn import INLINE_ATTACKS
 from handlers.store_keys import FLUSH
 from infra.ports import Put
@@ -223,7 +223,7 @@ class ServiceGame:
     def flush_group(self) -> None:
         """The group's held-back edits (the status and story are edited at most once in a few
         seconds, issue 27) go out: time passes to their flush timers, and only those fire."""
-        limit = self.clock.now() + max(STATUS_EVERY_SECONDS, STORY_EVERY_SECONDS)
+        limit = self.clock.now() + LIVING_EVERY_SECONDS
         while True:
             due = [r for r in self.timers.requests if r.decision == FLUSH and r.due_at <= limit]
             if not due:
