@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from infra.http_pool import HttpPool
-from infra.metrics import TELEGRAM_ERRORS, TELEGRAM_FLOODS, count
+from infra.metrics import TELEGRAM_ERRORS, TELEGRAM_FLOODS, TELEGRAM_TOKEN_REFUSED, count
 from infra.ports import time_left
 
 REQUEST_SECONDS = 5.0  # connect + read of one request, at most
@@ -144,6 +144,10 @@ class BotApi:
             count(TELEGRAM_FLOODS)  # the shared budget (infra.rate_limit) or a chat's own limit
         elif status >= 500:
             count(TELEGRAM_ERRORS)
+        elif status in (401, 404):
+            # The token refused: a warm container's sends fail with it until it reads the secret
+            # again, counted only as SendFailures, which a player who blocked the bot also raises.
+            count(TELEGRAM_TOKEN_REFUSED)
         if status == 200:
             try:
                 answer = json.loads(raw)

@@ -20,11 +20,20 @@ from typing import Any
 
 NAMESPACE = "CoachRide"
 CONFLICTS, GAVE_UPS, SEND_FAILURES = "Conflicts", "GaveUps", "SendFailures"
-# Bot API answers: 429 flood control; 5xx, timeouts and unreachable (``infra.bot_api``).
+# Bot API answers: 429 flood control; 5xx, timeouts and unreachable; 401/404, the token refused
+# (revoked, or a wrong one in Secrets Manager: the bot can send nothing) (``infra.bot_api``).
 TELEGRAM_FLOODS, TELEGRAM_ERRORS = "TelegramFloods", "TelegramErrors"
+TELEGRAM_TOKEN_REFUSED = "TelegramTokenRefused"
 # How long after its deadline a timer ran (seconds; ``handlers.timer``'s ``late_s``).
 TIMER_LATE = "TimerLateSeconds"
-COUNTED = (CONFLICTS, GAVE_UPS, SEND_FAILURES, TELEGRAM_FLOODS, TELEGRAM_ERRORS)
+COUNTED = (
+    CONFLICTS,
+    GAVE_UPS,
+    SEND_FAILURES,
+    TELEGRAM_FLOODS,
+    TELEGRAM_ERRORS,
+    TELEGRAM_TOKEN_REFUSED,
+)
 # Outcomes that are not "applied", each counted under its own metric name.
 OUTCOME_METRICS = {
     "error": "Errors",

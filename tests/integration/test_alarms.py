@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from infra import metrics
-from infra.bot_api import BotApi, NetworkError, RetryAfter, TimedOut
+from infra.bot_api import BotApi, InvalidToken, NetworkError, RetryAfter, TimedOut
 from infra.ports import TimerRequest
 from infra.timers import timer_message
 from tests.integration.test_template import expand_sam, load_template
@@ -72,6 +72,7 @@ def test_expanded_alarms_watch_what_an_operator_must_know(aws_env: None) -> None
         "Conflicts",
         metrics.TELEGRAM_FLOODS,
         metrics.TELEGRAM_ERRORS,
+        metrics.TELEGRAM_TOKEN_REFUSED,
         metrics.TIMER_LATE,
     ):
         assert ("CoachRide", metric, service) in seen, metric
@@ -182,14 +183,18 @@ class Unreachable:
 
 def test_telegram_429s_and_outages_are_counted_for_their_alarms() -> None:
     """Each Bot API answer the Telegram alarms watch is counted where it is met: a 429, a
-    5xx, a timeout, a connection refused. (Nothing counted them before: an outage of minutes
-    showed only as SendFailures, which a user blocking the bot also raises.)"""
+    5xx, a timeout, a connection refused, the token refused (401, or Telegram's 404 for a token
+    it does not know). (Nothing counted them before: an outage of minutes, or a revoked token
+    in warm containers, showed only as SendFailures, which a user blocking the bot also
+    raises: no alarm fired while the bot sent nothing.)"""
     flood = {"ok": False, "description": "Too Many Requests", "parameters": {"retry_after": 3}}
     cases: list[tuple[Any, type[Exception], str]] = [
         (Answer(429, flood), RetryAfter, metrics.TELEGRAM_FLOODS),
         (Answer(502), NetworkError, metrics.TELEGRAM_ERRORS),
         (Unreachable(TimeoutError("timed out")), TimedOut, metrics.TELEGRAM_ERRORS),
         (Unreachable(ConnectionRefusedError("refused")), NetworkError, metrics.TELEGRAM_ERRORS),
+        (Answer(401), InvalidToken, metrics.TELEGRAM_TOKEN_REFUSED),
+        (Answer(404), InvalidToken, metrics.TELEGRAM_TOKEN_REFUSED),
     ]
     for transport, error, metric in cases:
         tally = metrics.start()
