@@ -4,12 +4,14 @@ loop is meant; the timer does so by design."""
 
 from __future__ import annotations
 
+import logging
+import re
 from typing import Any
 
 import boto3
 import pytest
 
-from infra import aws
+from infra import aws, metrics
 from infra.ports import TimerRequest
 from infra.timers import SqsTimers
 from tests.integration.conftest import unique
@@ -83,3 +85,99 @@ def test_a_timer_sent_inside_lambda_carries_the_invocations_trace_header(
         aws.reset()
     (headers,) = sent
     assert "Lineage=1" in str(headers.get("X-Amzn-Trace-Id")), headers
+
+
+def evaluate(expression: str, values: dict[str, float]) -> float:
+    """CloudWatch metric math as the alarm's expression uses it: IF, FILL, comparisons (1/0),
+    arithmetic, on the sums of one period (an id with no data is absent, as in CloudWatch)."""
+    assert re.fullmatch(r"[A-Za-z0-9_ ,.()+\-*/<>=]+", expression), expression
+
+    def if_(condition: float, then: float, otherwise: float) -> float:
+        return then if condition else otherwise
+
+    def fill(value: float | None, default: float) -> float:
+        return default if value is None else value
+
+    names = {k: values.get(k) for k in re.findall(r"\b[a-z]\w*\b", expression)}
+    code = expression.replace("IF(", "if_(").replace("FILL(", "fill(")
+    return float(eval(code, {"if_": if_, "fill": fill, "__builtins__": {}}, names))
+
+
+def period_sums(alarm: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, float]:
+    """What each metric id of the alarm sums to over the lines (absent: no line had it)."""
+    sums: dict[str, float] = {}
+    for query in alarm["Metrics"]:
+        if "MetricStat" in query:
+            name = query["MetricStat"]["Metric"]["MetricName"]
+            found = [line[name] for line in lines if name in line]
+            if found:
+                sums[query["Id"]] = float(sum(found))
+    return sums
+
+
+def breaches(alarm: dict[str, Any], lines: list[dict[str, Any]]) -> bool:
+    (expression,) = [q["Expression"] for q in alarm["Metrics"] if q.get("ReturnData")]
+    value = evaluate(expression, period_sums(alarm, lines))
+    assert alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    return value >= alarm["Threshold"]
+
+
+def webhook_lines(calls: list[str | None], secret: str) -> list[dict[str, Any]]:
+    """The update lines (embedded metrics included) the webhook writes for calls carrying
+    these secret headers (None: no header); an accepted one fails in a service that cannot be
+    built, which still writes its line."""
+    from handlers import webhook
+
+    def broken() -> Any:
+        raise RuntimeError("no service here")
+
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    keep = Keep()
+    logger = logging.getLogger("coachride")
+    logger.addHandler(keep)
+    try:
+        for header in calls:
+            headers = {} if header is None else {webhook.SECRET_HEADER: header}
+            metrics.start()
+            webhook.handle({"headers": headers, "body": "{}"}, broken, secret)
+    finally:
+        logger.removeHandler(keep)
+    return [vars(r) for r in records if getattr(r, "event", None) == "update"]
+
+
+def test_a_webhook_secret_telegram_no_longer_sends_raises_an_alarm(
+    aws_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The webhook secret changed in Secrets Manager without register_webhook: Telegram keeps
+    sending the old one, every update is refused (403), Telegram retries, then drops it. No
+    Lambda error, no handled error: before, no alarm fired while the bot heard nothing. A
+    stranger's calls without the secret beside real traffic, or too few to mean anything, must
+    not raise it."""
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "stack-WebhookFunction-x")
+    monkeypatch.setenv("METRICS_SERVICE", "stack")
+    resources = expand_sam(load_template())["Resources"]
+    alarms = [
+        r["Properties"]
+        for r in resources.values()
+        if r["Type"] == "AWS::CloudWatch::Alarm"
+        and any(
+            q.get("MetricStat", {}).get("Metric", {}).get("MetricName") == "Rejected"
+            for q in r["Properties"].get("Metrics", [])
+        )
+    ]
+    assert len(alarms) == 1, "no alarm reads the webhook's Rejected calls"
+    (alarm,) = alarms
+    secret = "s" * 40
+    stale = webhook_lines(["old" * 12] * 4, secret)
+    assert [line["status"] for line in stale] == [403] * 4
+    assert breaches(alarm, stale)
+    assert breaches(alarm, webhook_lines([None] * 3, secret))  # setWebhook without the secret
+    assert not breaches(alarm, webhook_lines(["old" * 12] * 4 + [secret], secret))
+    assert not breaches(alarm, webhook_lines([None, "x" * 40], secret))  # two stray calls
+    assert not breaches(alarm, [])  # a quiet quarter hour
+    assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
