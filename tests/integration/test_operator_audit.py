@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import boto3
@@ -122,7 +123,7 @@ def breaches(alarm: dict[str, Any], lines: list[dict[str, Any]]) -> bool:
     return value >= alarm["Threshold"]
 
 
-def webhook_lines(calls: list[str | None], secret: str) -> list[dict[str, Any]]:
+def webhook_lines(calls: Sequence[str | None], secret: str) -> list[dict[str, Any]]:
     """The update lines (embedded metrics included) the webhook writes for calls carrying
     these secret headers (None: no header); an accepted one fails in a service that cannot be
     built, which still writes its line."""
