@@ -86,8 +86,14 @@ class Redactor(logging.Filter):
         for name, value in extra_fields(record).items():
             if isinstance(value, str):
                 setattr(record, name, self.redact(value))
-            elif isinstance(value, dict | list):
+            elif isinstance(value, dict | list | tuple):
                 setattr(record, name, json.loads(self.redact(json.dumps(value, default=str))))
+            elif value is not None and not isinstance(value, int | float):
+                # The runtime's formatter prints any other value with str(): an exception, a
+                # request object whose text holds a URL with the token.
+                text = str(value)
+                if (hidden := self.redact(text)) != text:
+                    setattr(record, name, hidden)
         return True
 
 
