@@ -182,3 +182,55 @@ def test_a_webhook_secret_telegram_no_longer_sends_raises_an_alarm(
     assert not breaches(alarm, webhook_lines([None, "x" * 40], secret))  # two stray calls
     assert not breaches(alarm, [])  # a quiet quarter hour
     assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+
+
+def effective_timeout(resources: dict[str, Any], function: str) -> int:
+    """The function's timeout in seconds as deployed (its own, else the Globals', else
+    Lambda's 3 s): what the SQS visibility and the duration alarms must be measured against."""
+    timeout = resources[function]["Properties"].get("Timeout", 3)
+    assert isinstance(timeout, int), (function, timeout)
+    return timeout
+
+
+def test_queues_and_duration_alarms_fit_each_functions_own_timeout(aws_env: None) -> None:
+    """Lambda's SQS trigger asks a visibility of at least six times the timeout of the function
+    it invokes (else a message still being handled is delivered again); a duration alarm at or
+    above the timeout never fires before the function is killed. Measured against the timeout
+    each function gets once expanded, not the Globals' alone (a function may set its own)."""
+    resources = expand_sam(load_template())["Resources"]
+    aliases = {
+        name: r["Properties"]["FunctionName"]["Ref"]
+        for name, r in resources.items()
+        if r["Type"] == "AWS::Lambda::Alias"
+    }
+    mappings = [r for r in resources.values() if r["Type"] == "AWS::Lambda::EventSourceMapping"]
+    assert mappings
+    for mapping in mappings:
+        target = mapping["Properties"]["FunctionName"]["Ref"]
+        function = aliases.get(target, target)
+        queue = mapping["Properties"]["EventSourceArn"]["Fn::GetAtt"][0]
+        visibility = resources[queue]["Properties"]["VisibilityTimeout"]
+        window = mapping["Properties"].get("MaximumBatchingWindowInSeconds", 0)
+        assert visibility >= 6 * effective_timeout(resources, function) + window, queue
+    durations = {
+        name: r["Properties"]
+        for name, r in resources.items()
+        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"].get("MetricName") == "Duration"
+    }
+    assert len(durations) == 2
+    for name, props in durations.items():
+        function = props["Dimensions"][0]["Value"]["Ref"]
+        timeout_ms = effective_timeout(resources, function) * 1000
+        assert 0.5 * timeout_ms <= props["Threshold"] < timeout_ms, name
+
+
+def test_the_game_table_cannot_be_deleted_by_hand(aws_env: None) -> None:
+    """DeletionPolicy Retain keeps the games when the stack is deleted, not when someone deletes
+    the table itself (the console, a script given the wrong name): deletion protection refuses
+    that until it is turned off; point-in-time recovery restores a bad write."""
+    table = expand_sam(load_template())["Resources"]["GameTable"]
+    assert table["Properties"]["DeletionProtectionEnabled"] is True
+    assert table["Properties"]["PointInTimeRecoverySpecification"] == {
+        "PointInTimeRecoveryEnabled": True
+    }
+    assert (table["DeletionPolicy"], table["UpdateReplacePolicy"]) == ("Retain", "Retain")
