@@ -234,3 +234,21 @@ def test_the_game_table_cannot_be_deleted_by_hand(aws_env: None) -> None:
         "PointInTimeRecoveryEnabled": True
     }
     assert (table["DeletionPolicy"], table["UpdateReplacePolicy"]) == ("Retain", "Retain")
+
+
+def test_the_shipped_code_writes_no_delete_item_the_roles_would_refuse() -> None:
+    """The roles grant PutItem for the store's transactions (test_template's CALL_ACTIONS);
+    a Delete in a transaction needs dynamodb:DeleteItem, which no role has: AccessDenied in
+    AWS, while moto (no IAM) takes it. The stores may carry one (check_writes allows it); no
+    module of the Lambda package may make one."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    makers = []
+    for package in ("handlers", "infra", "engine"):
+        for source in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(source.read_text())):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Delete":
+                    makers.append(f"{source.relative_to(root)}:{node.lineno}")
+    assert makers == []
