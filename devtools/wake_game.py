@@ -5,8 +5,9 @@
 
 A game waits on a deadline (``due``: its decision and when) and a timer message in the timer
 queue that wakes the timer function then. Its timer is sent before each commit, so only a
-message lost afterwards leaves a game stuck: one dead-lettered and expired (14 days) or
-purged, a queue replaced by hand. This reads the game (from the group's chat record, or by its
+message lost afterwards leaves a game stuck: one purged from either queue by hand, or taken by
+a timer that did nothing by a fault of the bot's (a dead-lettered one is replayed instead:
+README, Replay a dead-lettered timer). This reads the game (from the group's chat record, or by its
 id) from the stack's table and sends the timer for its current decision, and a flush that
 resends what its outbox still holds. Both are safe to send any number of times: a timer for a
 decision that is gone is ignored, one not yet due waits (or goes round again) until its time.
