@@ -78,6 +78,8 @@ def test_expanded_alarms_watch_what_an_operator_must_know(aws_env: None) -> None
         assert ("CoachRide", metric, service) in seen, metric
     for name, alarm in expanded.items():
         assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
+        # and when it is over: the on-call person learns the replay or the rollback worked
+        assert alarm["OKActions"] == [{"Ref": "AlarmTopic"}], name
         assert alarm["TreatMissingData"] == "notBreaching", name
     dead = expanded["DeadLetterAlarm"]
     assert (dead["Threshold"], dead["ComparisonOperator"]) == (0, "GreaterThanThreshold")
