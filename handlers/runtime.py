@@ -17,6 +17,7 @@ from infra.settings import Settings
 
 if TYPE_CHECKING:
     from handlers.app import CoachRideBot
+    from infra.bot_api import BotApi
     from infra.telegram_messenger import TelegramMessenger
 
 
@@ -50,7 +51,8 @@ FIRST_UPDATE_IMPORTS = (
 
 _lock = threading.Lock()
 _source: SecretSource | None = None
-_built: tuple[str, CoachRideBot] | None = None  # (the token it was built with, the service)
+# (the token it was built with, the service, its Bot API client)
+_built: tuple[str, CoachRideBot, BotApi] | None = None
 
 
 def secret_source() -> SecretSource:
@@ -71,10 +73,15 @@ def lambda_service() -> CoachRideBot:
     """One per warm container: the Bot API client and its connection pool are reused.
     Built again only when the token in Secrets Manager changed (a rotation). A token Telegram
     refuses (read between a /revoke and the new secret) makes it read the secret again, at
-    most once a minute, rather than keep the refused one for the secret's whole age."""
+    most once a minute, rather than keep the refused one for the secret's whole age; so does
+    a token refused to a warm container's send (a /revoke: the new token is taken within a
+    minute of its put-secret-value, not 15)."""
     from infra.bot_api import InvalidToken
 
     token = bot_secrets().token
+    built = _built
+    if built is not None and built[0] == (token or "") and built[2].refused:
+        token = bot_secrets(refresh=True).token
     try:
         return _service(token)
     except InvalidToken:
@@ -90,11 +97,11 @@ def _service(token: str | None) -> CoachRideBot:
         if _built is not None and _built[0] == token:
             return _built[1]
         with metrics.timing("setup"):  # a cold start's (or a rotation's) share of this update
-            _built = (token or "", _build(token))
+            _built = (token or "", *_build(token))
         return _built[1]
 
 
-def _build(token: str | None) -> CoachRideBot:
+def _build(token: str | None) -> tuple[CoachRideBot, BotApi]:
     from handlers.app import CoachRideBot
     from infra import timed
     from infra.dynamo_store import DynamoStore
@@ -109,7 +116,7 @@ def _build(token: str | None) -> CoachRideBot:
     bot = make_bot(token, settings.bot_api_base_url())
     messenger = TelegramMessenger(TelegramGateway(bot))
     store = DynamoStore(settings.table_name, clock=clock)
-    return CoachRideBot(
+    service = CoachRideBot(
         timed.TimedStore(store),
         timed.TimedMessenger(messenger),
         SqsTimers(settings.timer_queue_url, clock=clock),
@@ -120,3 +127,4 @@ def _build(token: str | None) -> CoachRideBot:
         is_member=messenger.is_member,
         limiter=SharedRateLimiter(store),  # the bot's ~30 messages a second, across functions
     )
+    return service, bot

@@ -127,6 +127,7 @@ class BotApi:
             url_prefix += "/"
         self._transport = transport or http_transport(url_prefix)
         self._hidden = _token_parts(url_prefix)
+        self.refused = False  # Telegram refused the token (401/404) at least once
 
     def call(self, method: str, **params: Any) -> Any:
         left = time_left() - MIN_REQUEST_SECONDS
@@ -146,8 +147,10 @@ class BotApi:
             count(TELEGRAM_ERRORS)
         elif status in (401, 404):
             # The token refused: a warm container's sends fail with it until it reads the secret
-            # again, counted only as SendFailures, which a player who blocked the bot also raises.
+            # again (handlers.runtime asks, seeing ``refused``), counted only as SendFailures
+            # otherwise, which a player who blocked the bot also raises.
             count(TELEGRAM_TOKEN_REFUSED)
+            self.refused = True
         if status == 200:
             try:
                 answer = json.loads(raw)

@@ -211,3 +211,59 @@ def test_a_container_that_read_a_revoked_token_takes_the_new_one_within_a_minute
         service = runtime.lambda_service()
     assert service.bot_username
     assert runtime.bot_secrets().token == NEW
+
+
+def test_a_warm_container_whose_sends_are_refused_takes_the_new_token_within_a_minute(
+    lambda_like: io.StringIO, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A /revoke while containers are warm (README, Rotate): their service was built with the
+    old token, and every send is refused 401. Before, they kept the old token for the secret's
+    15-minute age (no getMe to fail) and sent nothing meanwhile; now a refused send has the
+    next update read the secret again (at most once a minute) and build the service anew."""
+    from devtools.botapi import BOT_USER
+    from infra import telegram_messenger
+    from infra.bot_api import BotApi, InvalidToken
+    from infra.bot_secrets import SecretSource
+    from infra.settings import Settings
+
+    made: list[BotApi] = []
+    make_bot = telegram_messenger.make_bot
+
+    def keep(*args: Any, **kwargs: Any) -> BotApi:
+        made.append(make_bot(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(telegram_messenger, "make_bot", keep)
+
+    # botocore's DEBUG lines of this test's own set-up (boto3 below) would show the tokens
+    # before the container has read them; in Lambda botocore logs at WARNING (infra.logs).
+    quiet = logging.getLogger("botocore")
+    monkeypatch.setattr(quiet, "disabled", True)
+    old, new = "123456789:" + "O" * 35, "123456789:" + "N" * 35
+    accepted = [old]
+
+    def answer(path: str, _: str, body: bytes) -> Answer:
+        if not path.startswith(f"/bot{accepted[0]}/"):
+            return 401, b'{"ok":false,"error_code":401,"description":"Unauthorized"}'
+        result: Any = BOT_USER if path.endswith("/getMe") else True
+        return 200, json.dumps({"ok": True, "result": result}).encode()
+
+    secrets = boto3.client("secretsmanager")
+    arn = secrets.create_secret(Name=unique("token"), SecretString=old)["ARN"]
+    monkeypatch.setenv("BOT_TOKEN_SECRET_ARN", arn)
+    clock = Clock()
+    monkeypatch.setattr(runtime, "_source", SecretSource(Settings(), clock=clock))
+    with serving(answer) as root:
+        monkeypatch.setenv("TELEGRAM_API_BASE_URL", root)
+        warm = runtime.lambda_service()
+        accepted[0] = new  # /revoke in @BotFather
+        secrets.put_secret_value(SecretId=arn, SecretString=new)  # the operator's rotation
+        with pytest.raises(InvalidToken):
+            made[-1].call("sendMessage", chat_id=1, text="x")  # a warm container's send
+        clock.now += 61
+        fresh = runtime.lambda_service()
+    assert fresh is not warm
+    assert runtime.bot_secrets().token == new
+    assert len(made) == 2
+    log = lambda_like.getvalue()
+    assert old.split(":")[1] not in log and new.split(":")[1] not in log
