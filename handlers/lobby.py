@@ -16,6 +16,7 @@ from handlers.game_end import finish_game
 from handlers.game_record import CANCELLED, LOBBY, PLAYING, GameRecord, Player
 from handlers.game_runner import GameRunner
 from handlers.group_settings import GroupSettings
+from handlers.holds import holding_chats
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, lobby_version, refresh_lobby
 from handlers.presenter import show
@@ -206,6 +207,17 @@ def _current(game: GameRecord, button: LobbyButton | None) -> bool:
     return button is None or button.version is None or button.version == lobby_version(game)
 
 
+def _lobby_behind(work: UnitOfWork) -> bool:
+    """Whether the lobby message shows an older lobby by the bot's own doing: its edit waits
+    for its slot (``LOBBY_EDITS_PER_MINUTE``) or for flood control to let the group go. A
+    Start pressed on it then starts the lobby as it is (its first message names everyone
+    aboard): a newcomer who set a few deadlines, the 🤖 number and joined within a minute was
+    told "That button is no longer active." for as long as Telegram held the group."""
+    game, txn = work.game, work.txn
+    waiting = bool(game.lobby_edits) and game.lobby_edits[-1] > txn.now
+    return waiting or game.chat in holding_chats(txn.doc, txn.now)
+
+
 # -- starting -----------------------------------------------------------------------------------
 def cmd_startgame(rooms: Rooms, cmd: CommandMsg, lang: str) -> None:
     gid = unit_of_work.reading(rooms.store, lambda work: work.chat(cmd.chat_id).game)
@@ -268,7 +280,7 @@ def _check_start(
     game = work.game
     if game.phase != LOBBY or game.chat != chat_id:
         raise LobbyNotOpen
-    if not _current(game, button):
+    if not _current(game, button) and not _lobby_behind(work):
         raise Stale
     if not may_manage(rooms, game, game.chat, uid):
         raise NotManager
