@@ -16,7 +16,6 @@ from handlers.game_end import finish_game
 from handlers.game_record import CANCELLED, LOBBY, PLAYING, GameRecord, Player
 from handlers.game_runner import GameRunner
 from handlers.group_settings import GroupSettings
-from handlers.holds import holding_chats
 from handlers.i18n import t
 from handlers.lobby_view import lobby_rows, lobby_text, lobby_version, refresh_lobby
 from handlers.presenter import show
@@ -195,7 +194,7 @@ def leave(pressed: Pressed, work: UnitOfWork) -> None:
     game = work.game
     if game.phase != LOBBY or game.chat != pressed.press.chat_id:
         return
-    if not _current(game, pressed.button):
+    if not _current(game, pressed.button) and not _lobby_behind(work):
         work.txn.toast = refusals.toast(pressed.lang, Stale())
         return
     remove_player(pressed.rooms, work, pressed.press.user.id)
@@ -208,14 +207,17 @@ def _current(game: GameRecord, button: LobbyButton | None) -> bool:
 
 
 def _lobby_behind(work: UnitOfWork) -> bool:
-    """Whether the lobby message shows an older lobby by the bot's own doing: its edit waits
-    for its slot (``LOBBY_EDITS_PER_MINUTE``) or for flood control to let the group go. A
-    Start pressed on it then starts the lobby as it is (its first message names everyone
-    aboard): a newcomer who set a few deadlines, the 🤖 number and joined within a minute was
-    told "That button is no longer active." for as long as Telegram held the group."""
-    game, txn = work.game, work.txn
-    waiting = bool(game.lobby_edits) and game.lobby_edits[-1] > txn.now
-    return waiting or game.chat in holding_chats(txn.doc, txn.now)
+    """Whether the lobby message shows an older lobby by the bot's own doing: an edit of it is
+    still in the outbox (waiting for its slot, ``LOBBY_EDITS_PER_MINUTE`` or a burst of
+    settings, or for flood control to let the group go). A Start pressed on it then starts the
+    lobby as it is (its first message names everyone aboard): a newcomer who set a few
+    deadlines, the 🤖 number and joined within a minute was told "That button is no longer
+    active." for as long as Telegram held the group."""
+    game = work.game
+    return any(
+        e.get("op") == "edit" and e.get("chat") == game.chat and e.get("msg") == game.lobby_msg
+        for e in work.txn.doc.get("outbox", [])
+    )
 
 
 # -- starting -----------------------------------------------------------------------------------

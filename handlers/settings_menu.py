@@ -15,7 +15,7 @@ from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import LANGUAGES, t
 from handlers.lobby import may_manage
-from handlers.lobby_view import refresh_lobby
+from handlers.lobby_view import SETTINGS_SETTLE_SECONDS, refresh_lobby
 from handlers.refusals import NotAdmin, Refusal, Stale
 from handlers.settings_view import (
     TOGGLES,
@@ -194,6 +194,6 @@ def lobby_settings(cmd: LobbySettings, work: UnitOfWork) -> None:
     game = work.game
     if game.phase == LOBBY:
         game.settings = cmd.new
-        refresh_lobby(cmd.bot_username, work.txn, game)
+        refresh_lobby(cmd.bot_username, work.txn, game, settle=SETTINGS_SETTLE_SECONDS)
     elif game.phase == PLAYING and game.settings.language != cmd.new.language:
         game.settings = game.settings.model_copy(update={"language": cmd.new.language})

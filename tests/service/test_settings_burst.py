@@ -10,7 +10,7 @@ from typing import Any
 
 from devtools.botapi.emulator import BotApiEmulator
 from handlers.i18n import t
-from tests.service.group_chat import ADMIN, Group
+from tests.service.group_chat import ADMIN, GROUP, Group
 from tests.service.test_rooms import button, settings_of
 
 
@@ -81,3 +81,52 @@ def test_start_on_a_lobby_telegram_holds_back_starts_the_game() -> None:
     game = g.game()
     assert game["phase"] == "playing"
     assert len(game["players"]) == 4
+
+
+NEWCOMER = (":d.turn", ":d.turn", ":d.turn", ":d.support", ":d.boost", ":d.boost", ":d.window")
+
+
+def test_a_newcomers_setup_and_start_keep_the_group_under_telegrams_limit() -> None:
+    """Seven deadlines and the 🤖 number within 12 s, Join and Start: each press edits the
+    menu and used to edit the lobby too (two of the group's 20 messages a minute), so Telegram
+    held the group for 37 s and the coach departed that much later. The lobby now shows a
+    burst of settings changes once it is over; the game's first messages go at once."""
+    g = limited_group()
+    g.say(ADMIN, "en", "/newgame")
+    lobby = g.last()
+    g.say(ADMIN, "en", "/settings")
+    menu = g.last()
+    for ending in (*NEWCOMER, ":ai_fill.4"):
+        press_shown(g, menu, ending)
+    g.join(ADMIN)
+    g.clock.advance(1.2)
+    g.press(ADMIN, "en", lobby.message_id, button(lobby, ":start"))
+    assert g.game()["phase"] == "playing"
+    floods = [e for e in g.messenger.api.errors if e[1] == 429]
+    assert floods == []
+    departs = t("en", "game.seats.title")
+    assert any(departs in m.text for m in g.messenger.in_chat(GROUP))
+
+
+def test_the_lobby_shows_a_burst_of_settings_once_it_is_over() -> None:
+    g = limited_group()
+    g.say(ADMIN, "en", "/newgame")
+    lobby = g.last()
+    g.say(ADMIN, "en", "/settings")
+    menu = g.last()
+    for ending in NEWCOMER:
+        press_shown(g, menu, ending)
+    g.clock.advance(15.0)
+    g.fire_timers()
+    assert "turn 600s" in lobby.text and settings_of(g).seconds("turn") == 600
+
+
+def test_leave_on_a_lobby_whose_settings_edit_waits_takes_the_player_out() -> None:
+    g = Group()
+    g.say(ADMIN, "en", "/newgame")
+    lobby = g.last()
+    g.join(3)
+    g.say(ADMIN, "en", "/settings")
+    g.press(ADMIN, "en", g.last().message_id, button(g.last(), ":smuggling"))
+    g.press(3, "en", lobby.message_id, button(lobby, ":leave"))  # shown before the change
+    assert g.game()["players"] == []
