@@ -104,3 +104,41 @@ def test_a_stranger_sets_up_starts_with_ai_and_answers_the_first_prompt_by_a_cli
     assert not refusals(table), "the table refused a message:\n" + "".join(table.log)
     assert not errors
     assert (SHOTS / "stranger-answered.png").is_file()
+
+
+IN_VIEW = "() => privateInView()"
+
+
+def test_on_a_phone_a_private_message_out_of_sight_is_pointed_at(
+    table: TableProcess, chromium: Any
+) -> None:
+    """On a phone the group stands above the private chat: the stranger pressed Start in the
+    group, their dossier and first decision arrived below, out of sight, and nothing said so
+    (Telegram tells of a new private message wherever one looks). A button now does, in the
+    page's language, and takes them there."""
+    context = chromium.new_context(
+        viewport={"width": 390, "height": 844}, locale="de-DE", is_mobile=True, has_touch=True
+    )
+    try:
+        ann = Player(context.new_page(), "Anna", seed=3, lang="de")
+        ann.take_seat(table.url)
+        ann.say("group", "/newgame")
+        ann.wait_for_text("group", shown("lobby.title", "de"))
+        ann.say("group", "/settings")
+        ann.click_key("group", re.compile(r"^\s*3\s*$"))
+        ann.click_key("group", shown("lobby.join", "de"))  # opens the private chat, below
+        ann.wait_for_text("private", shown("lobby.joined", "de"))
+        pointer = ann.page.locator("#to-private")
+        assert not pointer.is_visible()  # the private chat is in sight
+        ann.page.wait_for_timeout(800)  # its smooth scroll ends
+        ann.page.evaluate("window.scrollTo(0, 0)")  # back to the group, to press Start
+        ann.click_key("group", shown("lobby.start", "de"))
+        pointer.wait_for(state="visible", timeout=10_000)
+        assert pointer.inner_text() == shown("table.new_private", "de")
+        assert not ann.page.evaluate(IN_VIEW)
+        ann.page.screenshot(path=SHOTS / "stranger-phone-pointer.png")
+        pointer.click()
+        ann.page.wait_for_function(IN_VIEW, timeout=5_000)
+        assert not pointer.is_visible()
+    finally:
+        context.close()
