@@ -122,7 +122,12 @@ def save(cmd: SettingsChange, work: UnitOfWork) -> Saved:
     if refused is not None:
         work.txn.toast = refusals.toast(cmd.lang, refused)
         return Saved(outcome)
-    new = changed(chat.group_settings, cmd.what)
+    base = chat.group_settings
+    if not (chat.settings or chat.language_chosen):
+        # the menu spoke the presser's language (``chat_lang``): a German newcomer's /settings
+        # before any /newgame turned English at its first press
+        base = base.changed(language=cmd.lang)
+    new = changed(base, cmd.what)
     if new is None:
         return Saved("garbage")
     chat.settings = new.model_dump()

@@ -87,7 +87,7 @@ def test_a_stranger_sets_up_starts_with_ai_and_answers_the_first_prompt_by_a_cli
         ann.click_key("group", deadline_key(kind))
         time.sleep(0.8)  # a person reads the new label before the next press
     ann.click_key("group", ai_button(SEATS))
-    assert ann.page.locator("#group .toast").inner_text() == shown("settings.saved")
+    assert ann.page.evaluate("window.notes")[-1] == shown("settings.saved")  # its toast
     ann.click_key("group", shown("lobby.join"))
     ann.wait_for_text("private", shown("lobby.joined"))
     ann.click_key("group", shown("lobby.start"))
@@ -129,8 +129,8 @@ def test_on_a_phone_a_private_message_out_of_sight_is_pointed_at(
         ann.click_key("group", shown("lobby.join", "de"))  # opens the private chat, below
         ann.wait_for_text("private", shown("lobby.joined", "de"))
         pointer = ann.page.locator("#to-private")
-        assert not pointer.is_visible()  # the private chat is in sight
-        ann.page.wait_for_timeout(800)  # its smooth scroll ends
+        ann.page.wait_for_function(IN_VIEW, timeout=5_000)  # its smooth scroll ends
+        pointer.wait_for(state="hidden", timeout=5_000)  # the private chat is in sight
         ann.page.evaluate("window.scrollTo(0, 0)")  # back to the group, to press Start
         ann.click_key("group", shown("lobby.start", "de"))
         pointer.wait_for(state="visible", timeout=10_000)

@@ -130,3 +130,15 @@ def test_leave_on_a_lobby_whose_settings_edit_waits_takes_the_player_out() -> No
     g.press(ADMIN, "en", g.last().message_id, button(g.last(), ":smuggling"))
     g.press(3, "en", lobby.message_id, button(lobby, ":leave"))  # shown before the change
     assert g.game()["players"] == []
+
+
+def test_a_settings_menu_keeps_its_language_at_the_first_press_in_a_new_group() -> None:
+    """A German newcomer's first /settings (the empty group's hint names it) is German; its
+    first press turned it English, the group's default, as nobody had chosen a language."""
+    g = Group()
+    g.say(3, "de", "/settings")
+    menu = g.last()
+    assert menu.text.startswith(t("de", "settings.title"))
+    g.press(3, "de", menu.message_id, button(menu, ":smuggling"))
+    assert menu.text.startswith(t("de", "settings.title"))
+    assert settings_of(g).smuggling and settings_of(g).language == "de"
