@@ -194,7 +194,7 @@ def leave(pressed: Pressed, work: UnitOfWork) -> None:
     game = work.game
     if game.phase != LOBBY or game.chat != pressed.press.chat_id:
         return
-    if not _current(game, pressed.button):
+    if not _current(game, pressed.button) and not _lobby_behind(work):
         work.txn.toast = refusals.toast(pressed.lang, Stale())
         return
     remove_player(pressed.rooms, work, pressed.press.user.id)
@@ -204,6 +204,20 @@ def _current(game: GameRecord, button: LobbyButton | None) -> bool:
     """Whether the pressed lobby message shows the lobby as it is (a button from before
     versions is taken as it is)."""
     return button is None or button.version is None or button.version == lobby_version(game)
+
+
+def _lobby_behind(work: UnitOfWork) -> bool:
+    """Whether the lobby message shows an older lobby by the bot's own doing: an edit of it is
+    still in the outbox (waiting for its slot, ``LOBBY_EDITS_PER_MINUTE`` or a burst of
+    settings, or for flood control to let the group go). A Start pressed on it then starts the
+    lobby as it is (its first message names everyone aboard): a newcomer who set a few
+    deadlines, the 🤖 number and joined within a minute was told "That button is no longer
+    active." for as long as Telegram held the group."""
+    game = work.game
+    return any(
+        e.get("op") == "edit" and e.get("chat") == game.chat and e.get("msg") == game.lobby_msg
+        for e in work.txn.doc.get("outbox", [])
+    )
 
 
 # -- starting -----------------------------------------------------------------------------------
@@ -268,7 +282,7 @@ def _check_start(
     game = work.game
     if game.phase != LOBBY or game.chat != chat_id:
         raise LobbyNotOpen
-    if not _current(game, button):
+    if not _current(game, button) and not _lobby_behind(work):
         raise Stale
     if not may_manage(rooms, game, game.chat, uid):
         raise NotManager

@@ -61,20 +61,27 @@ def lobby_rows(bot_username: str, game: GameRecord) -> Rows:
 # leaving by its button 30 times in 15 s made Telegram hold the group 51 s, and the game's
 # start with it.
 LOBBY_EDITS_PER_MINUTE = 10
+# A settings change shows in the lobby at once, one made less than this after the lobby's last
+# edit this long after that edit, with any made meanwhile: a newcomer setting seven deadlines and
+# the 🤖 number in 12 s cost the group two edits a press (the menu's and the lobby's), Telegram
+# held it for 37 s and the coach departed that much later. (A Start or Leave pressed on a lobby
+# whose edit waits acts on the lobby as it is, ``handlers.lobby``.)
+SETTINGS_SETTLE_SECONDS = 10.0
 
 
-def refresh_lobby(bot_username: str, txn: Txn, game: GameRecord) -> None:
+def refresh_lobby(bot_username: str, txn: Txn, game: GameRecord, settle: float = 0.0) -> None:
     """Edit the lobby message to the lobby as it is now (send it if it has no id yet), at most
-    ``LOBBY_EDITS_PER_MINUTE`` times a minute."""
+    ``LOBBY_EDITS_PER_MINUTE`` times a minute and, given ``settle``, no sooner than that after
+    its last edit."""
     text, rows = lobby_text(game), lobby_rows(bot_username, game)
     if game.lobby_msg:
-        after = _lobby_slot(txn, game)
+        after = _lobby_slot(txn, game, settle)
         txn.edit(game.chat, game.lobby_msg, text, rows, tag="lobby_edit", after=after)
     else:
         txn.send(game.chat, text, rows, tag="lobby")
 
 
-def _lobby_slot(txn: Txn, game: GameRecord) -> float | None:
+def _lobby_slot(txn: Txn, game: GameRecord, settle: float = 0.0) -> float | None:
     """When the lobby message's next edit may go (None: now), from the times of its last
     ``LOBBY_EDITS_PER_MINUTE`` edits (``GameRecord.lobby_edits``)."""
     now = txn.now
@@ -82,5 +89,7 @@ def _lobby_slot(txn: Txn, game: GameRecord) -> float | None:
     if recent and recent[-1] > now:
         return recent[-1]  # an edit waits for its slot: this one takes its place
     at = now if len(recent) < LOBBY_EDITS_PER_MINUTE else recent[-LOBBY_EDITS_PER_MINUTE] + 60.0
+    if settle and recent:  # a burst: its first change at once, the rest together after
+        at = max(at, recent[-1] + settle)
     game.lobby_edits = [*recent, at][-LOBBY_EDITS_PER_MINUTE:]
     return at if at > now else None

@@ -1,6 +1,7 @@
 """/settings: the group's settings menu. Its buttons change the chat record; an open lobby
 shows (and its game later uses) the new settings. A press on a menu that shows other settings
-than the group has now is stale (two menus, or a change made meanwhile)."""
+than the group has now for the setting it changes is stale (two menus, or a change made
+meanwhile)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,15 @@ from handlers.game_record import LOBBY, PLAYING, GameRecord
 from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import LANGUAGES, t
 from handlers.lobby import may_manage
-from handlers.lobby_view import refresh_lobby
+from handlers.lobby_view import SETTINGS_SETTLE_SECONDS, refresh_lobby
 from handlers.refusals import NotAdmin, Refusal, Stale
-from handlers.settings_view import TOGGLES, settings_menu_text, settings_rows, settings_version
+from handlers.settings_view import (
+    TOGGLES,
+    button_version,
+    settings_menu_text,
+    settings_rows,
+    settings_version,
+)
 from handlers.store_keys import chat_key, game_key
 from handlers.unit_of_work import RecordReader, UnitOfWork, Work
 from handlers.update_replies import rationed_edit
@@ -107,12 +114,20 @@ def save(cmd: SettingsChange, work: UnitOfWork) -> Saved:
     game = work.running_game(cmd.chat_id)
     if not may_configure(cmd.rooms, game, cmd.chat_id, cmd.uid):
         refused, outcome = NotAdmin(), "denied"
-    elif cmd.version is not None and cmd.version != settings_version(chat.group_settings):
+    elif cmd.version is not None and cmd.version not in (
+        button_version(chat.group_settings, cmd.what),
+        settings_version(chat.group_settings),
+    ):
         refused, outcome = Stale(), "stale"
     if refused is not None:
         work.txn.toast = refusals.toast(cmd.lang, refused)
         return Saved(outcome)
-    new = changed(chat.group_settings, cmd.what)
+    base = chat.group_settings
+    if not (chat.settings or chat.language_chosen):
+        # the menu spoke the presser's language (``chat_lang``): a German newcomer's /settings
+        # before any /newgame turned English at its first press
+        base = base.changed(language=cmd.lang)
+    new = changed(base, cmd.what)
     if new is None:
         return Saved("garbage")
     chat.settings = new.model_dump()
@@ -184,6 +199,6 @@ def lobby_settings(cmd: LobbySettings, work: UnitOfWork) -> None:
     game = work.game
     if game.phase == LOBBY:
         game.settings = cmd.new
-        refresh_lobby(cmd.bot_username, work.txn, game)
+        refresh_lobby(cmd.bot_username, work.txn, game, settle=SETTINGS_SETTLE_SECONDS)
     elif game.phase == PLAYING and game.settings.language != cmd.new.language:
         game.settings = game.settings.model_copy(update={"language": cmd.new.language})

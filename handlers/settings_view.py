@@ -39,16 +39,36 @@ def _ai_fill_value(s: GroupSettings, lang: str) -> str:
 
 
 def settings_version(s: GroupSettings) -> str:
-    """The version a settings menu's buttons carry: the settings it shows."""
+    """The version a settings menu's buttons carried before ``button_version``: all the
+    settings it shows (a press on such a button is still taken while they are unchanged)."""
     return callback_data.version_of(s.model_dump())
+
+
+def button_version(s: GroupSettings, what: str) -> str:
+    """The version a settings button carries: the one setting its press changes, as its label
+    shows it (a button that sets a value, an AI fill or a language, depends on none). A menu
+    whose edit Telegram holds (a group's 20 messages a minute: a newcomer setting five
+    deadlines and the AI fill in a lobby) shows older settings; a press on another of its
+    buttons does what its label says, not "That button is no longer active"."""
+    shown: object = None
+    if what == "items":
+        shown = s.items
+    elif what in (*TOGGLES, "ai_takeover"):
+        shown = getattr(s, what)
+    elif what == "ai_level":
+        shown = s.ai_level
+    elif what == "ai_fill":  # a menu from before the choices had a button each
+        shown = s.ai_fill
+    elif what.startswith("d.") and what[2:] in DEADLINE_KINDS:
+        shown = s.seconds(what[2:])
+    return callback_data.version_of([what, shown])
 
 
 def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
     on, off = "✅", "▫️"
-    version = settings_version(s)
 
     def button(label: str, what: str) -> list[str]:
-        return [label, "d", callback_data.settings(chat_id, what, version)]
+        return [label, "d", callback_data.settings(chat_id, what, button_version(s, what))]
 
     def deadline(k: str) -> list[str]:
         return button(t(lang, f"settings.button.{k}", seconds=s.seconds(k)), f"d.{k}")

@@ -8,6 +8,7 @@ from typing import Any
 from engine.setup import MAX_PLAYERS, MIN_PLAYERS
 from handlers.group_settings import DEADLINE_CHOICES, GroupSettings
 from handlers.i18n import t
+from handlers.lobby_view import SETTINGS_SETTLE_SECONDS
 from handlers.store_keys import chat_key
 from infra.ports import Put
 from tests.service.group_chat import ADMIN, GROUP, Group
@@ -135,7 +136,9 @@ def test_settings_buttons_change_the_setting_for_a_manager_only() -> None:
     state = t("en", "settings.on" if not before else "settings.off")
     assert f"{'✅' if not before else '▫️'} {t('en', 'settings.button.smuggling')}" in [
         b[0] for row in menu.rows for b in row
-    ]  # the menu's button shows it, the lobby lists it
+    ]  # the menu's button shows it, the lobby lists it once a burst of changes is over
+    g.clock.advance(SETTINGS_SETTLE_SECONDS)
+    g.fire_timers()
     assert t("en", "settings.smuggling", value=state) in g.messenger.in_chat(GROUP)[0].text
 
 
@@ -254,6 +257,8 @@ def test_a_leave_press_on_a_stale_lobby_message_leaves_nobody() -> None:
     stale = button(lobby, ":leave")
     g.say(CREATOR, "en", "/settings")
     g.press(CREATOR, "en", g.last().message_id, button(g.last(), ":smuggling"))
+    g.clock.advance(SETTINGS_SETTLE_SECONDS)
+    g.fire_timers()
     assert button(lobby, ":leave") != stale  # the lobby shows the new settings
     g.press(PLAYER, "en", lobby.message_id, stale)
     assert g.answer() == (t("en", "bot.stale"), False)

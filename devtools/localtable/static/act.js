@@ -61,7 +61,20 @@ async function say(chat, text) {
   }
 }
 
+// Telegram tells of a new private message wherever one looks; here a phone shows the group
+// above the private chat, where a decision with a deadline may wait unseen: a button says so.
+function privateInView() {
+  const box = panes.private.getBoundingClientRect();
+  const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+  return seen > Math.min(box.height, window.innerHeight) * 0.3;
+}
+
+function notePrivate() {
+  if (!privateInView()) $("#to-private").hidden = false;
+}
+
 function showPrivate() {
+  $("#to-private").hidden = true;
   panes.private.scrollIntoView({ behavior: "smooth", block: "start" });
   $("input", panes.private).focus({ preventScroll: true });
 }

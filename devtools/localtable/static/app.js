@@ -4,7 +4,10 @@
 // -- what the bot does (long polling) --------------------------------------------------------
 function apply(event) {
   if (event.kind === "message") {
-    drawMessage(event.message);
+    const view = event.message;
+    const fresh = !$(`.msg[data-id="${view.id}"]`, $(".messages", panes[view.chat]));
+    drawMessage(view);
+    if (view.chat === "private" && fresh && view.bot) notePrivate();
   } else if (event.kind === "delete") {
     const gone = $(`.msg[data-id="${event.id}"]`, $(".messages", panes[event.chat]));
     if (gone) gone.remove();
@@ -51,6 +54,8 @@ async function main() {
   wirePane("group");
   wirePane("private");
   $(".start-bot", panes.private).addEventListener("click", () => startBot(""));
+  $("#to-private").addEventListener("click", showPrivate);
+  window.addEventListener("scroll", () => { if (privateInView()) $("#to-private").hidden = true; }, { passive: true });
   await takeSeat();
   $("#me").textContent = t("you").replace("{name}", state.seat.name);
   await loadChats();
