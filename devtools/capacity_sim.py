@@ -215,9 +215,9 @@ class Simulation:
             if before is not None and due["deadline"] > before + 0.5:
                 self.tally.extended.append(now)
             self.tally.deadlines[key] = float(due["deadline"])
-        tap = table.next_tap(st)
-        if tap is not None and tap.seat in table.pressing:
-            tap = None  # still pressing their way to a choice: the rest of it first
+        # a player still pressing their way to a choice (waiting for a page, or for their
+        # press's delivery) presses nothing else meanwhile; the others press as they decide
+        tap = table.next_tap(st, frozenset(table.pressing))
         if tap == table.scheduled:
             return
         table.gen += 1

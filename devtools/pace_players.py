@@ -106,10 +106,12 @@ class BriskPlayers:
         raise NotImplementedError
 
     # -- when, and what ------------------------------------------------------------------------
-    def next_tap(self, st: engine.State) -> Tap | None:
+    def next_tap(self, st: engine.State, busy: frozenset[int] = frozenset()) -> Tap | None:
         """Who presses next and when, if nobody's deadline comes first. Each asked player
         starts thinking when their prompt shows (calling again changes nothing until the game
-        or a prompt does)."""
+        or a prompt does). ``busy``: seats still pressing their way to a choice (the capacity
+        simulation, where a press waits for the bot): the next press is another player's, as
+        players press at the same time at a real table."""
         aw = engine.awaiting(st)
         assert aw is not None and st.pending is not None
         now = self.clock.now()
@@ -155,6 +157,7 @@ class BriskPlayers:
             and not _held_ahead(st, premove)
         ):
             mine.append((max(now, planned[1]), premove))
+        mine = [(at, seat) for at, seat in mine if seat not in busy]
         if not mine:
             return None
         at, seat = min(mine)

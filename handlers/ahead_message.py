@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 
 import engine
 from engine import DecisionKind, EventKind, premove
@@ -32,6 +33,35 @@ from infra.ports import Rows
 
 UNUSED_OFF = 3  # "your turn is next" closed unused this many times in a row: no longer sent
 USES = -1  # the count of a seat that chose on it or asked for it again: offered to the end
+
+
+@dataclass(frozen=True)
+class AheadVersion:
+    """What "your turn is next" shows, stored in its record (``Ahead["v"]``) as one string:
+    a digest of the prompt offered (its text and buttons, never the decision id inside them,
+    ``_shown``; empty while paused), the choice kept (its action payload) and the seat's items.
+    An edit goes only when it changes (``AheadMessage.update``)."""
+
+    shown: str
+    held: str
+    items: str
+
+    def __str__(self) -> str:
+        return f"{self.shown}:{self.held}:{self.items}"
+
+    @classmethod
+    def parse(cls, raw: object) -> AheadVersion:
+        """A stored version; one this code cannot read (none, an older build's) shows nothing
+        known, so the next change edits the message at once."""
+        if not isinstance(raw, str) or raw.count(":") < 2:
+            return cls("", "", "\x00unknown")
+        shown, _, rest = raw.partition(":")
+        held, _, items = rest.rpartition(":")  # the items, card ids, hold no ":"
+        return cls(shown, held, items)
+
+    def only_kept_changed(self, before: AheadVersion) -> bool:
+        """Only the choice kept changed, the hand the same: the press's answer said it."""
+        return self.held != before.held and self.items == before.items
 
 
 class AheadMessage(RunnerBound):
@@ -101,7 +131,7 @@ class AheadMessage(RunnerBound):
         pr, rows = (offered[1], offered[2]) if offered and offered[0] == owner else (None, None)
         # what the player sees, never the decision id inside its buttons (issue 25 item 7): a
         # press on it as shown counts for the decision pending then (handlers.game_room)
-        version = f"{_shown(pr) if pr is not None else ''}:{held}:{items}"
+        version = AheadVersion(_shown(pr) if pr is not None else "", held, items)
         if rec is None:
             if pr is not None:
                 lead = join_news(self.txn, self.chat_of(owner), owner, news, pr.text)
@@ -112,17 +142,18 @@ class AheadMessage(RunnerBound):
                     "dec": st.pending.id,
                     "msg": None,
                     "seq": self.txn.seq,
-                    "v": version,
+                    "v": str(version),
                     "title": pr.text.split("\n", 1)[0],
                 }
                 if lead:
                     self.game.ahead["lead"] = lead
             return
         msg = rec["msg"]
-        if pr is None or rec.get("v") == version or msg is None:
+        shown = AheadVersion.parse(rec.get("v"))
+        if pr is None or shown == version or msg is None:
             # unchanged, or still being sent (the next command edits it)
             return
-        after = self._wait(rec, version)
+        after = self._wait(shown, version)
         self.txn.edit(self.chat_of(owner), msg, _led(rec, pr.text), rows, tag="prompt", after=after)
         if after is None:
             rec.pop("was", None)
@@ -132,16 +163,15 @@ class AheadMessage(RunnerBound):
                 rec["was"] = rec["dec"]
             rec["was_until"] = after
         rec["dec"] = st.pending.id
-        rec["v"] = version
+        rec["v"] = str(version)
 
-    def _wait(self, rec: Ahead, version: str) -> float | None:
-        """When the edit from what ``rec`` shows to ``version`` may go: later
+    def _wait(self, shown: AheadVersion, version: AheadVersion) -> float | None:
+        """When the edit from what is ``shown`` to ``version`` may go: later
         (``KEPT_WAIT_SECONDS``) when it shows only the choice the seat just made (its hand the
         same), which the press's answer says at once: a turn that starts meanwhile closes the
         message with one edit, not two (issue 27: about 8 of 22 a 5-player game); else at
         once."""
-        old, new = rec.get("v", "::").split(":"), version.split(":")
-        if old[1] == new[1] or old[2] != new[2]:
+        if not version.only_kept_changed(shown):
             return None
         return self.txn.now + KEPT_WAIT_SECONDS
 

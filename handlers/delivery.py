@@ -283,9 +283,10 @@ class Delivery:
             self.timers.schedule(TimerRequest(key, FLUSH, at))
         return delivered
 
-    def answer(self, query: str, txn: Txn) -> float:
+    def answer(self, query: str, txn: Txn) -> float | None:
         """The press's answer: its toast, or nothing (the spinner stops), a failure logged (the
-        change is committed either way); then the page it asked for, if any: the seconds waited."""
+        change is committed either way); then the page it asked for, if any: the seconds waited
+        (None: no slot for it in this invocation, ``page_turn.queue``)."""
         text, alert = txn.toast or (None, False)
         try:
             self.messenger.answer(query, text, alert)

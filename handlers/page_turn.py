@@ -4,7 +4,9 @@
 from the game's outbox (the group's story and status, other players' prompts), booked in the
 bot's shared rate limiter like every call. When the budget is booked ahead, the player waits for
 their page: their decision's deadline moves on by that wait (``stretch_for_page``), as it does for
-a prompt shown late, so nobody is timed out while the bot makes them wait.
+a prompt shown late, so nobody is timed out while the bot makes them wait. A page that finds no
+slot in the invocation's time is queued in the game's outbox (``queue``), not dropped: the player
+pressed once and gets their page, as soon as the budget allows.
 
 What moves a deadline is the press (an act of the asked player, which the table sees no more of
 than their thinking time) and the shared budget, never what anyone holds: a window's deadline,
@@ -18,6 +20,7 @@ from typing import Any, Protocol
 
 from handlers.game_record import Dec
 from handlers.holds import STRETCH_AFTER_SECONDS, shift_deadlines
+from handlers.message_tags import Kind, Tag
 from handlers.transaction import PageTurn, Txn
 from infra.ports import Clock, Messenger
 
@@ -42,15 +45,15 @@ class Sender(Protocol):
     def wait_for(self, slot: float, txn: Txn) -> bool: ...
 
 
-def send_page(sender: Sender, txn: Txn, page: PageTurn) -> float:
+def send_page(sender: Sender, txn: Txn, page: PageTurn) -> float | None:
     """Book a slot for the page turn in the shared budget, wait for it, edit the message; the
-    seconds the player waited for it since their press. A page that finds no slot in this
-    invocation's time, or whose edit fails, is logged: the press was answered, and the player
-    may press again."""
+    seconds the player waited for it since their press. None: no slot in this invocation's
+    time, the page to be queued (``queue``). An edit that fails is logged: the press was
+    answered, and the player may press again."""
     slots = sender.book(1, txn)
     if not slots or not sender.wait_for(slots[0], txn):
-        log.warning(json.dumps({"event": "page_turn_unbooked"}))
-        return 0.0
+        log.warning(json.dumps({"event": "page_turn_queued"}))
+        return None
     try:
         sender.messenger.edit(page.chat, page.msg, page.text, page.rows)
     except Exception:
@@ -82,3 +85,17 @@ def stretch(txn: Txn, paged: tuple[int, float]) -> None:
     if stretch_for_page(txn.doc, *paged):
         txn.changed = True
         log.warning(json.dumps({"event": "deadline_stretched_for_page", "s": round(paged[1], 1)}))
+
+
+def queue(txn: Txn, page: PageTurn) -> None:
+    """A page turn that found no slot in its press's invocation (``send_page``), queued in the
+    game's outbox and held back until that invocation's time is over: its flush timer sends it
+    then, in the shared budget like any message, and its wait moves the decision's deadline on
+    as a prompt's does (``holds.stretch``; a window's never, R-D1). Until then a newer edit of
+    the message (another page the player asks for, its closing) replaces it, so it never turns
+    the message back. Tagged as the prompt of the decision its buttons carry, or as "your turn
+    is next" (``page.dec`` None: nobody waits for it)."""
+    players = txn.doc.get("players") or []
+    seat = next((i for i, p in enumerate(players) if p.get("uid") == page.chat), None)
+    tag = Tag(Kind.AHEAD) if page.dec is None or seat is None else Tag.prompt(seat, page.dec)
+    txn.edit(page.chat, page.msg, page.text, page.rows, tag=tag, after=max(txn.until, txn.now))

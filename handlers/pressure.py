@@ -9,7 +9,14 @@ from handlers.message_tags import Kind, tag_of
 from handlers.transaction import Txn, born_at, deferred
 
 # What may wait (``defer_under_pressure``), how long at a time and at most in all.
-DEFERRABLE = (Kind.CLOSED, Kind.ANSWERED, Kind.RESHOWN, Kind.STORY, Kind.STATUS)
+DEFERRABLE = (
+    Kind.CLOSED,
+    Kind.ANSWERED,
+    Kind.RESHOWN,
+    Kind.STORY,
+    Kind.STATUS,
+    Kind.LOBBY_EDIT,
+)
 PRESSURE_DEFER_SECONDS = 10.0
 MAX_DEFER_SECONDS = 60.0
 
@@ -19,7 +26,9 @@ def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
     nobody waits on to decide (``DEFERRABLE``: a prompt closed by someone else's move or its
     deadline, the pressed prompt's answer, whose choice the press's callback answer then says at
     once, newer facts on a prompt whose buttons are shown, the group's story — its new message
-    too, which the next lines then join (``Txn.take_back``) — and status) are held back
+    too, which the next lines then join (``Txn.take_back``) — and status, the lobby's edits,
+    whose joining players are told in private at once: one edit for a lobby filling up, where
+    games starting at once spent one a player) are held back
     ``PRESSURE_DEFER_SECONDS`` for their flush timer, so the prompts and the answers of presses
     go first. Meanwhile a newer edit of the same message replaces the held one
     (``Txn._supersede``), so a message costs one call however often it changed. None waits

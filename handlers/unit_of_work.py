@@ -333,10 +333,15 @@ class Work:
         if delivered.moved and self.service.follow_moves is not None:
             self.service.follow_moves(self.key, delivered.moved)
 
-    def _paged(self, txn: Txn, waited: float) -> None:
+    def _paged(self, txn: Txn, waited: float | None) -> None:
         """The player waited ``waited`` s for the page their press asked for (``txn.page``):
-        their decision's deadline moves on by it (``page_turn.stretch_for_page``)."""
-        if txn.page is not None and txn.page.dec is not None and waited > STRETCH_AFTER_SECONDS:
+        their decision's deadline moves on by it (``page_turn.stretch_for_page``); None: it
+        found no slot in this invocation, and is queued in the game's outbox instead."""
+        if txn.page is None:
+            return
+        if waited is None:
+            self._follow(page_turn.queue, txn.page)
+        elif txn.page.dec is not None and waited > STRETCH_AFTER_SECONDS:
             self._follow(page_turn.stretch, (txn.page.dec, waited))
 
     def _follow(self, change: Callable[[Txn, C], None], command: C) -> None:

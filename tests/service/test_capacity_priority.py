@@ -490,3 +490,33 @@ def test_a_prompt_shown_by_an_edit_the_queue_delayed_stretches_its_deadline_too(
 
     run(table, change)
     assert float(table.doc()["due"]["deadline"]) >= deadline + 5.0
+
+
+def test_under_pressure_a_filling_lobby_is_edited_once_for_its_joins_and_start() -> None:
+    """Issue 27: games starting at once (the capacity simulation's 200 and 400) spent a group
+    edit per player joining, lobby edits being 3.7 of the 24 calls a second. Under pressure
+    the lobby's edits wait like the group's story (each player is told in private at once that
+    they are on board), a newer one replacing the one waiting: one edit for the whole lobby."""
+    messenger = LoggingMessenger()
+    table = ServiceGame(messenger=messenger)
+    table.message(table.uids[0], GROUP, "/newgame")
+    chat = table.store.get(f"CHAT#{GROUP}")
+    assert chat is not None
+    table.gid = chat.doc["game"]
+    table.service.pipeline.limiter = BusyLimiter(PRESSURE_SECONDS + 0.5)
+    messenger.log.clear()
+    for uid in table.uids:
+        table.message(uid, uid, f"/start {table.gid}")
+    table.message(table.uids[0], GROUP, "/startgame")
+    for uid in table.uids:  # told at once
+        assert any(op == "send" and chat == uid for op, chat, _ in messenger.log)
+
+    def lobby_edits() -> list[str]:
+        return [text for op, chat, text in messenger.log if op == "edit" and chat == GROUP]
+
+    assert lobby_edits() == []
+    table.service.pipeline.limiter = BusyLimiter(0.0)  # the pressure is over
+    table.clock.advance(PRESSURE_DEFER_SECONDS)
+    table.fire_timers()
+    assert len(lobby_edits()) == 1
+    assert "has left" in lobby_edits()[0]  # the newest: the game started

@@ -12,7 +12,7 @@ import engine
 from devtools.botapi.messenger import EmulatedMessenger
 from devtools.fakes import FakeClock
 from handlers.page_turn import MAX_PAGE_STRETCH_SECONDS, stretch_for_page
-from handlers.store_keys import game_key
+from handlers.store_keys import FLUSH, game_key
 from handlers.transaction import Txn
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
@@ -202,4 +202,75 @@ def test_R_D1_a_page_turn_the_budget_delays_shows_the_group_the_same_at_twin_tab
         twin.wait(150)
         assert engine.awaiting(twin.state()) is not None
     assert dues[0] == dues[1] == pytest.approx(3.0)
+    assert_same_streams(a, b, hidden={turn})
+
+
+def flush_page(table: ServiceGame) -> None:
+    """Time passes to the game's first flush timer, which fires (its own alone)."""
+    first = min((r for r in table.timers.requests if r.decision == FLUSH), key=lambda r: r.due_at)
+    table.clock.advance(max(0.0, first.due_at - table.clock.now()))
+    table.timers.requests.remove(first)
+    table.service.handle_timer(first)
+
+
+def test_issue_27_a_page_turn_that_finds_no_slot_is_queued_not_dropped() -> None:
+    """The shared budget is booked 40 s ahead, beyond what the press's invocation may wait: the
+    page is not dropped (before, the player had to press again) but queued in the game's
+    outbox; its flush timer sends it once the budget allows, and the deadline moves on by the
+    player's wait."""
+    table, messenger, seat, message_id = started()
+    uid = table.uids[seat]
+    deadline = float(table.doc()["due"]["deadline"])
+    pipeline = table.service.pipeline
+    pipeline.limiter, pipeline.sleep = QueueLimiter(40.0), table.clock.advance
+    pressed = table.clock.now()
+    page_turn(table, seat, message_id)
+    assert [what for _, what, _ in messenger.log] == ["answer"]  # no slot in its time
+    pipeline.limiter = QueueLimiter(0.0)  # the budget is free again
+    flush_page(table)
+    shown = messenger.messages[(uid, message_id)]
+    assert [(what, chat) for _, what, chat in messenger.log] == [("answer", 0), ("edit", uid)]
+    assert "Trade" in shown.text and any("⬅️" in b[0] for row in shown.rows or [] for b in row)
+    waited = messenger.log[-1][0] - pressed
+    assert waited > 20.0
+    assert float(table.doc()["due"]["deadline"]) - deadline == pytest.approx(waited)
+
+
+def test_issue_27_a_queued_page_turn_never_goes_after_a_newer_one() -> None:
+    """The player, not seeing their page, presses again once the budget is free: that page goes
+    at once, and the queued one is dropped (sent after it, it would be one call too many, or
+    turn a page the player opened since back)."""
+    table, messenger, seat, message_id = started()
+    pipeline = table.service.pipeline
+    pipeline.limiter, pipeline.sleep = QueueLimiter(40.0), table.clock.advance
+    page_turn(table, seat, message_id)  # queued
+    assert [r for r in table.timers.requests if r.decision == FLUSH]
+    pipeline.limiter = QueueLimiter(0.0)
+    table.clock.advance(2.0)
+    page_turn(table, seat, message_id)  # shown at once
+    assert [what for _, what, _ in messenger.log] == ["answer", "answer", "edit"]
+    while any(r.decision == FLUSH for r in table.timers.requests):
+        flush_page(table)
+    assert [what for _, what, _ in messenger.log] == ["answer", "answer", "edit"]
+
+
+def test_R_D1_a_queued_page_turn_shows_the_group_the_same_at_twin_tables() -> None:
+    """The turn's player pages to the trade while the budget is 40 s behind (the page queued,
+    sent by its flush timer): the group sees the same whether a face-down Diplomat or a plain
+    occupation is theirs."""
+    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    turn = seats(deal(N, seed))[0]
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, turn, "diplomat"),
+        lambda st: give_occupation(st, turn, plain_in_deck(st)),
+    )
+    for twin in (a, b):
+        twin.wait(5)
+        pipeline = twin.harness.service.pipeline
+        pipeline.limiter, pipeline.sleep = QueueLimiter(40.0), twin.harness.clock.advance
+        twin.press(turn, "~tr")
+        pipeline.limiter = None
+        twin.wait(150)
+        assert engine.awaiting(twin.state()) is not None
     assert_same_streams(a, b, hidden={turn})

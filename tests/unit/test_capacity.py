@@ -186,3 +186,23 @@ def test_looking_around_is_one_invocations_not_everyones() -> None:
     other.start()
     other.join()
     assert seen == [False] and messenger.quiet
+
+
+def test_the_busy_players_next_press_leaves_the_tables_others_free() -> None:
+    """``next_tap``: a seat still pressing (``busy``) is passed over, not everyone with it."""
+    from devtools.pace_table import PaceTable
+
+    table = PaceTable(5, 1501)
+    table.open()
+    for _ in range(400):
+        st = table.state()
+        tap = table.next_tap(st)
+        assert tap is not None
+        other = table.next_tap(st, frozenset({tap.seat}))
+        if other is not None:
+            assert other.seat != tap.seat
+            return
+        table.clock.advance(max(0.0, tap.at - table.clock.now()))
+        table.take(tap)
+        table.decide(tap.seat, tap.decision)
+    raise AssertionError("no moment with two players about to press")
