@@ -30,6 +30,7 @@ from handlers.acks import AckWriter, ack_value
 from handlers.holds import (
     MAX_HOLD_SECONDS,
     STRETCH_AFTER_SECONDS,
+    awaited_prompt,
     game_waits_until,
     holding_chats,
 )
@@ -252,7 +253,7 @@ class Delivery:
                 if sent.unreachable:  # removed from the group: not one more call there
                     removed = True
                     held.add(e["chat"])
-            dec = _prompt_decision(e)
+            dec = awaited_prompt(txn.doc, e)
             waited = self.clock.now() - float(e.get("at", self.clock.now()))
             if sent.ok and dec is not None and waited > STRETCH_AFTER_SECONDS:
                 late[dec] = max(late.get(dec, 0.0), waited)
@@ -261,7 +262,9 @@ class Delivery:
         # so an outage's holds leave no gap, and the game's deadlines wait for it meanwhile (for at
         # most ``MAX_HOLD_SECONDS`` in all: past it the deadlines run again, as under a long flood).
         prompted = {
-            e["chat"] for e in entries if e["seq"] not in done and _prompt_decision(e) is not None
+            e["chat"]
+            for e in entries
+            if e["seq"] not in done and awaited_prompt(txn.doc, e) is not None
         }
         waited = float((txn.doc.get("hold") or {}).get("extended", 0.0))
         # Messages the shared budget left for the flush timer (issue 27: at 200 games a prompt
@@ -376,13 +379,6 @@ class _Booked:
     slots: deque[float] = field(default_factory=deque)
     ahead: int = BOOK_AHEAD
     at: float = 0.0  # when the last booking came back
-
-
-def _prompt_decision(e: dict[str, Any]) -> int | None:
-    """The decision a prompt asks (its tag's), sent or shown by an edit (a follow-up in the
-    message the player pressed, a page of it), else None."""
-    tag = tag_of(e)
-    return tag.dec if tag.kind == Kind.PROMPT and e["op"] in ("send", "edit") else None
 
 
 def _low_priority(e: dict[str, Any]) -> bool:
