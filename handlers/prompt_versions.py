@@ -100,3 +100,16 @@ def buttons(gid: str, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
         [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
         for row in rows
     ]
+
+
+def send_order(views: dict[int, SeatView]) -> list[int]:
+    """The order the asked seats' prompts are sent in (one call after another): a window's
+    riders (asked their own, public decision while it is open) first, in seat order, then the
+    others. No rider's prompt waits on a holder's, whose timing would tell that someone holds
+    the window's occupation (R-D1)."""
+
+    def rider(seat: int) -> bool:
+        own = views[seat]["decision"]
+        return own is not None and bool(own["data"].get("early"))
+
+    return sorted(views, key=lambda seat: (0, seat) if rider(seat) else (1, 0))

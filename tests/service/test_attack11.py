@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.service.test_twins import (
     PLAIN,
     N,
     _attack,
     find_seed,
+    plain_in_deck,
     seats,
 )
 from tests.service.twins import Twin, deal, first_difference, give_occupation
@@ -54,3 +57,43 @@ def test_R_D1_a_window_prompt_telegram_failed_to_take_does_not_hold_the_window_o
     assert a.group() == b.group(), "group: " + first_difference(a.group(), b.group())
     held = [float((t.harness.game_doc().get("hold") or {}).get("extended", 0.0)) for t in (a, b)]
     assert held[0] == held[1], held
+
+
+def _slow(twin: Twin, seconds: float = 0.1) -> None:
+    """Every Bot API call takes ``seconds`` of the clock (Telegram's round trip)."""
+    api = twin.harness.api
+    handle = api.handle
+
+    def slow(method: str, params: dict[str, Any]) -> tuple[int, bytes]:
+        twin.harness.clock.advance(seconds)
+        return handle(method, params)
+
+    api.handle = slow  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("holder", ["defender", "supporter"])
+def test_R_D1_a_supporters_prompt_never_waits_on_the_priest_holders(holder: str) -> None:
+    """Each Bot API call takes 0.1 s. A: the defender (or the second to declare) holds the
+    Priest, so the Priest window asks them; B: nobody holds it. The window's prompts went out
+    in the order of its actors, the holder first: every supporter's support prompt (asked at
+    the fight's start, issue 9) came 0.1 s later at A (when the second to declare held it, the
+    first one's), telling them someone held the Priest. The riders' prompts go first now, in
+    seat order (``prompt_versions.send_order``). Not covered: later private messages still go
+    one call after another (a holder's delayed edit queued before a supporter's reminder; the
+    boost window asks who can play, in seat order)."""
+    seed = find_seed(lambda st: "priest" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    turn, defender, first = seats(deal(N, seed))
+    x = defender if holder == "defender" else (first + 1) % N
+    a, b = (
+        Twin(N, seed, lambda st: give_occupation(st, x, "priest")),
+        Twin(N, seed, lambda st: give_occupation(st, x, plain_in_deck(st))),
+    )
+    for twin in (a, b):
+        twin.start()
+        _slow(twin)
+        _attack(twin)
+        twin.wait(8)  # the window (5 s), all its prompts out
+    assert a.group() == b.group(), "group: " + first_difference(a.group(), b.group())
+    for seat in set(range(N)) - {turn, defender, x}:
+        mine_a, mine_b = a.stream(a.player(seat).uid), b.stream(b.player(seat).uid)
+        assert mine_a == mine_b, f"seat {seat}: " + first_difference(mine_a, mine_b)
