@@ -33,6 +33,7 @@ from handlers.holds import (
     awaited_prompt,
     game_waits_until,
     holding_chats,
+    window_prompt,
 )
 from handlers.message_tags import Kind, tag_of
 from handlers.pressure import MAX_DEFER_SECONDS
@@ -199,7 +200,7 @@ class Delivery:
             if not self._take_slot(booked, remaining, txn):
                 # no slot before the lease ends (the shared budget is booked that far ahead): the
                 # flush timer's, and the game waits for it (``queued``)
-                queued.update(x["chat"] for x in entries[i:] if x["chat"] not in held)
+                queued.update(_queued(entries[i:], held, txn.doc))
                 held.update(x["chat"] for x in entries[i:])
                 break
             sending = e["op"] == "send"
@@ -223,7 +224,7 @@ class Delivery:
                     acks.forget(e["seq"])
                 continue
             except OutOfTime:
-                queued.update(x["chat"] for x in entries[i:] if x["chat"] not in held)
+                queued.update(_queued(entries[i:], held, txn.doc))
                 held.update(x["chat"] for x in entries[i:])
                 if sending:
                     acks.forget(e["seq"])
@@ -379,6 +380,11 @@ class _Booked:
     slots: deque[float] = field(default_factory=deque)
     ahead: int = BOOK_AHEAD
     at: float = 0.0  # when the last booking came back
+
+
+def _queued(left: list[dict[str, Any]], held: set[int], doc: dict[str, Any]) -> set[int]:
+    """The chats of what got no slot, which the game waits for: a window's prompts not (R-D1)."""
+    return {x["chat"] for x in left if x["chat"] not in held and not window_prompt(doc, x)}
 
 
 def _low_priority(e: dict[str, Any]) -> bool:

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+import engine
+from tests.service.test_queue_hold import BookedFull
 from tests.service.test_twins import (
     PLAIN,
     N,
@@ -97,3 +99,31 @@ def test_R_D1_a_supporters_prompt_never_waits_on_the_priest_holders(holder: str)
     for seat in set(range(N)) - {turn, defender, x}:
         mine_a, mine_b = a.stream(a.player(seat).uid), b.stream(b.player(seat).uid)
         assert mine_a == mine_b, f"seat {seat}: " + first_difference(mine_a, mine_b)
+
+
+def test_R_D1_a_hypnotist_prompt_left_for_the_flush_timer_does_not_hold_the_window_open() -> None:
+    """The shared budget is booked past the invocation (as at 200 games) when the last support
+    is told and the Hypnotist window opens. A: the attacker is the Hypnotist, so the window asks
+    them; B: not. The prompt, left for the flush timer, held the game's deadlines like any
+    message that got no slot: the window's deadline came 26 s later at A than at B."""
+    seed = find_seed(
+        lambda st: (
+            "hypnotist" in st.occ_deck
+            and any(o in PLAIN for o in st.occ_deck)
+            and all(p.occupation != "priest" for p in st.players)
+        )
+    )
+    turn, _, _ = seats(deal(N, seed))
+    a, b = (
+        Twin(N, seed, lambda st: give_occupation(st, turn, "hypnotist")),
+        Twin(N, seed, lambda st: give_occupation(st, turn, plain_in_deck(st))),
+    )
+    for twin in (a, b):
+        twin.start()
+        _attack(twin)
+        while (aw := engine.awaiting(twin.state())) is not None and aw.kind != "hypnotist":
+            if aw.kind == "support" and aw.part == N - 3:  # the last supporter's turn
+                twin.harness.service.pipeline.limiter = BookedFull()
+            twin.run_until((twin.due() or twin.now) + 0.01)
+    dues = [twin.harness.game_doc()["due"] for twin in (a, b)]
+    assert dues[0] == dues[1], dues
