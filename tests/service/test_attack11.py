@@ -80,9 +80,9 @@ def test_R_D1_a_supporters_prompt_never_waits_on_the_priest_holders(holder: str)
     in the order of its actors, the holder first: every supporter's support prompt (asked at
     the fight's start, issue 9) came 0.1 s later at A (when the second to declare held it, the
     first one's), telling them someone held the Priest. The riders' prompts go first now, in
-    seat order (``prompt_versions.send_order``). Not covered: later private messages still go
-    one call after another (a holder's delayed edit queued before a supporter's reminder; the
-    boost window asks who can play, in seat order)."""
+    the order they answer (``prompt_versions.send_order``). Not covered: later private messages
+    still go one call after another (a holder's delayed edit queued before a supporter's
+    reminder; the boost window asks who can play, in seat order)."""
     seed = find_seed(lambda st: "priest" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
     turn, defender, first = seats(deal(N, seed))
     x = defender if holder == "defender" else (first + 1) % N
