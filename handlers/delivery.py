@@ -30,8 +30,10 @@ from handlers.acks import AckWriter, ack_value
 from handlers.holds import (
     MAX_HOLD_SECONDS,
     STRETCH_AFTER_SECONDS,
+    awaited_prompt,
     game_waits_until,
     holding_chats,
+    window_prompt,
 )
 from handlers.message_tags import Kind, tag_of
 from handlers.pressure import MAX_DEFER_SECONDS
@@ -198,7 +200,7 @@ class Delivery:
             if not self._take_slot(booked, remaining, txn):
                 # no slot before the lease ends (the shared budget is booked that far ahead): the
                 # flush timer's, and the game waits for it (``queued``)
-                queued.update(x["chat"] for x in entries[i:] if x["chat"] not in held)
+                queued.update(_queued(entries[i:], held, txn.doc))
                 held.update(x["chat"] for x in entries[i:])
                 break
             sending = e["op"] == "send"
@@ -222,7 +224,7 @@ class Delivery:
                     acks.forget(e["seq"])
                 continue
             except OutOfTime:
-                queued.update(x["chat"] for x in entries[i:] if x["chat"] not in held)
+                queued.update(_queued(entries[i:], held, txn.doc))
                 held.update(x["chat"] for x in entries[i:])
                 if sending:
                     acks.forget(e["seq"])
@@ -252,7 +254,7 @@ class Delivery:
                 if sent.unreachable:  # removed from the group: not one more call there
                     removed = True
                     held.add(e["chat"])
-            dec = _prompt_decision(e)
+            dec = awaited_prompt(txn.doc, e)
             waited = self.clock.now() - float(e.get("at", self.clock.now()))
             if sent.ok and dec is not None and waited > STRETCH_AFTER_SECONDS:
                 late[dec] = max(late.get(dec, 0.0), waited)
@@ -261,7 +263,9 @@ class Delivery:
         # so an outage's holds leave no gap, and the game's deadlines wait for it meanwhile (for at
         # most ``MAX_HOLD_SECONDS`` in all: past it the deadlines run again, as under a long flood).
         prompted = {
-            e["chat"] for e in entries if e["seq"] not in done and _prompt_decision(e) is not None
+            e["chat"]
+            for e in entries
+            if e["seq"] not in done and awaited_prompt(txn.doc, e) is not None
         }
         waited = float((txn.doc.get("hold") or {}).get("extended", 0.0))
         # Messages the shared budget left for the flush timer (issue 27: at 200 games a prompt
@@ -379,11 +383,9 @@ class _Booked:
     at: float = 0.0  # when the last booking came back
 
 
-def _prompt_decision(e: dict[str, Any]) -> int | None:
-    """The decision a prompt asks (its tag's), sent or shown by an edit (a follow-up in the
-    message the player pressed, a page of it), else None."""
-    tag = tag_of(e)
-    return tag.dec if tag.kind == Kind.PROMPT and e["op"] in ("send", "edit") else None
+def _queued(left: list[dict[str, Any]], held: set[int], doc: dict[str, Any]) -> set[int]:
+    """The chats of what got no slot, which the game waits for: a window's prompts not (R-D1)."""
+    return {x["chat"] for x in left if x["chat"] not in held and not window_prompt(doc, x)}
 
 
 def _low_priority(e: dict[str, Any]) -> bool:

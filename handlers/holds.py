@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from handlers.game_record import Dec, Due
 from handlers.i18n import t
+from handlers.message_tags import Kind, tag_of
 from handlers.transaction import Txn
 
 log = logging.getLogger("coachride")
@@ -50,6 +51,27 @@ def stretch_deadline(doc: dict[str, Any], waited: float) -> float:
     dec["stretched"] = waited
     shift_deadlines(doc, extra)
     return extra
+
+
+def awaited_prompt(doc: dict[str, Any], e: dict[str, Any]) -> int | None:
+    """The decision an outbox entry's prompt asks (sent, or shown by an edit: a follow-up in the
+    message pressed, a page of it) when the game waits for its seat to see it: still open for
+    that seat (``prompts``) and not a window's. Only such a prompt, undelivered or late, moves
+    the deadlines: who a window asks is secret, and neither its length nor a later deadline may
+    tell it (R-D1); a prompt whose decision closed for its seat is owed nothing."""
+    tag = tag_of(e)
+    if tag.kind != Kind.PROMPT or e["op"] not in ("send", "edit") or window_prompt(doc, e):
+        return None
+    shown = (doc.get("prompts") or {}).get(str(tag.seat))
+    return tag.dec if shown is not None and shown.get("dec") == tag.dec else None
+
+
+def window_prompt(doc: dict[str, Any], e: dict[str, Any]) -> bool:
+    """Whether an outbox entry is a prompt of the pending window (a rider's own question asked
+    in it too): who a window asks is secret, so neither its prompts' delivery, failed, late or
+    left for the flush timer, nor their number may move a deadline (R-D1)."""
+    dec, tag = _dec(doc), tag_of(e)
+    return bool(dec and dec.get("window") and tag.kind == Kind.PROMPT and tag.dec == dec["id"])
 
 
 def holding_chats(doc: dict[str, Any], now: float) -> dict[int, float]:

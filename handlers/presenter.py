@@ -32,7 +32,7 @@ from handlers.i18n import t
 from handlers.message_tags import Kind, Tag
 from handlers.outbox import answer_text
 from handlers.private_news import PrivateNews, join_news
-from handlers.prompt_versions import Timing, buttons, prompt_version, shown_deadline
+from handlers.prompt_versions import Timing, buttons, prompt_version, send_order, shown_deadline
 from handlers.prompts.closed import closed_text
 from infra.ports import Rows
 
@@ -78,6 +78,7 @@ class Presenter(PrivateNews):
             {s: self._answered(s, seen) for s, (_, seen) in answered.items()}, asked
         )
         dated = {s: self._dated(s, asked[s].view, pr) for s, pr in shown.prompts.items()}
+        opening = {s: opening[s] for s in send_order({s: asked[s].view for s in opening})}
         texts = {s: (m, self._why(s, seen, shown.answers[s])) for s, (m, seen) in answered.items()}
         chosen = {s: shown.answers[s].chosen for s in answered}
         # The presser is looking at the prompt they pressed (issue 27): what the press told them

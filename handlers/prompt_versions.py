@@ -100,3 +100,19 @@ def buttons(gid: str, decision: int, rows: list[list[tuple[str, str]]]) -> Rows:
         [[label, "d", callback_data.game(gid, decision, payload)] for label, payload in row]
         for row in rows
     ]
+
+
+def send_order(views: dict[int, SeatView]) -> list[int]:
+    """The order the asked seats' prompts are sent in (one call after another): a window's
+    riders (asked their own, public decision while it is open) first, in the order they are to
+    answer (a supporter's place among those to declare), then the others. No rider's prompt
+    waits on a holder's, whose timing would tell that someone holds the window's occupation
+    (R-D1)."""
+
+    def place(seat: int) -> tuple[int, int]:
+        own = views[seat]["decision"]
+        if own is None or not own["data"].get("early"):
+            return (1, 0)
+        return (0, len(own["data"].get("before") or []))
+
+    return sorted(views, key=place)
