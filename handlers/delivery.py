@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from handlers import page_turn
+from handlers import page_turn, reminders
 from handlers.acks import AckWriter, ack_value
 from handlers.holds import (
     MAX_HOLD_SECONDS,
@@ -83,9 +83,8 @@ class RateLimiter(Protocol):
 
 @dataclass
 class Delivered:
-    """What a delivery leaves for the game to record: decisions whose prompts reached their
-    chats late (decision -> the longest wait), whether the group refused the bot, and the chats
-    flood control holds (chat -> until)."""
+    """What a delivery leaves for the game to record: prompts late (decision -> the longest
+    wait), the group's refusal of the bot, the chats flood control holds (chat -> until)."""
 
     late: dict[int, float] = field(default_factory=dict)
     muted: bool = False
@@ -185,12 +184,16 @@ class Delivery:
                 if behind and not _overdue(e, txn.now):
                     held.add(e["chat"])
                     continue
+            if not reminders.needed(e, acks.known):  # its reminder went: no call, no slot
+                done.add(e["seq"])
+                continue
             # slots for what may go: no booking for a chat held or the group left waiting
             remaining = sum(
                 1
                 for x in entries[i:]
                 if x["chat"] not in held
                 and x["seq"] <= waits_for.get(x["chat"], x["seq"])
+                and (x is e or "if_gone" not in x)  # sent only if a reply before is refused
                 and not (
                     behind and x["chat"] == group and _low_priority(x) and not _overdue(x, txn.now)
                 )
@@ -206,7 +209,7 @@ class Delivery:
                 acks.write(e["seq"], ACK_SENDING)
             try:
                 if sending:
-                    sent = self.messenger.send(e["chat"], e["text"], e["rows"])
+                    sent = self.messenger.send(e["chat"], e["text"], e["rows"], e.get("reply"))
                 elif e["op"] in ("pin", "unpin"):
                     # A refusal (no right to pin) is an answer: acknowledged, never retried.
                     sent = self.messenger.pin(e["chat"], e["msg"], e["op"] == "pin")
@@ -243,6 +246,7 @@ class Delivery:
                 if sending:
                     acks.forget(e["seq"])
                 continue
+            acks.settled(reminders.unneeded(e, entries, sent), reminders.ACK_NOT_NEEDED)
             acks.write(e["seq"], ack_value(e, sent))
             done.add(e["seq"])
             if self.answered is not None:
@@ -379,8 +383,7 @@ class _Booked:
 
 
 def _prompt_decision(e: dict[str, Any]) -> int | None:
-    """The decision a prompt asks (its tag's), sent or shown by an edit (a follow-up in the
-    message the player pressed, a page of it), else None."""
+    """The decision a prompt asks (its tag's), sent or shown by an edit (a follow-up, a page)."""
     tag = tag_of(e)
     return tag.dec if tag.kind == Kind.PROMPT and e["op"] in ("send", "edit") else None
 

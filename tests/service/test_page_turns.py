@@ -28,7 +28,9 @@ class OrderedMessenger(EmulatedMessenger):
         self.clock = clock
         self.log: list[tuple[float, str, int]] = []
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         self.log.append((self.clock.now(), "send", chat_id))
         return super().send(chat_id, text, rows)
 
