@@ -11,9 +11,9 @@ import re
 import pytest
 
 import engine
-from engine.kinds import DecisionKind
-from handlers import prompts
-from handlers.i18n import LANGUAGES, catalog
+from engine.kinds import ActionKind, DecisionKind
+from handlers import fmt, prompts
+from handlers.i18n import LANGUAGES, catalog, t
 from tests.unit import playouts
 
 # Catalog lines that ask (a question, what to tap, how to answer): never in a closed prompt
@@ -111,3 +111,28 @@ def test_a_prompt_closed_with_nothing_chosen_no_longer_asks(lang: str) -> None:
                 text.split("\n")[0] == prompts.render_prompt(view, legal, lang).text.split("\n")[0]
             )
     assert {"turn", "support", "boost", "trade_answer"} <= kinds
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_trade_does_not_say_the_items_were_chosen_from(lang: str) -> None:
+    """A reviewer's game: "🔄 Trade offer from P4 / … / Items you chose from: … / ✔️ You
+    refuse P4's offer." Nothing was chosen from them: a refusal keeps the hand, said as it is;
+    an accepted offer says the hand the item given back was chosen from."""
+    seen = set()
+    for seed in range(100, 160):
+        for step in playouts.game(seed):
+            st, p = step.before, step.before.pending
+            if step.seat is None or p is None or p.kind != DecisionKind.TRADE_ANSWER:
+                continue
+            view = engine.view(st, step.seat)
+            legal = engine.legal_actions(st, step.seat)
+            text = prompts.render_answered(view, legal, step.action, lang)
+            cards = fmt.cards(lang, view["me"]["items"])
+            then = t(lang, "game.prompt.hand_then", cards=cards)
+            now = t(lang, "game.prompt.hand", cards=cards)
+            refused = step.action.kind == ActionKind.REFUSE
+            assert (now in text and then not in text) if refused else then in text, text
+            seen.add(refused)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
