@@ -219,8 +219,10 @@ class StatusesShown(pace_figures.CountingMessenger):
         self.statuses.append((at, sum("📋" in m.text for m in shown)))
         return sent
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        sent = super().send(chat_id, text, rows)
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
+        sent = super().send(chat_id, text, rows, reply_to)
         return self._noted(sent) if chat_id == self.group else sent
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
