@@ -130,8 +130,12 @@ class SimMessenger(EmulatedMessenger):
             self.tally.accepted.append((self.clock(), method))
         return status, body
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        sent = self._waiting_out_floods(lambda: super(SimMessenger, self).send(chat_id, text, rows))
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
+        sent = self._waiting_out_floods(
+            lambda: super(SimMessenger, self).send(chat_id, text, rows, reply_to)
+        )
         self._note(sent, chat_id, rows)
         return sent
 

@@ -30,10 +30,14 @@ class MemoryMessenger:
     def _count(self, method: str) -> None:
         self.calls[method] = self.calls.get(method, 0) + 1
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         self._count("sendMessage")
         if chat_id in self.blocked:
             return Sent(False, None, unreachable=True)
+        if reply_to is not None and (chat_id, reply_to) not in self.messages:
+            return Sent(False, None, reply_gone=True)  # as Telegram refuses it
         message_id = next(self._ids)
         shown = Shown(chat_id, message_id, text, rows)
         self.messages[(chat_id, message_id)] = shown

@@ -131,9 +131,11 @@ class CountingMessenger(EmulatedMessenger):
             if self.clock is not None:
                 self.log.append((self.clock(), chat_id))
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         self._count_chat("send", chat_id)
-        sent = super().send(chat_id, text, rows)
+        sent = super().send(chat_id, text, rows, reply_to)
         if not self.quiet:
             self.kinds.sent(chat_id, chat_id == self.group, text, sent.message_id)
         return sent

@@ -32,8 +32,10 @@ class SendTimes(CountingMessenger):
 
     sent_at: dict[tuple[int, int], float] = field(default_factory=dict)
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
-        sent = super().send(chat_id, text, rows)
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
+        sent = super().send(chat_id, text, rows, reply_to)
         if sent.ok and sent.message_id is not None and self.clock is not None:
             self.sent_at[(chat_id, sent.message_id)] = self.clock()
         return sent

@@ -19,6 +19,11 @@ from infra.ports import DocumentStore, Put, Sent, VersionConflict
 
 log = logging.getLogger("coachride")
 
+# A reply refused: the message it replies to is gone (``handlers.reminders``)
+ACK_REPLY_GONE = -5
+# An entry queued to go only if a reply before it was refused, and it was not (``reminders``)
+ACK_NOT_NEEDED = -6
+
 
 class AckWriter:
     """Writes each acknowledgement as soon as its message went out, so a process killed
@@ -32,6 +37,11 @@ class AckWriter:
         self.version = txn.ack_version
         self.live = {e["seq"] for e in txn.doc.get("outbox", [])}
         self.newest = int(txn.doc.get("seq", 0))
+
+    def settled(self, seqs: list[int], value: int) -> None:
+        """``seqs`` acknowledged as ``value`` with the next ``write`` (one store write)."""
+        for seq in seqs:
+            self.known[seq] = value
 
     def forget(self, seq: int) -> None:
         """The send did not go out (Telegram said so): no longer under way."""
@@ -63,6 +73,8 @@ def ack_value(e: dict[str, Any], sent: Sent) -> int:
         return ACK_UNCERTAIN
     if sent.unreachable:
         return ACK_UNREACHABLE
+    if sent.reply_gone:
+        return ACK_REPLY_GONE
     if sent.dropped:
         log.warning(json.dumps({"event": "dropped", "chat": e["chat"], "tag": e.get("tag")}))
         return ACK_DROPPED

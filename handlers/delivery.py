@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from handlers import page_turn
+from handlers import page_turn, reminders
 from handlers.acks import AckWriter, ack_value
 from handlers.holds import (
     MAX_HOLD_SECONDS,
@@ -35,10 +35,9 @@ from handlers.holds import (
     holding_chats,
     window_prompt,
 )
-from handlers.message_tags import Kind, tag_of
-from handlers.pressure import MAX_DEFER_SECONDS
+from handlers.pressure import low_priority, overdue
 from handlers.store_keys import FLUSH
-from handlers.transaction import ACK_SENDING, Txn, born_at, deferred
+from handlers.transaction import ACK_SENDING, Txn, deferred
 from infra.ports import (
     Clock,
     DocumentStore,
@@ -68,7 +67,6 @@ BEHIND_SECONDS = 2.0
 # ... and when it is booked this far ahead, the edits nobody waits on to decide are held back
 # before the commit (``handlers.pressure.defer_under_pressure``).
 PRESSURE_SECONDS = 0.5
-LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
 
 
 class RateLimiter(Protocol):
@@ -85,9 +83,8 @@ class RateLimiter(Protocol):
 
 @dataclass
 class Delivered:
-    """What a delivery leaves for the game to record: decisions whose prompts reached their
-    chats late (decision -> the longest wait), whether the group refused the bot, and the chats
-    flood control holds (chat -> until)."""
+    """What a delivery leaves for the game to record: prompts late (decision -> the longest
+    wait), the group's refusal of the bot, the chats flood control holds (chat -> until)."""
 
     late: dict[int, float] = field(default_factory=dict)
     muted: bool = False
@@ -181,20 +178,24 @@ class Delivery:
                 if holding[e["chat"]] <= game_waits_until(txn.doc, txn.now):
                     waiting.add(e["chat"])  # a hold the game still waits for
                 continue
-            if e["chat"] == group and _low_priority(e):
+            if e["chat"] == group and low_priority(e):
                 if behind is None:
                     behind = self._behind()
-                if behind and not _overdue(e, txn.now):
+                if behind and not overdue(e, txn.now):
                     held.add(e["chat"])
                     continue
+            if not reminders.needed(e, acks.known):  # its reminder went: no call, no slot
+                done.add(e["seq"])
+                continue
             # slots for what may go: no booking for a chat held or the group left waiting
             remaining = sum(
                 1
                 for x in entries[i:]
                 if x["chat"] not in held
                 and x["seq"] <= waits_for.get(x["chat"], x["seq"])
+                and (x is e or "if_gone" not in x)  # sent only if a reply before is refused
                 and not (
-                    behind and x["chat"] == group and _low_priority(x) and not _overdue(x, txn.now)
+                    behind and x["chat"] == group and low_priority(x) and not overdue(x, txn.now)
                 )
             )
             if not self._take_slot(booked, remaining, txn):
@@ -208,7 +209,7 @@ class Delivery:
                 acks.write(e["seq"], ACK_SENDING)
             try:
                 if sending:
-                    sent = self.messenger.send(e["chat"], e["text"], e["rows"])
+                    sent = self.messenger.send(e["chat"], e["text"], e["rows"], e.get("reply"))
                 elif e["op"] in ("pin", "unpin"):
                     # A refusal (no right to pin) is an answer: acknowledged, never retried.
                     sent = self.messenger.pin(e["chat"], e["msg"], e["op"] == "pin")
@@ -245,6 +246,7 @@ class Delivery:
                 if sending:
                     acks.forget(e["seq"])
                 continue
+            acks.settled(reminders.unneeded(e, entries, sent), reminders.ACK_NOT_NEEDED)
             acks.write(e["seq"], ack_value(e, sent))
             done.add(e["seq"])
             if self.answered is not None:
@@ -386,15 +388,3 @@ class _Booked:
 def _queued(left: list[dict[str, Any]], held: set[int], doc: dict[str, Any]) -> set[int]:
     """The chats of what got no slot, which the game waits for: a window's prompts not (R-D1)."""
     return {x["chat"] for x in left if x["chat"] not in held and not window_prompt(doc, x)}
-
-
-def _low_priority(e: dict[str, Any]) -> bool:
-    """The group's story and status: what waits when the shared budget runs short."""
-    return tag_of(e).kind in LOW_PRIORITY_KINDS
-
-
-def _overdue(e: dict[str, Any], now: float) -> bool:
-    """Whether an entry's message has waited ``MAX_DEFER_SECONDS`` for it (since the oldest edit
-    it replaced was queued): then it goes, however far behind the budget is (sent later, never
-    lost to a pressure that lasts)."""
-    return now - born_at(e) >= MAX_DEFER_SECONDS

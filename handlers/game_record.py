@@ -334,10 +334,11 @@ class GameRecord(BaseModel):
             newest["uncertain"] = True
 
     def _open_prompt(self, sent: TaggedEntry) -> OpenPrompt | None:
-        """The seat's open prompt the entry sent, while its id is not known yet."""
+        """The seat's open prompt the entry sent, while its id is not known yet, or while it
+        is the gone message the entry sent the prompt anew in place of (``handlers.reminders``)."""
         tag = sent.tag
         prompt = self.prompts.get(str(tag.seat)) if tag.seat is not None else None
-        if prompt is None or prompt["dec"] != tag.dec or prompt.get("msg") is not None:
+        if prompt is None or prompt["dec"] != tag.dec or prompt.get("msg") != sent.replaces:
             return None
         return prompt
 

@@ -148,7 +148,9 @@ class GroupBoard(RunnerBound):
             else:
                 self.txn.send(self.game.chat, body, tag="story")
         elif shown and s.get("foot"):
-            self._edit(s, body, "", at_once)  # its foot goes with the new message
+            # its foot goes no later than the new message comes (one status in the chat): an
+            # edit made anyway, at once rather than held back, and before the send in the queue
+            self._edit(s, body, "", at_once=True)
         self._send(lines, foot, at=self.txn.now)
 
     @property

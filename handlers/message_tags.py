@@ -109,7 +109,9 @@ class TaggedEntry:
     op: str  # "send", "edit", "pin" or "unpin"
     chat: int
     tag: Tag
+    replaces: int | None = None  # a prompt sent anew: the message it replaces (gone)
 
     @classmethod
     def of(cls, e: dict[str, Any]) -> TaggedEntry:
-        return cls(int(e["seq"]), str(e["op"]), int(e["chat"]), tag_of(e))
+        replaces = int(e["replaces"]) if e.get("replaces") is not None else None
+        return cls(int(e["seq"]), str(e["op"]), int(e["chat"]), tag_of(e), replaces)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import engine
 from engine import State, premove
 from engine.view_types import SeatView
-from handlers import fmt, prompts
+from handlers import fmt, prompts, reminders
 from handlers.ahead_message import AheadMessage
 from handlers.game_record import Ahead, OpenPrompt
 from handlers.game_runner import REMIND_BEFORE_SECONDS, GameRunner, Seen
@@ -118,12 +118,13 @@ class Presenter(PrivateNews):
         seconds = max(1, round(left))
         for seat, kind in self.run.reminders:
             lang = self.lang_of(seat)
-            what = t(lang, f"game.kind.{kind}")
-            if self._prompt_last(seat):  # a reminder below it notifies: no edit (issue 27)
-                text = t(lang, "bot.reminder_above", what=what, seconds=seconds)
-                self.txn.send(self.chat_of(seat), text, tag="reminder")
+            text = t(lang, "bot.reminder", what=t(lang, f"game.kind.{kind}"), seconds=seconds)
+            if self._prompt_last(seat):  # a reply to it notifies: no edit (issue 27)
+                p, pr, rec = self.state.pending, self.prompt(seat), self.game.prompts[str(seat)]
+                assert p is not None
+                rows, tag = self.rows(p.id, pr.rows), Tag.prompt(seat, p.id)
+                reminders.in_reply(self.txn, self.chat_of(seat), text, rec, pr.text, rows, tag)
                 continue
-            text = t(lang, "bot.reminder", what=what, seconds=seconds)
             if not self._remind_with_prompt(seat, text):
                 self.txn.send(self.chat_of(seat), text, tag="reminder")
         self.run.reminders = []
@@ -145,9 +146,8 @@ class Presenter(PrivateNews):
             prompt["msg"], _ = None, prompt.pop("lead", None)
         elif not prompt.get("uncertain"):
             return False  # its first send is on its way
-        pr = self.prompt(seat)
-        lead = prompt.get("lead")  # the news sent in it (``join_news``): maybe never shown
-        text = fmt.truncate(fmt.lines(reminder, "", lead, "" if lead else None, pr.text))
+        pr = self.prompt(seat)  # under the news sent in it (``join_news``): maybe never shown
+        text = reminders.with_prompt(reminder, prompt.get("lead"), pr.text)
         self.txn.send(
             self.chat_of(seat), text, self.rows(p.id, pr.rows), tag=Tag.prompt(seat, p.id)
         )

@@ -4,6 +4,7 @@ nobody waits on to decide, held back for their flush timer so prompts and answer
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from handlers.message_tags import Kind, tag_of
 from handlers.transaction import Txn, born_at, deferred
@@ -60,3 +61,19 @@ def defer_under_pressure(txn: Txn, behind: Callable[[], bool]) -> None:
         if e.get("answer") and e["seq"] in mine and txn.toast is None:
             txn.toast = (str(e["answer"]), False)
     txn.changed = True
+
+
+# What the group may leave waiting when the shared budget runs short (``handlers.delivery``).
+LOW_PRIORITY_KINDS = (Kind.STORY, Kind.STATUS, Kind.STATUS_PIN)
+
+
+def low_priority(e: dict[str, Any]) -> bool:
+    """The group's story and status: what waits when the shared budget runs short."""
+    return tag_of(e).kind in LOW_PRIORITY_KINDS
+
+
+def overdue(e: dict[str, Any], now: float) -> bool:
+    """Whether an entry's message has waited ``MAX_DEFER_SECONDS`` for it (since the oldest edit
+    it replaced was queued): then it goes, however far behind the budget is (sent later, never
+    lost to a pressure that lasts)."""
+    return now - born_at(e) >= MAX_DEFER_SECONDS

@@ -157,10 +157,11 @@ class PrivateNews(RunnerBound):
         ``answered``: the seats whose pressed prompt shows their answer. ``st`` is the state the
         presenter read (read here again, it would be one more trip into the runner)."""
         # The partner who accepted a trade reads what they received in their answered prompt
-        # ("You accept X and give Y back"): no news message says it again (issue 27).
+        # ("You accept X and give Y back"), and so does a Diplomat ("You give Y for X"): no
+        # news message says it again (issue 27).
         answering = set(answered) | {s for s, seen in self.run.closing.items() if seen.action}
         done = [data_of(e, EventKind.TRADE_DONE) for e in self.events]
-        accepted = {d["target"] for d in done if d is not None and not d["forced"]}
+        accepted = {d["seat"] if d["forced"] else d["target"] for d in done if d is not None}
         # A loser left with nothing is given an item back (R-A9): "took your X" waits for the
         # winner's choice and goes with "gave you Y back", one message (issue 25).
         p = st.pending

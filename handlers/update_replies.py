@@ -67,7 +67,11 @@ class UpdateReplies:
         inv.claimed = True
         return True
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
+        if reply_to is not None:
+            raise ValueError("a direct reply quotes no message")
         inv = invocation()
         asker = inv.user_id if inv is not None else None
 

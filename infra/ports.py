@@ -126,6 +126,7 @@ class Sent:
     muted: bool = False  # dropped because the bot may not write in that group
     uncertain: bool = False  # the answer was lost: Telegram may or may not have shown it
     moved_to: int | None = None  # refused: the group became this supergroup (not sent there)
+    reply_gone: bool = False  # refused: the message it replies to is gone (deleted, cleared)
 
 
 class FloodWait(Exception):
@@ -170,7 +171,12 @@ def time_left() -> float:
 class Messenger(Protocol):
     """What the service needs from Telegram, synchronously."""
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent: ...
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
+        """``reply_to``: the message this one replies to (quoted; never sent without it: a
+        reply to a message gone is refused, ``Sent.reply_gone``)."""
+        ...
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent: ...
 

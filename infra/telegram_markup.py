@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from infra.ports import Rows
 
@@ -82,3 +82,17 @@ _DANGLING = " \n\t\u200d\ufe0e\ufe0f"  # a space, a joiner, a variation selector
 
 def _units(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
+
+
+CommandScope = Literal["default", "private", "groups"]
+
+
+def command_scope(scope: CommandScope, chat_id: int | None) -> dict[str, Any]:
+    """A ``BotCommandScope``."""
+    if chat_id is not None:
+        return {"type": "chat", "chat_id": chat_id}
+    if scope == "private":
+        return {"type": "all_private_chats"}
+    if scope == "groups":
+        return {"type": "all_group_chats"}
+    return {"type": "default"}

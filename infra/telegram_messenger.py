@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeVar
+from typing import TypeVar
 
 from infra.bot_api import (
     BadRequest,
@@ -36,13 +36,12 @@ from infra.bot_api import (
     bot_api,
 )
 from infra.ports import FloodWait, OutOfTime, Rows, Sent, time_left
-from infra.telegram_markup import Button, buttons, fit_alert, keyboard
+from infra.telegram_markup import Button, CommandScope, buttons, command_scope, fit_alert, keyboard
 
 T = TypeVar("T")
 _LOG = logging.getLogger(__name__)
 log = logging.getLogger("coachride")
 
-CommandScope = Literal["default", "private", "groups"]
 
 _NO_PREVIEW = {"is_disabled": True}
 _UNREACHABLE = ("chat not found", "user not found", "peer_id_invalid")
@@ -99,6 +98,7 @@ class TelegramGateway:
         buttons: Sequence[Sequence[Button]] | None = None,
         *,
         follow: bool = True,
+        reply_to: int | None = None,
     ) -> int | None:
         """Send an HTML message; its id, or None when the chat cannot be reached.
 
@@ -119,6 +119,7 @@ class TelegramGateway:
                     parse_mode="HTML",
                     link_preview_options=_NO_PREVIEW,
                     reply_markup=keyboard(buttons),
+                    reply_parameters=None if reply_to is None else {"message_id": reply_to},
                 ),
                 idempotent=False,
             )
@@ -126,7 +127,7 @@ class TelegramGateway:
             if chat_id in self.migrated or not follow:
                 raise
             self.migrated[chat_id] = moved.new_chat_id
-            return self.send(chat_id, text, buttons)
+            return self.send(chat_id, text, buttons, reply_to=reply_to)
         except Forbidden as error:
             self._lost(chat_id, error)
             return None
@@ -247,7 +248,7 @@ class TelegramGateway:
         ``chat_id`` narrows the scope to one chat (a group with its own language).
         """
         menu = [{"command": c, "description": d} for c, d in commands]
-        target = _scope(scope, chat_id)
+        target = command_scope(scope, chat_id)
         self._call(
             lambda: self.bot.call(
                 "setMyCommands", commands=menu, scope=target, language_code=language_code
@@ -306,25 +307,18 @@ class TelegramGateway:
         self.unreachable.add(chat_id)
 
 
-def _scope(scope: CommandScope, chat_id: int | None) -> dict[str, Any]:
-    """A ``BotCommandScope``."""
-    if chat_id is not None:
-        return {"type": "chat", "chat_id": chat_id}
-    if scope == "private":
-        return {"type": "all_private_chats"}
-    if scope == "groups":
-        return {"type": "all_group_chats"}
-    return {"type": "default"}
-
-
 class TelegramMessenger:
     def __init__(self, gateway: TelegramGateway) -> None:
         self.gateway = gateway
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         try:
             message_id = self._sorted(
-                lambda: self.gateway.send(chat_id, text, buttons(rows), follow=False)
+                lambda: self.gateway.send(
+                    chat_id, text, buttons(rows), follow=False, reply_to=reply_to
+                )
             )
         except TimedOut:  # the answer is lost; the message may have been shown
             log.warning("a send's answer was lost: outcome unknown")
@@ -359,6 +353,8 @@ class TelegramMessenger:
             log.warning("the group became the supergroup %s", moved.new_chat_id)
             return Sent(False, None, dropped=True, moved_to=moved.new_chat_id)
         except BadRequest as error:
+            if _mentions(error, ("message to be replied not found",)):
+                return Sent(False, None, reply_gone=True)  # the sender sends it anew
             log.warning("Telegram refused a message for good: %s", error)
             muted = "not enough rights" in str(error).lower()
             return Sent(False, None, dropped=True, muted=muted)

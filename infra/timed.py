@@ -60,9 +60,11 @@ class TimedMessenger:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         with timing("telegram"), _failures():
-            return self.inner.send(chat_id, text, rows)
+            return self.inner.send(chat_id, text, rows, reply_to)
 
     def edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None = None) -> Sent:
         with timing("telegram"), _failures():

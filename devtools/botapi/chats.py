@@ -52,6 +52,7 @@ class Message:
     edit_date: int | None = None
     pinned: bool = False
     shown: str | None = None  # what the page shows when it differs from the text (deep links)
+    reply_to: int | None = None  # the message of the same chat it replies to (quoted)
 
     def button_rows(self) -> list[list[tuple[str, str | None]]]:
         rows = (self.reply_markup or {}).get("inline_keyboard", [])

@@ -73,15 +73,22 @@ class EmulatedMessenger(MemoryMessenger):
             params["reply_markup"] = markup
         return params
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         self._count("sendMessage")
         if chat_id in self.blocked:
             return Sent(False, None, unreachable=True)
-        status, body = self._call("sendMessage", self._message(chat_id, text, rows))
+        params = self._message(chat_id, text, rows)
+        if reply_to is not None:
+            params["reply_parameters"] = {"message_id": reply_to}
+        status, body = self._call("sendMessage", params)
         if status == 403:  # a group that removed the bot: the bot may not write there
             return Sent(False, None, unreachable=True, muted=chat_id < 0)
         if moved := _moved_to(body):
             return Sent(False, None, dropped=True, moved_to=moved)
+        if status == 400 and "message to be replied not found" in body["description"]:
+            return Sent(False, None, reply_gone=True)
         if status != 200:
             muted = "not enough rights" in body["description"]
             return Sent(False, None, dropped=True, muted=muted)

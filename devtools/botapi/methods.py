@@ -97,6 +97,16 @@ class BotApiMethods:
         """The chat's messages that still exist, oldest first."""
         return self.chats.messages(chat_id)
 
+    def user_deletes(self, user_id: int, message_id: int) -> None:
+        """The user deletes a message of their private chat with the bot, theirs or the bot's
+        (for both sides, as Telegram lets them), or clears the chat message by message: the bot
+        is not told; an edit of it, or a reply to it, is then refused."""
+        with self.lock:
+            message = self.chats.get(user_id, int(message_id))
+            assert message is not None, f"no message {message_id} in chat {user_id}"
+            self.chats.delete(user_id, message.message_id)
+            self._changed("delete", message)
+
     def _violate(self, message: str) -> NoReturn:
         self.violations.append(message)
         raise ApiViolation(message)
@@ -144,6 +154,11 @@ class BotApiMethods:
             result["reply_markup"] = message.reply_markup
         if message.edit_date is not None:
             result["edit_date"] = message.edit_date
+        replied = self.chats.get(message.chat_id, message.reply_to) if message.reply_to else None
+        if replied is not None:  # which holds no reply_to_message of its own (the Bot API's)
+            quoted = self.message_json(replied)
+            quoted.pop("reply_to_message", None)
+            result["reply_to_message"] = quoted
         return result
 
     # -- methods -------------------------------------------------------------------------------
@@ -205,6 +220,7 @@ class BotApiMethods:
 
     def _api_sendMessage(self, params: Mapping[str, Any], shown: Parsed) -> Any:
         chat_id = self._chat(params["chat_id"])
+        reply_to = self._replied(chat_id, params.get("reply_parameters"))
         message = Message(
             chat_id=chat_id,
             message_id=self.chats.new_id(chat_id),
@@ -216,11 +232,25 @@ class BotApiMethods:
             sender=self.bot_id,
             html=shown.html,
             entities=[e.json() for e in shown.entities],
+            reply_to=reply_to,
         )
         self.chats.put(message)
         self.sent.append((chat_id, params["text"]))
         self._changed("message", message)
         return self.message_json(message)
+
+    def _replied(self, chat_id: int, reply: Mapping[str, Any] | None) -> int | None:
+        """The message a new one replies to (``ReplyParameters``): one of the same chat here.
+        Gone (deleted, the chat cleared), Telegram refuses the message, unless
+        ``allow_sending_without_reply`` (then it is sent as no reply)."""
+        if not reply:
+            return None
+        if reply.get("chat_id") not in (None, chat_id):
+            self._violate("the emulator replies only within the same chat")
+        found = self.chats.get(chat_id, int(reply["message_id"]))
+        if found is None and not reply.get("allow_sending_without_reply"):
+            raise Reply(400, "Bad Request: message to be replied not found")
+        return None if found is None else found.message_id
 
     def _editable(self, params: Mapping[str, Any]) -> Message:
         message = self._find(params, "message to edit not found")

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable
 
 from engine.actions import Action
-from engine.kinds import DecisionKind
+from engine.kinds import ActionKind, DecisionKind
 from engine.view_types import Me, PublicView, SeatView
 from handlers import action_payloads, fmt
 from handlers.card_labels import association_label, cards, drink_label, occupation_label
@@ -171,7 +171,10 @@ def answer(asked: Question, action: Action, view_now: SeatView | None = None) ->
     if view_now is not None:
         view = _fight_as_of_now(view, view_now)
     mine = view["decision"]
-    giving = mine is not None and mine["kind"] in GIVING_PROMPTS
+    # a refused offer gave nothing: the hand is said as it is (it was "Items you chose from")
+    giving = (
+        mine is not None and mine["kind"] in GIVING_PROMPTS and action.kind != ActionKind.REFUSE
+    )
     a = ask(view, asked.legal, lang, _hand(view, lang, then=giving))
     lines = _page(dataclasses.replace(a, frozen=True), "").lines if a is not None else []
     return Answer(tuple(lines), answer_line(view, action, lang))

@@ -90,6 +90,16 @@ class Ask:
     def t(self, key: str, **params: object) -> str:
         return t(self.lang, key, **params)
 
+    def asking(self, key: str, **params: object) -> str | None:
+        """A line that only asks (a question, what to tap): left out of the prompt's closed
+        form (``frozen``: answered, run out, closed), which no longer asks (issue 25)."""
+        return None if self.frozen else self.t(key, **params)
+
+    def telling(self, key: str, **params: object) -> str:
+        """A line that tells and asks: its closed form (``frozen``) says ``key``'s ``_then``
+        text, the facts without the question (issue 25)."""
+        return self.t(f"{key}_then" if self.frozen else key, **params)
+
     def name(self, seat: int) -> str:
         return fmt.name(self.table, seat)
 

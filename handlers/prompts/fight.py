@@ -95,7 +95,7 @@ def _window(a: Ask, occ: str, body: str, **params: object) -> Page:
         decided = fight is not None and fight["decided"]
         page.lines += [fight_header(a.table, a.lang)]
         page.lines += fight_lines(a.table, a.lang, a.frozen)[-1:] if decided else []
-    page.add(a.t(body, label=occupation_label(a.lang, occ), **params))
+    page.add(a.asking(body, label=occupation_label(a.lang, occ), **params))
     page.info.append(action_payloads.info_occupation(occ))
     return page
 
@@ -144,7 +144,7 @@ def support_page(a: Ask, path: list[str]) -> Page:
     # Before one's turn, a declaration told leaves the prompt as shown (issue 27,
     # ``prompt_versions``): its strength is said as of then, never "now" (issue 25).
     page.lines += fight_lines(a.table, a.lang, a.frozen or bool(a.p.data.get("before")))
-    page.add(a.t("game.support.body"))
+    page.add(a.asking("game.support.body"))
     names = {"attacker": a.label(att), "defender": a.label(dfn)}
     buttons: list[Button] = []
     for x in a.of(ActionKind.SUPPORT):
@@ -162,13 +162,13 @@ def _support_order(a: Ask, page: Page) -> None:
     data = a.p.data
     before = data.get("before") or []
     if before:
-        page.add(a.t("game.support.ahead", names=fmt.names(a.table, a.lang, before)))
+        page.add(a.asking("game.support.ahead", names=fmt.names(a.table, a.lang, before)))
     held = data.get("declared")
     if held is not None:
         about = data["attacker"] if held == "attacker" else data["defender"]
         # the first in the order has no turn to wait for: only the window's end (issue 25)
         key = "held" if before else "held_window"
-        page.add(a.t(f"game.support.{key}.{held}", name=a.name(about)))
+        page.add(a.asking(f"game.support.{key}.{held}", name=a.name(about)))
 
 
 def _during_window(a: Ask, page: Page, occupation: str) -> None:
@@ -176,7 +176,7 @@ def _during_window(a: Ask, page: Page, occupation: str) -> None:
     takes effect when the window closes; a seat holding that occupation may use it instead."""
     if "early" not in a.p.data:
         return
-    page.add(a.t(f"game.early.{a.p.kind}", label=occupation_label(a.lang, occupation)))
+    page.add(a.asking(f"game.early.{a.p.kind}", label=occupation_label(a.lang, occupation)))
     for x in a.of(ActionKind.USE):
         page.rows.append(
             [(a.t("game.btn.use", label=occupation_label(a.lang, occupation)), act(x))]
@@ -189,7 +189,7 @@ def boost_page(a: Ask, path: list[str]) -> Page:
     page = Page([a.t("game.boost.title")])
     page.lines += fight_lines(a.table, a.lang, a.frozen)
     plays = a.of(ActionKind.PLAY)
-    page.add(a.t("game.boost.body" if plays else "game.boost.nothing"), a.hand)
+    page.add(a.asking("game.boost.body") if plays else a.t("game.boost.nothing"), a.hand)
     att, dfn = a.p.data["attacker"], a.p.data["defender"]
     buttons: list[Button] = []
     wide: list[Button] = []  # "🧪 Giftmischer: 🤖 Elfriede gewinnt" was cut off two to a row
@@ -216,7 +216,7 @@ def reward_page(a: Ask, path: list[str]) -> Page:
     loser = a.p.data["loser"]
     page = Page([a.t("game.reward.title")])
     page.lines += fight_lines(a.table, a.lang, a.frozen)
-    page.add(a.t("game.reward.body", name=a.name(loser)))
+    page.add(a.telling("game.reward.body", name=a.name(loser)))
     page.rows = [
         [(a.t("game.btn.reward_look"), act(a.of(ActionKind.LOOK)[0]))],
         [(a.t("game.btn.reward_take"), act(a.of(ActionKind.TAKE)[0]))],
@@ -231,7 +231,7 @@ def reward_take_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.reward.title"),
-            a.t("game.reward_take.body", name=a.name(loser), cards=fmt.cards(a.lang, items)),
+            a.telling("game.reward_take.body", name=a.name(loser), cards=fmt.cards(a.lang, items)),
         ]
     )
     card_buttons(a, page, a.of(ActionKind.TAKE))
@@ -244,7 +244,7 @@ def giveback_page(a: Ask, path: list[str]) -> Page:
     took = _taken_from(a, loser)
     if took is not None:  # the loser's only item, taken without asking (R-A9)
         page.add(a.t("game.giveback.took", card=fmt.cards(a.lang, [took]), name=a.name(loser)))
-    page.add(a.t("game.giveback.body", name=a.name(loser)))
+    page.add(a.telling("game.giveback.body", name=a.name(loser)))
     page.add(a.hand)
     card_buttons(a, page, a.of(ActionKind.GIVE))
     return page
@@ -263,7 +263,7 @@ def priest_tribute_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.window.title", label=occupation_label(a.lang, PRIEST)),
-            a.t(
+            a.telling(
                 "game.priest_tribute.body",
                 name=a.name(priest),
                 label=occupation_label(a.lang, PRIEST),

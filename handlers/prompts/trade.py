@@ -20,9 +20,9 @@ def trade_answer_page(a: Ask, path: list[str]) -> Page:
         ]
     )
     if offered in UNREFUSABLE_ITEMS:
-        page.add(a.t("game.answer_trade.forced", card=label))
+        page.add(a.telling("game.answer_trade.forced", card=label))
     else:
-        page.add(a.t("game.answer_trade.choose"))
+        page.add(a.asking("game.answer_trade.choose"))
     # R-T3: the other Secret Bag cannot be given back for a Bag; said only to who holds one
     if (
         offered in BAGS
@@ -45,7 +45,9 @@ def smuggle_page(a: Ask, path: list[str]) -> Page:
     """R-T9: the seat may skip the effect of the item it gave (it knows which; nobody else does)."""
     page = Page([a.t("game.smuggle.title")])
     for card, partner in a.p.data["fire"]:
-        page.add(a.t("game.smuggle.body", card=card_label(a.lang, card), name=a.name(partner)))
+        page.add(
+            a.telling("game.smuggle.body", card=card_label(a.lang, card), name=a.name(partner))
+        )
         page.info.append(action_payloads.info_item(item_kind(card)))
     page.rows = [
         [(a.t("game.btn.smuggle_use"), act(a.of(ActionKind.USE)[0]))],
@@ -55,13 +57,8 @@ def smuggle_page(a: Ask, path: list[str]) -> Page:
 
 
 def sextant_dir_page(a: Ask, path: list[str]) -> Page:
-    page = Page(
-        [
-            a.t("game.effect.title", label=card_label(a.lang, "sextant")),
-            a.t("game.sextant.pick_direction"),
-            a.hand,
-        ]
-    )
+    page = Page([a.t("game.effect.title", label=card_label(a.lang, "sextant"))])
+    page.add(a.asking("game.sextant.pick_direction"), a.hand)
     buttons = []
     for x in a.of(ActionKind.DIRECTION):
         step = 1 if x.choice == "left" else -1
@@ -78,7 +75,9 @@ def sextant_pass_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.effect.title", label=card_label(a.lang, "sextant")),
-            a.t("game.sextant.pick_item", name=a.name(to), direction=a.t(f"game.dir.{direction}")),
+            a.telling(
+                "game.sextant.pick_item", name=a.name(to), direction=a.t(f"game.dir.{direction}")
+            ),
         ]
     )
     card_buttons(a, page, a.of(ActionKind.GIVE))
@@ -91,7 +90,9 @@ def tome_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.effect.title", label=card_label(a.lang, "tome")),
-            a.t("game.tome.body", name=a.name(partner), occupation=occupation_label(a.lang, mine)),
+            a.telling(
+                "game.tome.body", name=a.name(partner), occupation=occupation_label(a.lang, mine)
+            ),
         ]
     )
     page.rows = [
@@ -109,7 +110,7 @@ def coat_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.effect.title", label=card_label(a.lang, "coat")),
-            a.t(
+            a.telling(
                 "game.coat.body",
                 deck=fmt.occupations(a.lang, offered),
                 occupation=occupation_label(a.lang, mine),
@@ -125,7 +126,7 @@ def coat_page(a: Ask, path: list[str]) -> Page:
 
 def look_pos_page(a: Ask, path: list[str]) -> Page:
     about = a.p.data["about"]
-    page = Page([a.t("game.look_pos.title"), a.t("game.look_pos.body", name=a.name(about))])
+    page = Page([a.t("game.look_pos.title"), a.telling("game.look_pos.body", name=a.name(about))])
     buttons = [
         (a.t("game.btn.position", n=int(x.choice or 0) + 1), act(x)) for x in a.of(ActionKind.LOOK)
     ]
@@ -147,7 +148,7 @@ def gift_page(a: Ask, path: list[str]) -> Page:
     )
     card = _card(path, {x.card for x in gifts})
     if card is None:
-        page.add(a.t("game.gift.pick_card"), a.hand)
+        page.add(a.asking("game.gift.pick_card"), a.hand)
         one_per_card = {x.card: x for x in gifts}.values()  # the recipient comes next
         card_buttons(
             a, page, one_per_card, lambda x: action_payloads.nav(action_payloads.code(x.card or ""))

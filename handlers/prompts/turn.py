@@ -58,11 +58,12 @@ def _root(a: Ask) -> Page:
             x.kind in (ActionKind.CLAIM, ActionKind.CLAIM_OTHER, ActionKind.SOLO) for x in a.legal
         )
         choose = "game.turn.choose_claim" if claims else "game.turn.choose"
-        page = Page([_title(a), a.t("game.turn.after" if acted else choose), a.hand])
+        page = Page([_title(a)])
+        page.add(a.asking("game.turn.after" if acted else choose), a.hand)
     kinds: dict[ActionKind, Action] = {x.kind: x for x in a.legal}
     buttons: list[Button] = []
     kept = a.p.data.get("kept")
-    if kept is not None and a.p.data.get("ahead") is None:
+    if kept is not None and a.p.data.get("ahead") is None and not a.frozen:
         # chosen ahead, the free use kept (engine.premove): the choice is one tap
         page.add(a.t("game.turn.kept"), ahead_line(a.view, kept, a.lang))
         play = action_of({**kept, "decision": a.p.id})
@@ -101,7 +102,7 @@ def _root(a: Ask) -> Page:
     page.info = [action_payloads.info_item(item_kind(c)) for c in a.me["items"]]
     if ActionKind.DIPLOMAT in kinds or ActionKind.CLAIRVOYANT in kinds:
         page.info.append(action_payloads.info_occupation(a.me["occupation"]))
-        if not acted and a.p.data.get("ahead") is None:  # its button, said (issue 25)
+        if not acted and a.p.data.get("ahead") is None and not a.frozen:  # its button, said
             label = occupation_label(a.lang, a.me["occupation"])
             page.lines.insert(2, a.t("game.turn.free_use", label=label))
     return page
@@ -211,7 +212,9 @@ def diplomat_give_page(a: Ask, path: list[str]) -> Page:
     page = Page(
         [
             a.t("game.diplomat.title", label=occupation_label(a.lang, DIPLOMAT)),
-            a.t("game.diplomat_give.body", name=a.name(target), card=card_label(a.lang, receive)),
+            a.telling(
+                "game.diplomat_give.body", name=a.name(target), card=card_label(a.lang, receive)
+            ),
         ]
     )
     page.info.append(action_payloads.info_item(item_kind(receive)))
@@ -232,7 +235,7 @@ def clairvoyant_page(a: Ask, path: list[str]) -> Page:
     first = _first_choice(path, orders)
     if first is None:  # two cards go on top, chosen one at a time
         two = len(orders[0].cards) > 1
-        page.add(a.t("game.clairvoyant.pick_two" if two else "game.clairvoyant.pick_first"))
+        page.add(a.asking("game.clairvoyant.pick_two" if two else "game.clairvoyant.pick_first"))
         if len(orders) == 1:
             page.rows = [[(card_label(a.lang, orders[0].cards[0]), act(orders[0]))]]
             return page

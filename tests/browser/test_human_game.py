@@ -13,6 +13,7 @@ prompt closed by a deadline, and on the human being marked away.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import time
@@ -23,7 +24,12 @@ from typing import Any
 
 import pytest
 
-from handlers.i18n import catalog
+import engine
+from engine.cards import CLAIRVOYANT, DIPLOMAT, DOCTOR, HYPNOTIST, OCCUPATIONS, PRIEST
+from engine.kinds import DecisionKind
+from handlers import prompts
+from handlers.card_labels import card_label, occupation_label
+from handlers.i18n import catalog, t
 from tests.browser.player import (
     ATTACK,
     CLAIMS,
@@ -36,6 +42,7 @@ from tests.browser.player import (
 )
 from tests.browser.process import TableProcess, free_port
 from tests.browser.test_local_table import new_page, open_lobby_with_ai, refusals
+from tests.unit import playouts
 
 # At the default deadlines a fight holds the table for its support, boost (10 s) and window
 # (5 s each) deadlines, and the AI passengers fight a lot: a game takes 10-25 minutes. So the
@@ -53,18 +60,44 @@ FINAL = f"{GAME_OVER} · "  # the game's last word (its status says "Game over" 
 TURN = shown("game.turn.title", round="\0").split("\0")[0]  # "🎲 Your turn · round "
 
 
+# Titles that are a card's label alone (a window, a trade effect, an occupation's own prompt):
+# the kind is the card's, and the line must be the title whole ("🧥 Coat: P5 takes …" is news)
+LABELLED = {
+    "game.window.title": (PRIEST, DOCTOR, HYPNOTIST),
+    "game.effect.title": ("coat", "sextant", "tome"),
+    "game.diplomat.title": (DIPLOMAT,),
+    "game.clairvoyant.title": (CLAIRVOYANT,),
+}
+
+
+def _plain(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
+
+
 def _kinds() -> list[tuple[str, str]]:
     """(kind, the start of its title) for every decision prompt's title in the catalog."""
     kinds = []
     for key, text in catalog("en").items():
         if key.startswith("game.") and key.endswith(".title"):
-            start = re.sub(r"<[^>]+>", "", text).split("{")[0].split(" · ")[0].strip()
+            start = _plain(text).split("{")[0].split(" · ")[0].strip()
             if start:
                 kinds.append((key.removeprefix("game.").removesuffix(".title"), start))
     return sorted(kinds, key=lambda kind: -len(kind[1]))
 
 
+def _labelled() -> dict[str, str]:
+    """A labelled title's whole line -> its kind (the card's id)."""
+    out = {}
+    for key, cards in LABELLED.items():
+        for card in cards:
+            label = occupation_label("en", card) if card in OCCUPATIONS else card_label("en", card)
+            out[_plain(t("en", key, label=label))] = card
+    return out
+
+
 KINDS = _kinds()
+TITLES = _labelled()
+ANSWERED = "✔️"  # an answer given in the message, above the prompt it asks now
 # Any declaration ends the game, won or lost: once the human had its turns, it declares.
 ENDS = (*FINISH, shown("game.btn.confirm_fortune"), shown("game.btn.fortune"))
 # Every private message with buttons to press, oldest first: a person answers what is open.
@@ -86,14 +119,19 @@ NEXT = shown("game.turn.next_title")
 
 
 def kind_of(text: str) -> str:
-    """The decision a message asks, by its title: the first line that starts as one does (the
-    private news of the same moment may stand above it, issue 27)."""
+    """The decision a message asks, by its title: the first line below its answers (a follow-up
+    is asked under the answers given in the message, issue 25) that is a title, else the first
+    title at all (the private news of the same moment may stand above it, issue 27)."""
     lines = [line.strip() for line in text.strip().split("\n")]
-    for line in lines:
+    answered = [i for i, line in enumerate(lines) if line.startswith(ANSWERED)]
+    below = lines[answered[-1] + 1 :] if answered else []
+    for line in (*below, *lines):
+        if line in TITLES:
+            return TITLES[line]
         kind = next((kind for kind, start in KINDS if line.startswith(start)), None)
         if kind is not None:
             return kind
-    return lines[0][:30]
+    return next((line for line in lines if not line.startswith(ANSWERED)), lines[0])[:30]
 
 
 def offered_early(text: str) -> bool:
@@ -242,3 +280,54 @@ def play_a_game(ann: Human, table: TableProcess, started: float) -> None:
         assert time.monotonic() - started < GAME_SECONDS, "the game did not end in time"
         if not ann.press_open():
             time.sleep(0.2)
+
+
+# What each decision's prompt is labelled (``kind_of``): its title's kind
+TITLED = {
+    DecisionKind.TURN: "turn",
+    DecisionKind.TRADE_ANSWER: "answer_trade",
+    DecisionKind.SMUGGLE: "smuggle",
+    DecisionKind.SEXTANT_DIR: "sextant",
+    DecisionKind.SEXTANT_PASS: "sextant",
+    DecisionKind.TOME: "tome",
+    DecisionKind.COAT: "coat",
+    DecisionKind.LOOK_POS: "look_pos",
+    DecisionKind.GIFT: "gift",
+    DecisionKind.PRIEST: "priest",
+    DecisionKind.PRIEST_TRIBUTE: "priest",
+    DecisionKind.SUPPORT: "support",
+    DecisionKind.HYPNOTIST: "hypnotist",
+    DecisionKind.BOOST: "boost",
+    DecisionKind.DOCTOR: "doctor",
+    DecisionKind.REWARD: "reward",
+    DecisionKind.REWARD_TAKE: "reward",
+    DecisionKind.GIVEBACK: "reward",
+    DecisionKind.DIPLOMAT_GIVE: "diplomat",
+    DecisionKind.CLAIRVOYANT: "clairvoyant",
+}
+
+
+def test_kind_of_labels_every_prompt_by_its_own_title_under_the_answers_above_it() -> None:
+    """The test's own helper (no browser): a follow-up asked under the answer given in the same
+    message ("✔️ You accept 👜 Secret Bag … / 🧥 Coat / …", issue 25) is labelled by the prompt
+    it asks, not by its first line; so is every decision kind's prompt on its own, the ones
+    titled by a card's label alone (a window, a trade effect) included."""
+    kinds: set[str] = set()
+    lead = "🔄 Trade offer from Bo\n✔️ You accept 👜 Secret Bag (Key) from Bo and give 🧥 Coat."
+    for seed in range(100, 160):
+        for step in playouts.game(seed):
+            st = step.before
+            if step.seat is None:
+                continue
+            view = engine.view(st, step.seat)
+            own = view["decision"]
+            if own is None or own["kind"] in kinds:
+                continue
+            kinds.add(own["kind"])
+            shown = prompts.render_prompt(view, engine.legal_actions(st, step.seat), "en")
+            text = _plain(shown.text)
+            assert kind_of(text) == TITLED[own["kind"]], text
+            assert kind_of(f"{lead}\n{text}") == TITLED[own["kind"]], text
+        if kinds >= set(TITLED):
+            break
+    assert kinds == set(TITLED)

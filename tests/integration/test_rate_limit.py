@@ -73,7 +73,9 @@ class SlowNetwork(EmulatedMessenger):
         self.arrived: list[float] = []
         self.hook: Callable[[], None] | None = None
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         self._travel()
         return super().send(chat_id, text, rows)
 

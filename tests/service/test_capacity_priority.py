@@ -26,7 +26,9 @@ class LoggingMessenger(EmulatedMessenger):
         super().__init__()
         self.log: list[tuple[str, int, str]] = []
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         self.log.append(("send", chat_id, text))
         return super().send(chat_id, text, rows)
 
@@ -166,7 +168,9 @@ class TimedMessenger(EmulatedMessenger):
         self.clock = clock
         self.prompts: list[tuple[float, int]] = []
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         if chat_id > 0 and rows:
             self.prompts.append((self.clock.now(), chat_id))
         return super().send(chat_id, text, rows)

@@ -20,7 +20,9 @@ class Log(EmulatedMessenger):
 
     log: list[tuple[str, int, int, str]] = field(default_factory=list)
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         sent = super().send(chat_id, text, rows)
         self.log.append(("send", chat_id, sent.message_id or 0, text))
         return sent

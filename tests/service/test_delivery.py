@@ -34,7 +34,9 @@ class HookedMessenger(EmulatedMessenger):
         self.hooks: dict[str, Callable[[], None]] = {}
         self.log: list[str] = []
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         self.log.append(f"send:{chat_id}")
         hook = self.hooks.pop(text, None)
         if hook is not None:

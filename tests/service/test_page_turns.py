@@ -28,7 +28,9 @@ class OrderedMessenger(EmulatedMessenger):
         self.clock = clock
         self.log: list[tuple[float, str, int]] = []
 
-    def send(self, chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         self.log.append((self.clock.now(), "send", chat_id))
         return super().send(chat_id, text, rows)
 
@@ -114,10 +116,12 @@ def test_issue_27_a_page_turns_wait_moves_the_deadline_on_before_the_rest_is_del
     seen: list[float] = []
     send = messenger.send
 
-    def noting(chat_id: int, text: str, rows: Rows | None = None) -> Sent:
+    def noting(
+        chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
         if chat_id == GROUP:
             seen.append(float(table.doc()["due"]["deadline"]))
-        return send(chat_id, text, rows)
+        return send(chat_id, text, rows, reply_to)
 
     messenger.send = noting  # type: ignore[method-assign]
     table.service.pipeline.limiter = QueueLimiter(3.0)

@@ -63,13 +63,15 @@ def played() -> Played:
 
 
 def _group_edits_before_the_end(p: Played) -> dict[int, list[float]]:
-    """When each group message (the lobby apart) was edited, the reveal at the end apart (it
-    goes at once)."""
+    """When each group message (the lobby apart) was edited while it was the living message:
+    the reveal at the end apart (it goes at once), and so is the edit that takes the status off
+    a message the story left for a new one (it goes at once, before the new message: the group
+    never shows two statuses; an edit made anyway, the message's last)."""
     doc = p.table.doc()
     end = max(at for at, _, _ in p.messenger.edits)
     by_message: dict[int, list[float]] = {}
-    for at, msg, _ in p.messenger.edits:
-        if msg != doc.get("lobby_msg") and at < end:
+    for at, msg, text in p.messenger.edits:
+        if msg != doc.get("lobby_msg") and at < end and "📋" in text:
             by_message.setdefault(msg, []).append(at)
     return by_message
 

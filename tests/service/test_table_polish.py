@@ -159,8 +159,11 @@ def test_issue_27_a_reminder_under_the_newest_prompt_is_a_message_of_its_own() -
     shown = table.messenger.messages[(table.uids[partner], first)]
     assert shown.rows and t("en", "prompt.closed.moved") not in shown.text, shown.text
     what = t("en", "game.kind.trade_answer")
-    above = t("en", "bot.reminder_above", what=what, seconds=15)
-    assert [m.text for m in chat[calls:]] == [above]
+    reminder = t("en", "bot.reminder", what=what, seconds=15)
+    assert [m.text for m in chat[calls:]] == [reminder]
+    # a reply to the prompt (polish11): the quote jumps to it; never sent without it
+    sent = table.messenger.api.calls_to("sendMessage")[-1]
+    assert sent["reply_parameters"] == {"message_id": first}, sent
     _press(table, partner, _choose(table, partner, "refuse"))
     answered = table.messenger.messages[(table.uids[partner], first)].text
     refused = t("en", "game.answer.trade_answer.refuse", name=_named(table, trader))

@@ -288,8 +288,8 @@ def test_R_D1_a_turn_reminded_looks_the_same_whatever_the_hidden_cards() -> None
     shape_a = [(at, method, msg) for at, method, msg, *_ in a.stream(uid)]
     shape_b = [(at, method, msg) for at, method, msg, *_ in b.stream(uid)]
     assert shape_a == shape_b
-    above = t("en", "bot.reminder_above", what=t("en", "game.kind.turn"), seconds=15)
-    assert any(r[1] == "sendMessage" and r[3] == above for r in a.stream(uid)), a.stream(uid)
+    reminder = t("en", "bot.reminder", what=t("en", "game.kind.turn"), seconds=15)
+    assert any(r[1] == "sendMessage" and r[3] == reminder for r in a.stream(uid)), a.stream(uid)
 
 
 def test_R_D1_a_turn_reminded_and_sent_anew_looks_the_same_whatever_the_hidden_cards() -> None:

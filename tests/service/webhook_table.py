@@ -223,8 +223,16 @@ class BotTable:
         self.fire_timers()
 
     def promised_sends(self) -> Counter[tuple[int, str]]:
+        """Every send the game queued; a prompt queued to go anew only if the reminder's reply
+        to it is refused (``handlers.reminders``) only when its message is gone."""
         return Counter(
-            (e["chat"], e["text"]) for e in self.store.promised.values() if e["op"] == "send"
+            (e["chat"], e["text"])
+            for e in self.store.promised.values()
+            if e["op"] == "send"
+            and (
+                e.get("if_gone") is None
+                or self.api.chats.get(int(e["chat"]), int(e["replaces"])) is None
+            )
         )
 
     def delivered(self) -> Counter[tuple[int, str]]:
