@@ -1,0 +1,82 @@
+"""attack12: the new code attacked from outside (a Lambda dying mid-way, Telegram losing an
+answer, a stranger or a stale press in the group)."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+from devtools.botapi import Killed
+from devtools.botapi.messenger import EmulatedMessenger
+from handlers import transaction
+from handlers.store_keys import FLUSH
+from infra.ports import Rows, Sent
+from tests.service.service_game import ServiceGame
+
+
+@dataclass
+class _DiesAfterReply(EmulatedMessenger):
+    """Telegram shows a reply; the function dies before its acknowledgement (``lost``: its
+    answer is lost instead, a read timeout)."""
+
+    lost: bool = False
+
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
+        sent = super().send(chat_id, text, rows, reply_to)
+        if reply_to is None or not sent.ok:
+            return sent
+        if self.lost:
+            return Sent(False, None, uncertain=True)
+        raise Killed()
+
+
+def _flush_after_leases(table: ServiceGame, times: int = 4) -> int:
+    """Whoever comes after each lease: the flush timers, fired; how many fired."""
+    fired = 0
+    for _ in range(times):
+        table.clock.advance(transaction.DEFAULT_BUDGET_SECONDS + 5)
+        for r in [r for r in table.timers.requests if r.decision == FLUSH]:
+            table.timers.requests.remove(r)
+            table.service.handle_timer(r)
+            fired += 1
+    return fired
+
+
+def _reminded(messenger: _DiesAfterReply) -> tuple[ServiceGame, int]:
+    table = ServiceGame(n=4, messenger=messenger)
+    table.start()
+    trader = table.state().turn
+    partner = (trader + 2) % table.n
+    table.offer(trader, partner, table.state().players[trader].items[0])
+    with contextlib.suppress(Killed):
+        table.wait_until_due()  # the reminder: shown, then its answer lost or its sender dead
+    return table, partner
+
+
+def test_a_reminder_whose_sender_died_leaves_no_prompt_anew_in_the_outbox_for_ever() -> None:
+    """handlers.reminders: a reminder's reply shown, its sender killed before the
+    acknowledgement (uncertain once the lease is over). The prompt queued to go anew only if
+    the reply was refused as gone is not sent and leaves the outbox. Before, it stayed there
+    unacknowledged for the game's life: each flush claimed it again, found it not needed, wrote
+    the game and scheduled the next flush (a timer loop, one invocation a lease)."""
+    table, partner = _reminded(_DiesAfterReply())
+    uid = table.uids[partner]
+    assert table.messenger.api.last_message(uid).reply_to is not None
+    _flush_after_leases(table)
+    txn = transaction.load(table.store, table.clock, f"GAME#{table.gid}", None)
+    assert txn is not None
+    left = [e for e in txn.doc.get("outbox", []) if "if_gone" in e]
+    assert left == [], left
+    assert _flush_after_leases(table) == 0
+    assert table.messenger.api.last_message(uid).reply_to is not None  # not sent anew
+
+
+def test_a_reminder_whose_answer_is_lost_does_not_send_the_prompt_anew() -> None:
+    """Held: the reply's answer lost (uncertain), the prompt is not sent anew and leaves."""
+    table, partner = _reminded(_DiesAfterReply(lost=True))
+    _flush_after_leases(table)
+    assert not [e for e in table.doc().get("outbox", []) if "if_gone" in e]
+    assert table.messenger.api.last_message(table.uids[partner]).reply_to is not None
+
