@@ -80,3 +80,49 @@ def test_a_reminder_whose_answer_is_lost_does_not_send_the_prompt_anew() -> None
     assert not [e for e in table.doc().get("outbox", []) if "if_gone" in e]
     assert table.messenger.api.last_message(table.uids[partner]).reply_to is not None
 
+
+@dataclass
+class _FailsAfterGone(EmulatedMessenger):
+    """Telegram fails (a 5xx) the next ``failures`` sends to a chat where a reply was refused
+    as gone."""
+
+    failures: int = 2
+    gone_in: int | None = None
+
+    def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, reply_to: int | None = None
+    ) -> Sent:
+        if chat_id == self.gone_in and self.failures > 0:
+            self.failures -= 1
+            raise RuntimeError("502 Bad Gateway")
+        sent = super().send(chat_id, text, rows, reply_to)
+        if sent.reply_gone:
+            self.gone_in = chat_id
+        return sent
+
+
+def test_a_prompt_deleted_then_reminded_comes_anew_after_telegram_failed_twice() -> None:
+    """handlers.reminders: the partner deleted the trade's prompt; the reminder's reply is
+    refused as gone, and Telegram fails the prompt sent anew twice (a 5xx, the flush tries
+    again). It comes once Telegram takes it. Before, the second failure's acknowledgements
+    dropped the reminder's ("gone": it had left the outbox), and the prompt anew was never sent
+    (nor acknowledged): the partner had no buttons to answer with until the deadline."""
+    messenger = _FailsAfterGone()
+    table = ServiceGame(n=4, messenger=messenger)
+    table.start()
+    trader = table.state().turn
+    partner = (trader + 2) % table.n
+    table.offer(trader, partner, table.state().players[trader].items[0])
+    first, _ = table.prompt(partner)
+    uid = table.uids[partner]
+    table.messenger.api.user_deletes(uid, first)
+    table.wait_until_due()  # the reminder, refused as gone; the prompt anew fails
+    for _ in range(6):  # the flush timers, as they come (a failed chat held 30 s)
+        table.clock.advance(transaction.DEFAULT_BUDGET_SECONDS + 5)
+        for r in [r for r in table.timers.requests if r.decision == FLUSH]:
+            table.timers.requests.remove(r)
+            table.service.handle_timer(r)
+    assert messenger.failures == 0
+    anew = table.messenger.api.messages_in(uid)[-1]
+    assert anew.buttons() and anew.message_id != first, anew.text
+    assert not [e for e in table.doc().get("outbox", []) if "if_gone" in e]
