@@ -126,3 +126,60 @@ def test_a_prompt_deleted_then_reminded_comes_anew_after_telegram_failed_twice()
     anew = table.messenger.api.messages_in(uid)[-1]
     assert anew.buttons() and anew.message_id != first, anew.text
     assert not [e for e in table.doc().get("outbox", []) if "if_gone" in e]
+
+
+class _BudgetBehindWhileThePlayerAnswers:
+    """The shared budget booked far ahead; while the page turn waits for its booking, another
+    invocation runs: the player's next press (a second device, a double tap) answers the
+    prompt, which closes."""
+
+    tolerance = 0.1
+
+    def __init__(self, table: ServiceGame) -> None:
+        self.table = table
+        self.raced = False
+
+    def reserve(self, count: int, now: float, latest: float) -> list[float]:
+        if not self.raced:
+            self.raced = True
+            pipeline = self.table.service.pipeline
+            pipeline.limiter = None
+            table = self.table
+            seat = table.state().turn
+            table.offer(seat, (seat + 1) % table.n, table.state().players[seat].items[0])
+            pipeline.limiter = self
+        return []  # none before the invocation's end
+
+    def backlog(self, now: float) -> float:
+        return 0.0
+
+
+def test_a_page_turn_queued_after_its_prompt_closed_does_not_show_its_buttons_again() -> None:
+    """handlers.page_turn.queue: a page turn found no slot, and meanwhile the player answered
+    the prompt (a trade offered: the turn's prompt closed, its buttons gone). The queued page is
+    not sent: before, its flush put the open prompt's page with its buttons back over the
+    answered prompt (dead buttons: "no longer active")."""
+    from tests.service.test_page_turns import page_turn
+
+    table = ServiceGame(n=4)
+    table.start()
+    seat = table.state().turn
+    message_id, _ = table.prompt(seat)
+    dec = table.state().pending
+    pipeline = table.service.pipeline
+    pipeline.limiter, pipeline.sleep = (
+        _BudgetBehindWhileThePlayerAnswers(table),
+        table.clock.advance,
+    )
+    page_turn(table, seat, message_id)
+    assert table.state().pending != dec  # answered
+    answered = table.messenger.messages[(table.uids[seat], message_id)]
+    closed = (answered.text, answered.rows)
+    pipeline.limiter = None
+    for _ in range(3):
+        table.clock.advance(transaction.DEFAULT_BUDGET_SECONDS + 5)
+        for r in [r for r in table.timers.requests if r.decision == FLUSH]:
+            table.timers.requests.remove(r)
+            table.service.handle_timer(r)
+    shown = table.messenger.messages[(table.uids[seat], message_id)]
+    assert (shown.text, shown.rows) == closed
