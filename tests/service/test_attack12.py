@@ -183,3 +183,39 @@ def test_a_page_turn_queued_after_its_prompt_closed_does_not_show_its_buttons_ag
             table.service.handle_timer(r)
     shown = table.messenger.messages[(table.uids[seat], message_id)]
     assert (shown.text, shown.rows) == closed
+
+
+def test_two_settings_presses_racing_leave_both_changes_in_the_lobby() -> None:
+    """handlers.settings_menu: a settings button now carries only its own setting's version,
+    so two quick presses on one menu (the newcomer's burst: "Turn", then "Trade") are both
+    taken, by two invocations at once. The second's lobby update commits while the first's is
+    under way; the first, retried on the version conflict, put the settings it had saved over
+    them: the lobby (and the game it starts) lost the second change, which the group's
+    settings and the menu show."""
+    from handlers.group_settings import GroupSettings
+    from tests.service.group_chat import ADMIN, Group
+    from tests.service.test_rooms import button, settings_of
+
+    g = Group()
+    g.say(ADMIN, "en", "/newgame")
+    g.say(ADMIN, "en", "/settings")
+    menu = g.last()
+    turn, trade = button(menu, ":d.turn"), button(menu, ":d.trade")
+    game = f"GAME#{g.gid()}"
+    raced = {"done": False}
+
+    def second_press_meanwhile(writes: list[object], marker: int | None) -> None:
+        if not raced["done"] and any(getattr(w, "key", "") == game for w in writes):
+            raced["done"] = True
+            g.press(ADMIN, "en", menu.message_id, trade)
+
+    g.store.before_commit = second_press_meanwhile
+    g.press(ADMIN, "en", menu.message_id, turn)
+    assert raced["done"]
+    g.store.before_commit = None
+    saved = settings_of(g)
+    assert saved.seconds("turn") > 60 and saved.seconds("trade") > 30  # both taken
+    got = g.store.get(game)
+    assert got is not None
+    lobby = GroupSettings.model_validate(got.doc["settings"])
+    assert lobby == saved, (lobby, saved)
