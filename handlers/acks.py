@@ -35,7 +35,12 @@ class AckWriter:
         self.key = ack_key(game)
         self.known = dict(txn.acks)
         self.version = txn.ack_version
-        self.live = {e["seq"] for e in txn.doc.get("outbox", [])}
+        outbox = txn.doc.get("outbox", [])
+        # ... and a reminder's while the prompt queued to go anew if it was refused waits on it
+        # (``handlers.reminders``; dropped, a 5xx on that prompt left it never sent)
+        self.live = {e["seq"] for e in outbox} | {
+            int(e["if_gone"]) for e in outbox if "if_gone" in e
+        }
         self.newest = int(txn.doc.get("seq", 0))
 
     def settled(self, seqs: list[int], value: int) -> None:

@@ -97,5 +97,25 @@ def queue(txn: Txn, page: PageTurn) -> None:
     is next" (``page.dec`` None: nobody waits for it)."""
     players = txn.doc.get("players") or []
     seat = next((i for i, p in enumerate(players) if p.get("uid") == page.chat), None)
+    if not _still_open(txn.doc, page, seat):
+        return  # answered, closed or over since the press: its buttons would come back dead
     tag = Tag(Kind.AHEAD) if page.dec is None or seat is None else Tag.prompt(seat, page.dec)
     txn.edit(page.chat, page.msg, page.text, page.rows, tag=tag, after=max(txn.until, txn.now))
+
+
+def _still_open(doc: dict[str, Any], page: PageTurn, seat: int | None) -> bool:
+    """Whether the message the page turns still asks what it asked at the press: the game is
+    played, and it is still the seat's open prompt of ``page.dec`` (or, ``page.dec`` None, its
+    "your turn is next")."""
+    if doc.get("phase") != "playing" or seat is None:
+        return False
+    if page.dec is None:
+        ahead = doc.get("ahead") or {}
+        return ahead.get("seat") == seat and ahead.get("msg") == page.msg
+    prompt = (doc.get("prompts") or {}).get(str(seat)) or {}
+    return (
+        (doc.get("dec") or {}).get("id") == page.dec
+        and prompt.get("dec") == page.dec
+        and prompt.get("msg") == page.msg
+        and not prompt.get("closed")
+    )

@@ -147,7 +147,7 @@ def save_settings(rooms: Rooms, cmd: SettingsChange, p: ButtonPress) -> Saved | 
         return None
     gid = work.txn.doc.get("game")  # the chat record as committed
     if gid and saved.new is not None:
-        _show_in_lobby(rooms, gid, saved.new)
+        _show_in_lobby(rooms, gid)
     return saved
 
 
@@ -179,17 +179,16 @@ def press(rooms: Rooms, p: ButtonPress, button: SettingsButton) -> str:
     return "settings"
 
 
-def _show_in_lobby(rooms: Rooms, gid: str, new: GroupSettings) -> None:
+def _show_in_lobby(rooms: Rooms, gid: str) -> None:
     """An open lobby shows (and its game will use) the group's new settings."""
 
     with Work(rooms.pipeline, game_key(gid), None) as work:
-        work.run(lobby_settings, LobbySettings(rooms.bot_username, new))
+        work.run(lobby_settings, LobbySettings(rooms.bot_username))
 
 
 @dataclass(frozen=True)
 class LobbySettings:
     bot_username: str
-    new: GroupSettings
 
 
 def lobby_settings(cmd: LobbySettings, work: UnitOfWork) -> None:
@@ -197,8 +196,12 @@ def lobby_settings(cmd: LobbySettings, work: UnitOfWork) -> None:
     the rules and deadlines it started with, but speaks the group's new language from its next
     message (issue 25: a switch mid-game changed nothing and said nothing)."""
     game = work.game
+    # the group's settings as they are now, not as this press saved them: another
+    # press taken meanwhile (a button carries its own setting's version) may have committed its
+    # change first, and this update, retried on the conflict, put it back
+    new = work.chat(game.chat).group_settings
     if game.phase == LOBBY:
-        game.settings = cmd.new
+        game.settings = new
         refresh_lobby(cmd.bot_username, work.txn, game, settle=SETTINGS_SETTLE_SECONDS)
-    elif game.phase == PLAYING and game.settings.language != cmd.new.language:
-        game.settings = game.settings.model_copy(update={"language": cmd.new.language})
+    elif game.phase == PLAYING and game.settings.language != new.language:
+        game.settings = game.settings.model_copy(update={"language": new.language})
