@@ -496,7 +496,7 @@ def test_issue_27_a_prompt_with_news_whose_send_was_uncertain_shows_them_again()
     """A prompt whose send's outcome is unknown is shown again by its reminder (handlers.pipeline):
     when the news of its command went in it, the reminder carries them too, since they may never
     have been shown."""
-    from handlers.transaction import ACK_UNCERTAIN
+    from handlers.acks import ACK_UNCERTAIN
     from infra.ports import Put
 
     table, trader, partner, back = _tome_offered()
