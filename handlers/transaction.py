@@ -87,7 +87,7 @@ class Txn:
     changed: bool = False
     toast: tuple[str, bool] | None = None  # the callback answer: text, as an alert
     page: PageTurn | None = None  # the pressed prompt's next page, sent after the answer
-    acks: dict[int, int] = field(default_factory=dict)  # outbox seq -> message id (-1 unreachable)
+    acks: dict[int, int] = field(default_factory=dict)  # outbox seq -> message id or ACK_* code
     ack_version: int | None = None
     key: str = ""  # the document's key in the store
     taken_back: dict[int, float] = field(default_factory=dict)  # chat -> since (``take_back``)
