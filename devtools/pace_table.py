@@ -35,6 +35,15 @@ class Shared:
     messenger: Any
     service: CoachRideBot
 
+    @classmethod
+    def alone(cls, clock: FakeClock, messenger: Any) -> Shared:
+        """What one table plays through alone: its own store and timers on ``clock``, and a
+        service over them that sends through ``messenger``."""
+        store = MemoryStore(clock=clock)
+        timers = FakeTimers()
+        service = CoachRideBot(store, messenger, timers, clock, bot_username=BOT)
+        return cls(clock, store, timers, messenger, service)
+
 
 class _ErrorCount(logging.Handler):
     def __init__(self) -> None:
@@ -65,12 +74,9 @@ class PaceTable(BriskPlayers):
         super().__init__(players, seed, ahead, first_uid)
         if shared is None:
             clock = FakeClock()
-            store = MemoryStore(clock=clock)
             messenger = CountingMessenger(clock=clock.now)
             messenger.kinds.outbox = self._outbox
-            timers = FakeTimers()
-            service = CoachRideBot(store, messenger, timers, clock, bot_username=BOT)
-            shared = Shared(clock, store, timers, messenger, service)
+            shared = Shared.alone(clock, messenger)
         self.clock = shared.clock
         self.timers = shared.timers
         self.store = shared.store

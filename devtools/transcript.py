@@ -17,11 +17,9 @@ import argparse
 from dataclasses import dataclass, field
 
 from devtools.botapi.chats import Message
-from devtools.fakes import FakeClock, FakeTimers
-from devtools.memory_store import MemoryStore
+from devtools.fakes import FakeClock
 from devtools.pace_figures import GROUP, CountingMessenger
-from devtools.pace_table import BOT, PaceTable, Shared
-from handlers.app import CoachRideBot
+from devtools.pace_table import PaceTable, Shared
 from handlers.i18n import LANGUAGES
 from infra.ports import Rows, Sent
 
@@ -76,13 +74,8 @@ class Transcript:
 def play(players: int, seed: int, lang: str, ahead: float = 1.0) -> Transcript:
     """Play one pace game with every player's Telegram in ``lang``."""
     clock = FakeClock()
-    store = MemoryStore(clock=clock)
     messenger = SendTimes(clock=clock.now)
-    timers = FakeTimers()
-    service = CoachRideBot(store, messenger, timers, clock, bot_username=BOT)
-    table = PaceTable(
-        players, seed, ahead, shared=Shared(clock, store, timers, messenger, service), lang=lang
-    )
+    table = PaceTable(players, seed, ahead, shared=Shared.alone(clock, messenger), lang=lang)
     started = clock.now()
     table.play()
     return Transcript(table, messenger, started)

@@ -22,16 +22,12 @@ import time
 from typing import Any
 
 from handlers.store_keys import FLUSH, chat_key, game_key
-from infra.ports import TimerRequest
+from infra.ports import DocumentStore, TimerRequest
 
 
-def stack_outputs(stack: str, region: str | None) -> dict[str, str]:
-    from devtools.register_webhook import stack_outputs as outputs
-
-    return outputs(stack, region)
-
-
-def find_game(store: Any, chat: int | None, game: str | None) -> tuple[str, dict[str, Any]]:
+def find_game(
+    store: DocumentStore, chat: int | None, game: str | None
+) -> tuple[str, dict[str, Any]]:
     """The game's key and document: by id, or the one the group's chat record points at."""
     if game is None:
         record = store.get(chat_key(int(chat or 0)))
@@ -72,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="say what it would send")
     args = parser.parse_args(argv)
 
+    from devtools.register_webhook import stack_outputs
     from infra import aws
     from infra.dynamo_store import DynamoStore
     from infra.timers import SqsTimers

@@ -8,17 +8,15 @@ import logging
 from typing import Any
 
 from handlers.store_keys import ack_key, ttl_for
-from handlers.transaction import (
-    ACK_DROPPED,
-    ACK_UNCERTAIN,
-    ACK_UNREACHABLE,
-    MAX_ATTEMPTS,
-    Txn,
-)
+from handlers.transaction import MAX_ATTEMPTS, Txn
 from infra.ports import DocumentStore, Put, Sent, VersionConflict
 
 log = logging.getLogger("coachride")
 
+ACK_DROPPED = -2  # acknowledgement of an entry Telegram refused for good
+ACK_UNREACHABLE = -1  # a send to a chat the bot cannot write to
+ACK_UNCERTAIN = -3  # a send whose answer was lost: shown or not, it is never sent again
+ACK_SENDING = -4  # a send under way; uncertain once its sender's lease is over
 # A reply refused: the message it replies to is gone (``handlers.reminders``)
 ACK_REPLY_GONE = -5
 # An entry queued to go only if a reply before it was refused, and it was not (``reminders``)

@@ -13,7 +13,7 @@ nothing waits on the group, so none is lost.
 
 The bot removed from the group (or its right to write taken away) mutes the game's group
 (``handlers.holds.tell_muted``: its creator is told privately); nothing is sent there any more
-(``handlers.transaction``) until the bot may write there again (``my_chat_member``), when the
+(``handlers.txn_store``) until the bot may write there again (``my_chat_member``), when the
 game's lobby or status is shown there anew. A player who blocked the bot is found out by the next
 message's 403 (the game then decides for them, R-D1); unblocking it (``my_chat_member`` in their
 private chat) makes them reachable again, as a press would.

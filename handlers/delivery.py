@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from handlers import page_turn, reminders
-from handlers.acks import AckWriter, ack_value
+from handlers.acks import ACK_NOT_NEEDED, ACK_SENDING, AckWriter, ack_value
 from handlers.holds import (
     MAX_HOLD_SECONDS,
     STRETCH_AFTER_SECONDS,
@@ -37,7 +37,7 @@ from handlers.holds import (
 )
 from handlers.pressure import low_priority, overdue
 from handlers.store_keys import FLUSH
-from handlers.transaction import ACK_SENDING, Txn, deferred
+from handlers.transaction import Txn, deferred
 from infra.ports import (
     Clock,
     DocumentStore,
@@ -248,7 +248,7 @@ class Delivery:
                 if sending:
                     acks.forget(e["seq"])
                 continue
-            acks.settled(reminders.unneeded(e, entries, sent), reminders.ACK_NOT_NEEDED)
+            acks.settled(reminders.unneeded(e, entries, sent), ACK_NOT_NEEDED)
             acks.write(e["seq"], ack_value(e, sent))
             done.add(e["seq"])
             if self.answered is not None:

@@ -16,7 +16,7 @@ notice's mark; the pipeline keeps those for every document it sends from, so the
 them to it (``PIPELINE_KEYS``). ``to_doc`` writes the stored shape unchanged: a key an older
 document did not have is not added while it is empty. What the sends found out the record takes
 in itself, by each sent entry's typed tag (``record_message_id``, ``settle_uncertain``,
-``mark_unreachable``; ``handlers.message_tags``, called by ``handlers.transaction`` on load).
+``mark_unreachable``; ``handlers.message_tags``, called by ``handlers.txn_store`` on load).
 """
 
 from __future__ import annotations

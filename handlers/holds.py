@@ -169,7 +169,7 @@ def tell_muted(txn: Txn) -> None:
 
 def mute(txn: Txn) -> None:
     """The bot was removed from the game's group (Telegram answers it 403): nothing more is
-    sent there (``handlers.transaction``) until the bot is back (``handlers.chat_moves``); the
+    sent there (``handlers.txn_store``) until the bot is back (``handlers.chat_moves``); the
     creator is told. The game goes on in the private chats: no deadline waits on the group."""
     if txn.doc.get("phase") in ("lobby", "playing") and not txn.doc.get("muted"):
         txn.doc["muted"] = True

@@ -61,11 +61,11 @@ def lobby_rows(bot_username: str, game: GameRecord) -> Rows:
 # leaving by its button 30 times in 15 s made Telegram hold the group 51 s, and the game's
 # start with it.
 LOBBY_EDITS_PER_MINUTE = 10
-# A settings change shows in the lobby at once, one made less than this after the lobby's last
-# edit this long after that edit, with any made meanwhile: a newcomer setting seven deadlines and
-# the 🤖 number in 12 s cost the group two edits a press (the menu's and the lobby's), Telegram
-# held it for 37 s and the coach departed that much later. (A Start or Leave pressed on a lobby
-# whose edit waits acts on the lobby as it is, ``handlers.lobby``.)
+# A settings change shows in the lobby at once; one made less than this after the lobby's last
+# edit shows this long after that edit, with any made meanwhile: a newcomer setting seven
+# deadlines and the 🤖 number in 12 s cost the group two edits a press (the menu's and the
+# lobby's), Telegram held it for 37 s and the coach departed that much later. (A Start or Leave
+# pressed on a lobby whose edit waits acts on the lobby as it is, ``handlers.lobby``.)
 SETTINGS_SETTLE_SECONDS = 10.0
 
 
@@ -83,7 +83,8 @@ def refresh_lobby(bot_username: str, txn: Txn, game: GameRecord, settle: float =
 
 def _lobby_slot(txn: Txn, game: GameRecord, settle: float = 0.0) -> float | None:
     """When the lobby message's next edit may go (None: now), from the times of its last
-    ``LOBBY_EDITS_PER_MINUTE`` edits (``GameRecord.lobby_edits``)."""
+    ``LOBBY_EDITS_PER_MINUTE`` edits (``GameRecord.lobby_edits``), and no sooner than ``settle``
+    after the last of them."""
     now = txn.now
     recent = [x for x in game.lobby_edits if x > now - 60.0]
     if recent and recent[-1] > now:

@@ -2,7 +2,7 @@
 
 ``Pipeline`` holds what a command runs on: the store, the clock, the timers, the delivery and the
 direct replies. Each command runs as a unit of work (``handlers.unit_of_work.Work``): one read of
-the game (with the acknowledgements of what was already sent, ``handlers.transaction``), the
+the game (with the acknowledgements of what was already sent, ``handlers.txn_store``), the
 change (engine ``apply`` plus the defaults that are due), one transactional write holding the
 version-checked game, the update marker and the outbox; then the delivery: the callback answer
 first, then the sends, each acknowledged as soon as Telegram took it (``handlers.delivery``), and

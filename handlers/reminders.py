@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from handlers import fmt
-from handlers.acks import ACK_NOT_NEEDED, ACK_REPLY_GONE
+from handlers.acks import ACK_REPLY_GONE
 from handlers.message_tags import Kind, Tag
 from handlers.record_shapes import OpenPrompt
 from handlers.transaction import Txn
@@ -46,8 +46,8 @@ def with_prompt(reminder: str, lead: str | None, text: str) -> str:
 
 def needed(e: dict[str, Any], acks: dict[int, int]) -> bool:
     """Whether the outbox entry ``e`` is to be sent: always, unless it waits on a reply
-    (``anew_if_gone``) that Telegram did not refuse as gone (``acks``: seq -> acknowledgement,
-    ``handlers.acks``)."""
+    (``if_gone``: the reply's seq) that Telegram did not refuse as gone (``acks``: seq ->
+    acknowledgement, ``handlers.acks``)."""
     reminder = e.get("if_gone")
     return reminder is None or acks.get(int(reminder)) == ACK_REPLY_GONE
 
@@ -58,6 +58,3 @@ def unneeded(e: dict[str, Any], entries: list[dict[str, Any]], sent: Sent) -> li
     if sent.reply_gone:
         return []
     return [int(x["seq"]) for x in entries if x.get("if_gone") == e["seq"]]
-
-
-__all__ = ["ACK_NOT_NEEDED", "ACK_REPLY_GONE", "in_reply", "needed", "unneeded", "with_prompt"]

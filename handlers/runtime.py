@@ -9,6 +9,7 @@ nothing and the logging is in place before anything can log a secret.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from infra import logs, metrics
@@ -49,10 +50,19 @@ FIRST_UPDATE_IMPORTS = (
     "infra.http_pool",
 )
 
+
+@dataclass(frozen=True)
+class _Built:
+    """The warm container's service, the token it was built with and its Bot API client."""
+
+    token: str
+    service: CoachRideBot
+    bot: BotApi
+
+
 _lock = threading.Lock()
 _source: SecretSource | None = None
-# (the token it was built with, the service, its Bot API client)
-_built: tuple[str, CoachRideBot, BotApi] | None = None
+_built: _Built | None = None
 
 
 def secret_source() -> SecretSource:
@@ -80,7 +90,7 @@ def lambda_service() -> CoachRideBot:
 
     token = bot_secrets().token
     built = _built
-    if built is not None and built[0] == (token or "") and built[2].refused:
+    if built is not None and built.token == (token or "") and built.bot.refused:
         token = bot_secrets(refresh=True).token
     try:
         return _service(token)
@@ -94,11 +104,11 @@ def lambda_service() -> CoachRideBot:
 def _service(token: str | None) -> CoachRideBot:
     global _built
     with _lock:
-        if _built is not None and _built[0] == token:
-            return _built[1]
+        if _built is not None and _built.token == token:
+            return _built.service
         with metrics.timing("setup"):  # a cold start's (or a rotation's) share of this update
-            _built = (token or "", *_build(token))
-        return _built[1]
+            _built = _Built(token or "", *_build(token))
+        return _built.service
 
 
 def _build(token: str | None) -> tuple[CoachRideBot, BotApi]:

@@ -9,7 +9,7 @@ one loaded; nothing is marked changed by hand and nothing is written while rende
         outcome = work.run(room, command)
 
 ``run`` calls the room, a plain function of (command, unit of work), on each attempt: load (the
-document and the acknowledgements of what was sent, ``handlers.transaction``), the room's change,
+document and the acknowledgements of what was sent, ``handlers.txn_store``), the room's change,
 ``commit`` into the transaction, the version-checked write; a version conflict reruns it on fresh
 reads. Leaving the block delivers what the commit queued (``handlers.delivery``), the callback
 query's answer (``txn.toast``) first, or answers the query alone when nothing was committed
@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 from engine import State, upgrade_stored_state
-from handlers import holds, page_turn, pressure, transaction
+from handlers import holds, page_turn, pressure, txn_store
 from handlers.delivery import Delivery
 from handlers.engine_doc import EngineDoc, engine_doc
 from handlers.game_record import GameRecord
@@ -267,22 +267,22 @@ class Work:
             return None
         update_id = None if inv is not None and inv.claimed else self.update_id
         for _ in range(MAX_ATTEMPTS):
-            txn = transaction.load(store, self.service.clock, key, self.create)
+            txn = txn_store.load(store, self.service.clock, key, self.create)
             if txn is None:
                 return None
             work = UnitOfWork(store, txn)
             result = room(command, work)
             work.commit()
             pressure.defer_under_pressure(txn, self.service.delivery.pressed)
-            if transaction.unchanged(txn):
+            if txn_store.unchanged(txn):
                 self.txn = txn
                 return result
             # the document's last changes (a decision opened during a flood hold waits for its
             # end; the armed timer's mark), then what the commit writes, then a flush timer for
             # what it queued (``Delivery.schedule_flush``: once, after the drops of ``writes``)
             holds.hold_new_decision(txn.doc, txn.now)
-            transaction.arm_timer(self.service.timers, key, txn.doc)
-            writes = transaction.writes(txn)
+            txn_store.arm_timer(self.service.timers, key, txn.doc)
+            writes = txn_store.writes(txn)
             self.service.delivery.schedule_flush(key, txn)
             try:
                 store.commit(writes, update_id)

@@ -236,13 +236,8 @@ def test_the_old_foot_goes_no_later_than_the_new_story_message_appears() -> None
     the group showed two statuses meanwhile. The old foot's edit is one the game makes anyway:
     it now goes before the new message, and the group never shows two statuses."""
     clock = FakeClock()
-    store = MemoryStore(clock=clock)
     messenger = StatusesShown(clock=clock.now)
-    timers = FakeTimers()
-    service = CoachRideBot(store, messenger, timers, clock, bot_username=pace_table.BOT)
-    table = pace_table.PaceTable(
-        5, 1501, shared=pace_table.Shared(clock, store, timers, messenger, service)
-    )
+    table = pace_table.PaceTable(5, 1501, shared=pace_table.Shared.alone(clock, messenger))
     table.play()
     assert len([m for m in messenger.api.messages_in(messenger.group) if "🐎" not in m.text]) > 5
     two = [(at, n) for at, n in messenger.statuses if n > 1]

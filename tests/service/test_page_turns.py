@@ -16,8 +16,8 @@ from handlers.store_keys import FLUSH, game_key
 from handlers.transaction import Txn
 from infra.ports import Rows, Sent
 from tests.service.service_game import GROUP, ServiceGame
-from tests.service.test_twins import PLAIN, N, find_seed, plain_in_deck, seats, twins
-from tests.service.twins import assert_same_streams, deal, give_occupation
+from tests.service.test_twins import diplomat_twins
+from tests.service.twins import assert_same_streams
 
 
 class OrderedMessenger(EmulatedMessenger):
@@ -185,13 +185,7 @@ def test_R_D1_a_windows_deadline_never_moves_for_a_page_and_a_page_stretch_is_ca
 def test_R_D1_a_page_turn_the_budget_delays_shows_the_group_the_same_at_twin_tables() -> None:
     """The turn's player pages to the trade while the budget is 3 s behind: the deadline the group
     sees moves on alike whether a face-down Diplomat or a plain occupation is theirs."""
-    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
-    turn = seats(deal(N, seed))[0]
-    a, b = twins(
-        seed,
-        lambda st: give_occupation(st, turn, "diplomat"),
-        lambda st: give_occupation(st, turn, plain_in_deck(st)),
-    )
+    a, b, turn = diplomat_twins()
     dues = []
     for twin in (a, b):
         twin.wait(5)
@@ -262,13 +256,7 @@ def test_R_D1_a_queued_page_turn_shows_the_group_the_same_at_twin_tables() -> No
     """The turn's player pages to the trade while the budget is 40 s behind (the page queued,
     sent by its flush timer): the group sees the same whether a face-down Diplomat or a plain
     occupation is theirs."""
-    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
-    turn = seats(deal(N, seed))[0]
-    a, b = twins(
-        seed,
-        lambda st: give_occupation(st, turn, "diplomat"),
-        lambda st: give_occupation(st, turn, plain_in_deck(st)),
-    )
+    a, b, turn = diplomat_twins()
     for twin in (a, b):
         twin.wait(5)
         pipeline = twin.harness.service.pipeline

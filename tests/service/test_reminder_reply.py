@@ -13,7 +13,7 @@ from typing import Any
 
 from devtools.botapi import RecordingRequest
 from devtools.botapi.messenger import EmulatedMessenger
-from handlers import transaction
+from handlers import txn_store
 from handlers.i18n import t
 from infra.bot_api import bot_api
 from infra.telegram_messenger import TelegramGateway, TelegramMessenger
@@ -78,7 +78,7 @@ def test_a_reminder_of_a_prompt_the_player_deleted_sends_the_prompt_anew() -> No
     assert anew.buttons() and anew.reply_to is None and anew.message_id != first
     assert [m for m in shown if m.message_id == first] == []
     # the next load of the game takes the new message into the seat's prompt record
-    txn = transaction.load(table.store, table.clock, f"GAME#{table.gid}", None)
+    txn = txn_store.load(table.store, table.clock, f"GAME#{table.gid}", None)
     assert txn is not None
     assert txn.doc["prompts"][str(partner)]["msg"] == anew.message_id, txn.doc["prompts"]
     assert not txn.doc.get("outbox"), txn.doc["outbox"]

@@ -16,10 +16,8 @@ from functools import cache
 
 import engine
 from devtools import pace_figures, pace_table
-from devtools.fakes import FakeClock, FakeTimers
-from devtools.memory_store import MemoryStore
+from devtools.fakes import FakeClock
 from handlers import action_payloads, fmt
-from handlers.app import CoachRideBot
 from handlers.group_board import LIVING_EVERY_SECONDS
 from handlers.i18n import t
 from infra.ports import Rows, Sent
@@ -51,13 +49,8 @@ class Played:
 @cache
 def played() -> Played:
     clock = FakeClock()
-    store = MemoryStore(clock=clock)
     messenger = EditLog(clock=clock.now)
-    timers = FakeTimers()
-    service = CoachRideBot(store, messenger, timers, clock, bot_username=pace_table.BOT)
-    table = pace_table.PaceTable(
-        5, SEED, shared=pace_table.Shared(clock, store, timers, messenger, service)
-    )
+    table = pace_table.PaceTable(5, SEED, shared=pace_table.Shared.alone(clock, messenger))
     figures = table.play()
     return Played(table, figures, messenger)
 
@@ -496,7 +489,7 @@ def test_issue_27_a_prompt_with_news_whose_send_was_uncertain_shows_them_again()
     """A prompt whose send's outcome is unknown is shown again by its reminder (handlers.pipeline):
     when the news of its command went in it, the reminder carries them too, since they may never
     have been shown."""
-    from handlers.transaction import ACK_UNCERTAIN
+    from handlers.acks import ACK_UNCERTAIN
     from infra.ports import Put
 
     table, trader, partner, back = _tome_offered()

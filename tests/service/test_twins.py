@@ -61,6 +61,19 @@ def twins(
     return a, b
 
 
+def diplomat_twins() -> tuple[Twin, Twin, int]:
+    """A: the first player holds a face-down Diplomat; B: a plain occupation. Returns the twins
+    and that player."""
+    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
+    turn = seats(deal(N, seed))[0]
+    a, b = twins(
+        seed,
+        lambda st: give_occupation(st, turn, "diplomat"),
+        lambda st: give_occupation(st, turn, plain_in_deck(st)),
+    )
+    return a, b, turn
+
+
 # -- 1. a pass in a window ---------------------------------------------------------------------
 def _priest_twins() -> tuple[Twin, Twin, int, int]:
     """A: the second to declare support (``x``) holds the Priest; B: ``x`` holds a plain
@@ -179,13 +192,7 @@ def test_R_D1_the_status_moving_to_a_new_story_message_looks_alike_at_both_table
 # -- 2. a free use ---------------------------------------------------------------------------
 def test_R_D1_an_unused_diplomat_does_not_hold_the_turn() -> None:
     """A: the first player holds an unused Diplomat and passes; B: they hold nothing to use."""
-    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
-    turn = seats(deal(N, seed))[0]
-    a, b = twins(
-        seed,
-        lambda st: give_occupation(st, turn, "diplomat"),
-        lambda st: give_occupation(st, turn, plain_in_deck(st)),
-    )
+    a, b, turn = diplomat_twins()
     for twin in (a, b):
         twin.wait(5)
         twin.press(turn, payload("pass"))
@@ -273,13 +280,7 @@ def test_R_D1_a_turn_reminded_looks_the_same_whatever_the_hidden_cards() -> None
     turn is reminded (in the group by a mention, in private by a message below the prompt) and
     runs out. The group and every other seat see the same, call for call; the player's own chat
     gets the same calls at the same moments."""
-    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
-    turn = seats(deal(N, seed))[0]
-    a, b = twins(
-        seed,
-        lambda st: give_occupation(st, turn, "diplomat"),
-        lambda st: give_occupation(st, turn, plain_in_deck(st)),
-    )
+    a, b, turn = diplomat_twins()
     for twin in (a, b):
         twin.wait(150)
         assert twin.state().turn != turn
@@ -296,13 +297,7 @@ def test_R_D1_a_turn_reminded_and_sent_anew_looks_the_same_whatever_the_hidden_c
     """Issue 25 (polish): a reminder of a prompt with a message below it (here: the record's
     newest message in the chat is a later one) brings the prompt down, sent anew with its
     buttons, the one above closed. The same twins as above."""
-    seed = find_seed(lambda st: "diplomat" in st.occ_deck and any(o in PLAIN for o in st.occ_deck))
-    turn = seats(deal(N, seed))[0]
-    a, b = twins(
-        seed,
-        lambda st: give_occupation(st, turn, "diplomat"),
-        lambda st: give_occupation(st, turn, plain_in_deck(st)),
-    )
+    a, b, turn = diplomat_twins()
     for twin in (a, b):
         twin.wait(5)
         twin.below_the_prompt(turn)

@@ -108,11 +108,11 @@ def test_no_room_imports_the_bot() -> None:
     assert [room for room in rooms if "handlers.app" in graph[room]] == []
 
 
-# The modules that may read the store themselves: the transaction (loads), delivery (its
+# The modules that may read the store themselves: the transaction's loads, delivery (its
 # acknowledgements), the unit of work (every record a command reads), and the long-polling runner.
 # (The tools that run beside the bot are in devtools/.)
 STORE_READERS = {
-    "handlers.transaction",
+    "handlers.txn_store",
     "handlers.delivery",
     "handlers.acks",  # merges the acknowledgements other processes wrote
     "handlers.unit_of_work",

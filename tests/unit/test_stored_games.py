@@ -18,7 +18,8 @@ import engine
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_messenger import MemoryMessenger
 from devtools.memory_store import MemoryStore
-from handlers import action_payloads, transaction
+from handlers import action_payloads, txn_store
+from handlers.acks import ACK_UNREACHABLE
 from handlers.app import CoachRideBot
 from handlers.game_record import GameRecord, Phase, StoredGameInvalid
 from handlers.store_keys import ack_key
@@ -129,9 +130,9 @@ def test_acknowledgements_of_a_stored_outbox_land_on_the_record_by_typed_tag() -
     store.clock = clock
     clock.advance(doc["touched"] + 1 - clock.now())
     key = f"GAME#{doc['gid']}"
-    acks = {"acks": {"164": transaction.ACK_UNREACHABLE, "168": 501, "169": 502}}
+    acks = {"acks": {"164": ACK_UNREACHABLE, "168": 501, "169": 502}}
     store.commit([Put(key, doc, None), Put(ack_key(key), acks, None)])
-    txn = transaction.load(store, clock, key, None)
+    txn = txn_store.load(store, clock, key, None)
     assert txn is not None
     got = txn.doc
     assert got["prompts"]["2"]["msg"] == 502 and got["ahead"]["msg"] == 501
@@ -159,7 +160,7 @@ def test_a_newer_versions_keys_survive_the_record_at_every_level() -> None:
     clock.advance(doc["touched"] + 1 - clock.now())
     key = f"GAME#{doc['gid']}"
     store.commit([Put(key, doc, None), Put(ack_key(key), {"acks": {"169": 502}}, None)])
-    txn = transaction.load(store, clock, key, None)
+    txn = txn_store.load(store, clock, key, None)
     assert txn is not None and txn.doc["prompts"]["2"]["msg"] == 502
     for got in (txn.doc, GameRecord.from_doc(copy.deepcopy(txn.doc)).to_doc()):
         assert got["players"][0]["badge"] == "🎖"
