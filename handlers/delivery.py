@@ -185,8 +185,8 @@ class Delivery:
                     held.add(e["chat"])
                     continue
             if not reminders.needed(e, acks.known):  # its reminder went: no call, no slot
-                if acks.known.get(e["seq"]) != reminders.ACK_NOT_NEEDED:  # its sender died
-                    acks.write(e["seq"], reminders.ACK_NOT_NEEDED)  # it leaves the outbox
+                if acks.known.get(e["seq"]) != ACK_NOT_NEEDED:  # its sender died
+                    acks.write(e["seq"], ACK_NOT_NEEDED)  # it leaves the outbox
                 done.add(e["seq"])
                 continue
             # slots for what may go: no booking for a chat held or the group left waiting
