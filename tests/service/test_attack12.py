@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from devtools.botapi import Killed
 from devtools.botapi.messenger import EmulatedMessenger
-from handlers import transaction
+from handlers import transaction, txn_store
 from handlers.store_keys import FLUSH
 from infra.ports import Rows, Sent
 from tests.service.service_game import ServiceGame
@@ -65,7 +65,7 @@ def test_a_reminder_whose_sender_died_leaves_no_prompt_anew_in_the_outbox_for_ev
     uid = table.uids[partner]
     assert table.messenger.api.last_message(uid).reply_to is not None
     _flush_after_leases(table)
-    txn = transaction.load(table.store, table.clock, f"GAME#{table.gid}", None)
+    txn = txn_store.load(table.store, table.clock, f"GAME#{table.gid}", None)
     assert txn is not None
     left = [e for e in txn.doc.get("outbox", []) if "if_gone" in e]
     assert left == [], left
