@@ -6,6 +6,8 @@ with a deadline already past. Private to the prompt's seat: the group sees nothi
 
 from __future__ import annotations
 
+from typing import Any
+
 from handlers import fmt
 from handlers.message_tags import Kind, tag_of
 from handlers.transaction import Txn
@@ -14,14 +16,27 @@ from handlers.transaction import Txn
 def close_unsent(txn: Txn, chat: int, seat: int, dec: int, text: str, lead: str | None) -> bool:
     """The unsent sends of ``seat``'s prompt for decision ``dec`` in ``chat`` say ``text`` (under
     ``lead``, the news sent with it) and carry no buttons; whether there was one."""
+    text = fmt.truncate(fmt.lines(lead, "", text)) if lead else text
     rewritten = False
     for e in txn.doc.get("outbox", []):
         tag = tag_of(e)
         if e["op"] != "send" or e["chat"] != chat or tag.kind != Kind.PROMPT:
             continue
-        if tag.seat != seat or tag.dec != dec or e["seq"] in txn.acks:
-            continue
-        e["text"] = fmt.truncate(fmt.lines(lead, "", text)) if lead else text
-        e["rows"], e["tag"] = None, str(Kind.CLOSED.value)
-        rewritten = txn.changed = True
+        if tag.seat == seat and tag.dec == dec:
+            rewritten = _closed(txn, e, text) or rewritten
     return rewritten
+
+
+def close_queued(txn: Txn, seq: object, text: str) -> bool:
+    """The outbox's send ``seq`` (the "your turn is next" message, while its id is unknown), if
+    still unsent, says ``text`` and carries no buttons; whether it was."""
+    found = [e for e in txn.doc.get("outbox", []) if e["seq"] == seq and e["op"] == "send"]
+    return bool(found) and _closed(txn, found[0], text)
+
+
+def _closed(txn: Txn, e: dict[str, Any], text: str) -> bool:
+    if e["seq"] in txn.acks:
+        return False  # under way or sent: its message is edited once its id is known
+    e["text"], e["rows"], e["tag"] = text, None, str(Kind.CLOSED.value)
+    txn.changed = True
+    return True

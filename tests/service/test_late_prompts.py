@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 
 from handlers import lobby
-from tests.service.service_game import ServiceGame
+from handlers.i18n import t
+from tests.service.service_game import GROUP, ServiceGame
+
+NEXT = t("en", "game.turn.next_title")
 
 
 class SendsFail:
@@ -61,3 +64,34 @@ def test_a_window_prompt_sent_after_its_window_closed_arrives_closed_R_D1(
     assert any("⌛" in m.text or "closed" in m.text.lower() for m in late)
     new_group = table.group_texts()[len(group_before) :]
     assert not any(m.text in g for m in late for g in new_group), "private only"
+
+
+def test_your_turn_is_next_sent_after_the_turn_came_arrives_closed() -> None:
+    """ "🔜 Your turn is next" that Telegram failed to take while the turn before ran, sent again
+    once that turn is over, arrives saying the turn came: none of its buttons, which would be
+    pressed for a turn already started."""
+    table = ServiceGame(n=4)
+    fails = SendsFail(table)
+    table.message(table.uids[0], GROUP, "/newgame")
+    chat = table.store.get(f"CHAT#{GROUP}")
+    assert chat is not None
+    table.gid = chat.doc["game"]
+    for uid in table.uids:
+        table.message(uid, uid, f"/start {table.gid}")
+    fails.chats = set(table.uids)
+    table.message(table.uids[0], GROUP, "/startgame")
+    seat = (table.state().turn + 1) % table.n
+    assert table.doc()["ahead"]["seat"] == seat and table.doc()["ahead"]["msg"] is None
+    fails.chats = set(table.uids) - {table.uids[table.state().turn]}
+    table.clock.advance(35)  # the flush timer sends the turn's prompt again
+    table.fire_timers()
+    table.press_payload(table.state().turn, "pa")  # the turn before theirs ends
+    assert table.state().turn == seat
+    fails.chats = set()
+    for _ in range(3):  # the flush timer sends it again
+        table.clock.advance(30)
+        table.fire_timers()
+    offers = [m for m in table.messenger.in_chat(table.uids[seat]) if m.text.startswith(NEXT)]
+    assert len(offers) == 1, "the promised send still arrives"
+    assert offers[0].rows is None, f"live buttons on a closed offer: {offers[0].rows}"
+    assert t("en", "prompt.closed.turn_came") in offers[0].text
