@@ -206,8 +206,7 @@ class AheadMessage(RunnerBound):
         p = self.state.pending
         if p is not None and p.kind == DecisionKind.TURN and p.actors == [seat]:
             # the turn itself comes as a new message, which notifies (an edit would not)
-            why = "prompt.closed.turn_came"
-            closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, why)
+            closed = t(lang, "prompt.closed.turn_came")  # one line: the title said it already
             unused = self.game.ahead_unused
             if unused.get(str(seat), 0) != USES:
                 unused[str(seat)] = unused.get(str(seat), 0) + 1

@@ -10,8 +10,6 @@ from handlers import lobby
 from handlers.i18n import t
 from tests.service.service_game import GROUP, ServiceGame
 
-NEXT = t("en", "game.turn.next_title")
-
 
 class SendsFail:
     """Telegram fails (a network error) every send to the chats in ``chats``."""
@@ -91,7 +89,8 @@ def test_your_turn_is_next_sent_after_the_turn_came_arrives_closed() -> None:
     for _ in range(3):  # the flush timer sends it again
         table.clock.advance(30)
         table.fire_timers()
-    offers = [m for m in table.messenger.in_chat(table.uids[seat]) if m.text.startswith(NEXT)]
+    came = t("en", "prompt.closed.turn_came")
+    offers = [m for m in table.messenger.in_chat(table.uids[seat]) if m.text.startswith(came)]
     assert len(offers) == 1, "the promised send still arrives"
     assert offers[0].rows is None, f"live buttons on a closed offer: {offers[0].rows}"
     assert t("en", "prompt.closed.turn_came") in offers[0].text
