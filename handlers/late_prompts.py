@@ -35,8 +35,22 @@ def close_queued(txn: Txn, seq: object, text: str) -> bool:
 
 
 def _closed(txn: Txn, e: dict[str, Any], text: str) -> bool:
+    """Rewritten now if this invocation holds the send's lease; else (another's lease, which
+    may be sending it this very moment) marked, and rewritten by whoever claims it next
+    (``reclose_claimed``), never under a live sender's feet."""
     if e["seq"] in txn.acks:
-        return False  # under way or sent: its message is edited once its id is known
-    e["text"], e["rows"], e["tag"] = text, None, str(Kind.CLOSED.value)
+        return False  # under way or sent
+    if e["seq"] in {x["seq"] for x in txn.new_entries + txn.stale_entries}:
+        e["text"], e["rows"], e["tag"] = text, None, str(Kind.CLOSED.value)
+    else:
+        e["closed_text"] = text  # rewritten when claimed (``reclose_claimed``)
     txn.changed = True
     return True
+
+
+def reclose_claimed(txn: Txn) -> None:
+    """The sends this load claimed (their sender's lease over) that were marked closed while
+    another held them (``_closed``): rewritten now, before this invocation sends them."""
+    for e in txn.stale_entries:
+        if "closed_text" in e:
+            e.update(text=e.pop("closed_text"), rows=None, tag=str(Kind.CLOSED.value))
