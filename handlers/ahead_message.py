@@ -25,6 +25,7 @@ from handlers import action_payloads, callback_data, fmt, prompts
 from handlers.game_record import Ahead
 from handlers.game_runner import GameRunner, RunnerBound
 from handlers.i18n import t
+from handlers.late_prompts import close_queued
 from handlers.outbox import answer_text
 from handlers.private_news import KEPT_WAIT_SECONDS, join_news
 from handlers.prompts.answer import ahead_line
@@ -178,8 +179,6 @@ class AheadMessage(RunnerBound):
     def end(self, rec: Ahead) -> None:
         """The seat's turn started (or the game ended, or the seat is away): close its message."""
         seat, msg = int(rec["seat"]), rec.get("msg")
-        if msg is None:
-            return
         lang = self.lang_of(seat)
         table = engine.public_view(self.state)
         for e in engine.events_for(self.events, seat):
@@ -201,25 +200,30 @@ class AheadMessage(RunnerBound):
                 why = t(lang, f"prompt.closed.premove_why.{dropped_data['why']}")
                 dropped = t(lang, "prompt.closed.premove_dropped", why=why)
                 text = fmt.lines(rec.get("title", ""), "", chosen, dropped)
-            self.txn.edit(self.chat_of(seat), msg, _led(rec, text), None, tag="closed")
+            self._close(rec, text)
             self.game.ahead_unused[str(seat)] = USES  # used: offered on
             return
         p = self.state.pending
         if p is not None and p.kind == DecisionKind.TURN and p.actors == [seat]:
             # the turn itself comes as a new message, which notifies (an edit would not)
-            why = "prompt.closed.turn_came"
-            closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, why)
+            closed = t(lang, "prompt.closed.turn_came")  # one line: the title said it already
             unused = self.game.ahead_unused
             if unused.get(str(seat), 0) != USES:
                 unused[str(seat)] = unused.get(str(seat), 0) + 1
-            rows = self.again_rows(seat)
-            if rows is not None:  # no longer sent: said here, with the button to have it again
+            rows = self.again_rows(seat) if msg is not None else None
+            if rows is not None and msg is not None:  # no longer sent: the button to have it again
                 self.game.ahead_off[str(seat)] = {"msg": msg, "text": _led(rec, closed)}
                 closed = fmt.lines(closed, "", t(lang, "prompt.closed.ahead_off", n=UNUSED_OFF))
-            self.txn.edit(self.chat_of(seat), msg, _led(rec, closed), rows, tag="closed")
+            self._close(rec, closed, rows)
             return
-        closed = closed_text(rec.get("title", ""), seat, lang, table, self.events, None)
-        self.txn.edit(self.chat_of(seat), msg, _led(rec, closed), None, tag="closed")
+        self._close(rec, closed_text(rec.get("title", ""), seat, lang, table, self.events, None))
+
+    def _close(self, rec: Ahead, text: str, rows: Rows | None = None) -> None:
+        """The message edited closed; still unsent (Telegram failed it), it arrives closed."""
+        if (msg := rec.get("msg")) is None:
+            close_queued(self.txn, rec.get("seq"), _led(rec, text))
+        else:
+            self.txn.edit(self.chat_of(int(rec["seat"])), msg, _led(rec, text), rows, tag="closed")
 
 
 def kept_answer(view: SeatView, lang: str) -> tuple[str, bool] | None:

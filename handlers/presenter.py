@@ -29,6 +29,7 @@ from handlers.group_board import (
     GroupBoard,
 )
 from handlers.i18n import t
+from handlers.late_prompts import close_unsent
 from handlers.message_tags import Kind, Tag
 from handlers.outbox import answer_text
 from handlers.private_news import PrivateNews, join_news
@@ -259,11 +260,13 @@ class Presenter(PrivateNews):
                 continue
             if still or (same and prompt.get("closed")):
                 continue
-            shown = prompt["msg"]
-            if shown and not prompt.get("closed"):
+            shown, chat = prompt["msg"], self.chat_of(seat)
+            if not prompt.get("closed"):
                 closed = self._closing_text(seat) or self.closed_text(seat, prompt)
-                closed = self.with_lead(seat, shown, closed)
-                self.txn.edit(self.chat_of(seat), shown, closed, None, tag="closed")
+                if shown:
+                    self.txn.edit(chat, shown, self.with_lead(seat, shown, closed), tag="closed")
+                else:  # its send still waits (Telegram failed it): it arrives closed
+                    close_unsent(self.txn, chat, seat, prompt["dec"], closed, prompt.get("lead"))
             del open_prompts[seat_s]
 
     def _closing_text(self, seat: int) -> str | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.setup import MIN_PLAYERS
 from handlers.i18n import t
+from handlers.outbox import fit_answer
 
 
 class Refusal(Exception):
@@ -109,10 +110,10 @@ class AheadPaused(Refusal):
     """A press on "your turn is next" while it is paused (engine.premove): the message keeps its
     buttons while paused (issue 27: no edit to pause it and none to open it again), so the press
     is answered with why it waits (``handlers.ahead_message.pause_reason``: its catalog key and
-    parameters; a parameter naming a key, "what", is said in the reader's language)."""
+    parameters; a parameter naming a key, "what", is said in the reader's language). A toast,
+    not a dialog to dismiss at every press during a fight: it fits one (``toast``)."""
 
     key = "game.turn.next_paused"
-    alert = True
 
     def __init__(self, name: str = "", key: str = "", words: dict[str, str] | None = None) -> None:
         super().__init__(name)
@@ -136,5 +137,6 @@ def text(lang: str, refusal: Refusal) -> str:
 
 
 def toast(lang: str, refusal: Refusal) -> tuple[str, bool]:
-    """The callback answer for a refused button press."""
-    return text(lang, refusal), refusal.alert
+    """The callback answer for a refused button press, within Telegram's 200 characters (a
+    long name in it would have the answer refused)."""
+    return fit_answer(text(lang, refusal)), refusal.alert

@@ -3,24 +3,27 @@
 from __future__ import annotations
 
 from handlers import callback_data
-from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_KINDS, GroupSettings
+from handlers.group_settings import AI_FILL_CHOICES, DEADLINE_BOUNDS, DEADLINE_KINDS, GroupSettings
 from handlers.i18n import LANGUAGES, t
 from infra.ports import Rows
 
 TOGGLES = ("smuggling", "fortune_telling", "advanced_three", "personal_scores")
 
 
-def settings_summary(s: GroupSettings, lang: str) -> str:
+def settings_summary(s: GroupSettings, lang: str, menu: bool = False) -> str:
+    """``menu``: the /settings menu's, which says under the deadlines what longer windows cost
+    (``waits_note``)."""
     on, off = t(lang, "settings.on"), t(lang, "settings.off")
     lines = [
         t(lang, "settings.items", value=t(lang, f"settings.items.{s.items}")),
         *(t(lang, f"settings.{k}", value=on if getattr(s, k) else off) for k in TOGGLES),
         t(lang, "settings.deadlines", **{k: s.seconds(k) for k in DEADLINE_KINDS}),
+        waits_note(s, lang) if menu else "",
         t(lang, "settings.ai_fill", value=_ai_fill_value(s, lang)),
         t(lang, "settings.ai_takeover", value=on if s.ai_takeover else off),
         t(lang, "settings.ai_level", value=t(lang, f"settings.ai_level.{s.ai_level}")),
     ]
-    return t(lang, "settings.title") + "\n" + "\n".join(lines)
+    return t(lang, "settings.title") + "\n" + "\n".join(line for line in lines if line)
 
 
 def settings_menu_text(s: GroupSettings, lang: str, in_lobby: bool) -> str:
@@ -28,8 +31,16 @@ def settings_menu_text(s: GroupSettings, lang: str, in_lobby: bool) -> str:
     the title and what the lobby and the 🤖 numbers are (issue 25: the block was printed twice);
     else the settings in full."""
     if in_lobby:
-        return t(lang, "settings.title") + "\n" + t(lang, "settings.in_lobby")
-    return settings_summary(s, lang)
+        lines = [t(lang, "settings.title"), t(lang, "settings.in_lobby"), waits_note(s, lang)]
+        return "\n".join(line for line in lines if line)
+    return settings_summary(s, lang, menu=True)
+
+
+def waits_note(s: GroupSettings, lang: str) -> str:
+    """Windows or the boost set longer than the default: every fight waits them out in full,
+    whoever holds what (R-D1), which the menu says under them; else nothing."""
+    longer = any(s.seconds(k) > DEADLINE_BOUNDS[k][0] for k in ("window", "boost"))
+    return t(lang, "settings.waits_in_full") if longer else ""
 
 
 def _ai_fill_value(s: GroupSettings, lang: str) -> str:

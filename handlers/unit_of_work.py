@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 from engine import State, upgrade_stored_state
-from handlers import holds, page_turn, pressure, txn_store
+from handlers import holds, late_prompts, page_turn, pressure, txn_store
 from handlers.delivery import Delivery
 from handlers.engine_doc import EngineDoc, engine_doc
 from handlers.game_record import GameRecord
@@ -270,6 +270,7 @@ class Work:
             txn = txn_store.load(store, self.service.clock, key, self.create)
             if txn is None:
                 return None
+            late_prompts.reclose_claimed(txn)  # a prompt whose decision ended: sent closed
             work = UnitOfWork(store, txn)
             result = room(command, work)
             work.commit()

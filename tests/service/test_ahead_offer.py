@@ -6,17 +6,20 @@ tests/service/test_twins.py)."""
 
 from __future__ import annotations
 
+import pytest
+
 from handlers.ahead_message import UNUSED_OFF
-from handlers.i18n import t
+from handlers.i18n import LANGUAGES, t
 from tests.service.service_game import GROUP, ServiceGame
 
 NEXT = t("en", "game.turn.next_title")
+CAME = t("en", "prompt.closed.turn_came")  # its closed form
 
 
 def _offers(table: ServiceGame, seat: int) -> list[int]:
     """The "your turn is next" messages the seat was sent."""
     chat = table.messenger.in_chat(table.uids[seat])
-    return [m.message_id for m in chat if m.text.startswith(NEXT)]
+    return [m.message_id for m in chat if m.text.startswith((NEXT, CAME))]
 
 
 def _again(table: ServiceGame, seat: int, message_id: int) -> str | None:
@@ -138,3 +141,27 @@ def test_issue_27_a_choice_played_soon_after_it_is_made_costs_one_edit() -> None
     table.clock.advance(KEPT_WAIT_SECONDS)
     table.fire_timers()
     assert len(edits) == 1 and t("en", "prompt.closed.premove_played") in edits[0], edits
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_closed_your_turn_is_next_says_what_happened_once(lang: str) -> None:
+    """Read in a transcript, "🔜 Your turn is next" closed unused said the turn twice (its title,
+    then "your turn has started: see the new message below"), about 20 times a game: closed, it
+    is one line that says it once, in each language; a dropped choice says why, and not again
+    where the turn is asked (its new message is right below)."""
+    table = ServiceGame(n=4, lang=lang)
+    table.start()
+    seat = (table.state().turn + 1) % table.n
+    offer = _offers_in(table, seat, lang)[0]
+    _pass_until_turn_of(table, seat)
+    closed = table.messenger.messages[(table.uids[seat], offer)].text
+    assert closed == t(lang, "prompt.closed.turn_came"), closed
+    assert t(lang, "game.turn.next_title") not in closed
+    below = t(lang, "prompt.closed.turn_came").rsplit(" ", 1)[-1]
+    for key in ("prompt.closed.premove_dropped", "prompt.closed.premove_played"):
+        assert below not in t(lang, key, why="x")
+
+
+def _offers_in(table: ServiceGame, seat: int, lang: str) -> list[int]:
+    chat = table.messenger.in_chat(table.uids[seat])
+    return [m.message_id for m in chat if m.text.startswith(t(lang, "game.turn.next_title"))]

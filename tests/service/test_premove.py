@@ -4,11 +4,13 @@ is kept in that prompt and played the moment their turn starts, the prompt then 
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from engine import Action
 from engine.turn import diplomat_names, matching_card
 from handlers import action_payloads
-from handlers.i18n import t
+from handlers.i18n import LANGUAGES, t
 from handlers.private_news import KEPT_WAIT_SECONDS
 from tests.service.service_game import ServiceGame
 from tests.service.test_conversation_pace import Log
@@ -137,7 +139,7 @@ def test_premove_offered_from_the_turns_start_and_paused_while_its_player_answer
     trader_name = engine.public_view(st)["players"][trader]["name"]
     what = t("en", "game.kind.trade_answer")
     why = t("en", "game.turn.next_paused_you", name=trader_name, what=what)
-    assert table.messenger.answers[-1][1:] == (why, True), table.messenger.answers[-1]
+    assert table.messenger.answers[-1][1:] == (why, False), "a toast, not a dialog to dismiss"
     assert table.state().pending == pending, "nothing changed"
 
     _answer(table, nxt)
@@ -165,7 +167,7 @@ def test_premove_paused_during_a_fight_keeps_its_message_as_shown() -> None:
     pass_button = next(b[2] for row in before.rows or [] for b in row if b[2].endswith(":pa"))
     table.press(chat, ahead_id, pass_button)
     why = t("en", "game.turn.next_paused_fight", name=name)
-    assert table.messenger.answers[-1][1:] == (why, True), table.messenger.answers[-1]
+    assert table.messenger.answers[-1][1:] == (why, False), "a toast, not a dialog to dismiss"
     assert engine.view(table.state(), nxt)["next_turn"]["held"] is None  # type: ignore[index]
     while (aw := engine.awaiting(table.state())) is not None and aw.kind != "reward":
         now = table.messenger.messages[(chat, ahead_id)]
@@ -240,3 +242,24 @@ def test_premove_closed_pointing_below_only_once_the_turn_is_there() -> None:
     assert t("en", "prompt.closed.turn_came") in mine[closing][2]
     sent = next(i for i, (op, msg, _) in enumerate(mine) if op == "send" and msg == turn_id)
     assert sent < closing, "the turn's message first, then 'see the new message below'"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_your_turn_is_next_paused_answers_within_telegrams_200_characters(lang: str) -> None:
+    """The paused answer names whose turn runs: a long name (Telegram allows 64 characters)
+    must not make the answer longer than Telegram takes (200 UTF-16 units, a toast's and an
+    alert's alike); it is a toast, cut with "…", not refused."""
+    table = ServiceGame(n=5, lang=lang)
+    table.start()
+    attacker = table.state().turn
+    nxt = (attacker + 1) % table.n
+    ahead_id, _ = table.prompt(nxt)
+    chat = table.uids[nxt]
+    before = table.messenger.messages[(chat, ahead_id)]
+    table.arrange(lambda st: setattr(st.players[attacker], "name", "😀" * 64))
+    table.attack()
+    pass_button = next(b[2] for row in before.rows or [] for b in row if b[2].endswith(":pa"))
+    table.press(chat, ahead_id, pass_button)
+    _query, text, alert = table.messenger.answers[-1]
+    assert text is not None and "😀" in text and not alert
+    assert len(text.encode("utf-16-le")) // 2 <= 200

@@ -59,7 +59,10 @@ class PromiseLog:
         for w in writes:
             if isinstance(w, Put) and w.key.startswith("GAME#"):
                 for e in w.doc.get("outbox", []):
-                    self.promised.setdefault((w.key, e["seq"]), e)
+                    # a prompt whose decision ended before it was sent is promised closed
+                    closed = e.get("tag") == "closed" and e["op"] == "send"
+                    if closed or (w.key, e["seq"]) not in self.promised:
+                        self.promised[(w.key, e["seq"])] = e
         return versions
 
     def __getattr__(self, name: str) -> Any:
