@@ -33,7 +33,7 @@ def rules_text(lang: str, query: str) -> str:
         return t(lang, "rules.summary")
     found = card_index().get(_normalize(query))
     if found is None:
-        names = ", ".join(t(lang, f"item.{k}.name") for k in ITEM_KINDS)
+        names = t(lang, "game.list.sep").join(t(lang, f"item.{k}.name") for k in ITEM_KINDS)
         return t(lang, "rules.card_unknown", query=html.escape(query, quote=False), cards=names)
     kind, card = found
     if kind == "item":

@@ -23,6 +23,9 @@ CRAMPED_OR_SPACED = [
     re.compile(rf"{CJK} +{CJK}"),
     re.compile(rf"\d +{CJK}"),
 ]
+HANZI = r"[\u4e00-\u9fff]"
+# A Latin word (AI, SQLite, Telegram) stands apart from the Hanzi beside it: 其中4位 AI, not 4位AI.
+UNSPACED_LATIN = [re.compile(rf"{HANZI}[A-Za-z]{{2,}}"), re.compile(rf"[A-Za-z]{{2,}}{HANZI}")]
 
 
 def terms(lang: str) -> list[dict[str, object]]:
@@ -83,6 +86,28 @@ def spacing_problems(texts: dict[str, str]) -> list[tuple[str, str]]:
 
 def test_chinese_lines_are_spaced_like_the_rule_texts() -> None:
     assert spacing_problems(dict(catalog("zh-Hans"))) == []
+
+
+def latin_problems(texts: dict[str, str]) -> list[tuple[str, str]]:
+    return [
+        (key, m.group(0))
+        for key, text in texts.items()
+        for pattern in UNSPACED_LATIN
+        for m in pattern.finditer(text)
+    ]
+
+
+def test_latin_words_are_spaced_from_chinese_as_the_glossary_says() -> None:
+    """Glossary spacing: a space around Latin words — the lobby read 🤖 AI乘客 and 其中4位AI
+    next to the settings' AI 乘客."""
+    assert latin_problems(dict(catalog("zh-Hans"))) == []
+
+
+def test_the_latin_check_flags_cramped_words_only() -> None:
+    texts = {"a": "🤖 AI乘客", "b": "其中{ai}位AI）", "c": "SQLite文件"}
+    assert {key for key, _ in latin_problems(texts)} == {"a", "b", "c"}
+    fine = {"a": "🤖 AI 乘客", "b": "其中{ai}位 AI）", "c": "（无需 Telegram，SQLite 文件 {db}）"}
+    assert latin_problems(fine) == []
 
 
 def test_the_spacing_check_flags_the_issue_example() -> None:
