@@ -233,7 +233,7 @@ def kept_answer(view: SeatView, lang: str) -> tuple[str, bool] | None:
     kept = nt["held"] if nt is not None else None
     if kept is None:
         return None
-    told = f"{t(lang, 'game.turn.next_held')} {ahead_line(view, kept, lang)}"
+    told = t(lang, "game.turn.next_held_told", choice=ahead_line(view, kept, lang))
     return answer_text(told), False
 
 

@@ -115,3 +115,20 @@ def test_the_spacing_check_flags_the_issue_example() -> None:
     assert {key for key, _ in spacing_problems(texts)} == {"a", "b", "c"}
     fine = {"a": "⚔️ {attacker}攻击{defender}", "b": "/{command} 需要", "c": "🤖 AI 乘客"}
     assert spacing_problems(fine) == []
+
+
+def test_zh_hans_the_kept_choice_told_and_the_pause_read_as_chinese() -> None:
+    """Issue 25 (a zh-Hans newcomer): the toast saying a choice kept ahead joined its line after
+    the full-width colon with a space ("保留到你的回合开始： ✔️ …"), and the pause's reason read
+    "等待你的对交易的答复" (a doubled 的). The toast is one catalog text with its choice in it."""
+    from handlers.i18n import t
+
+    told = t("zh-Hans", "game.turn.next_held_told", choice="✔️ 跳过")
+    assert "： " not in told and told.endswith("：✔️ 跳过"), told
+    what = t("zh-Hans", "game.kind.trade_answer")
+    why = t("zh-Hans", "game.turn.next_paused_you", name="飞鸿", what=what)
+    assert "的的" not in why and f"你的{what}" not in why, why
+    for lang in ("en", "de"):
+        assert t(lang, "game.turn.next_held_told", choice="X").startswith(
+            t(lang, "game.turn.next_held")
+        )
