@@ -34,3 +34,19 @@ def test_the_menu_says_a_longer_window_is_waited_out_in_full_R_D1(
         )
     # the lobby's own summary is unchanged
     assert note not in settings_summary(_with(**{kind: default + 5}), lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_language_ticked_is_the_one_the_menu_is_written_in(lang: str) -> None:
+    """Issue 25 (a zh-Hans newcomer): in a group with no settings yet, /settings answers in the
+    sender's language, and the lobby they open takes it; the ✅ sat on English (the default
+    saved) under a menu all in Chinese."""
+    from handlers.settings_view import settings_rows
+
+    labels = [b[0] for row in settings_rows(GroupSettings(), lang, -100) for b in row]
+    ticked = [x for x in labels if x.startswith("✅") and t(lang, "language.name") in x]
+    assert ticked, labels
+    others = [c for c in LANGUAGES if c != lang]
+    assert not any(
+        x.startswith("✅") and t(c, "language.name") in x for x in labels for c in others
+    )
