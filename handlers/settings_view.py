@@ -120,9 +120,7 @@ def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
         ],
         [button(t(lang, "settings.button.ai_level", value=level), "ai_level")],
         [
-            button(
-                f"{on if code == lang else '🌐'} {t(code, 'language.name')}", f"lang.{code}"
-            )
+            button(f"{on if code == lang else '🌐'} {t(code, 'language.name')}", f"lang.{code}")
             for code in LANGUAGES
         ],
     ]
