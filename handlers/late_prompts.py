@@ -10,6 +10,7 @@ from typing import Any
 
 from handlers import fmt
 from handlers.message_tags import Kind, tag_of
+from handlers.record_shapes import OpenPrompt
 from handlers.transaction import Txn
 
 
@@ -25,6 +26,16 @@ def close_unsent(txn: Txn, chat: int, seat: int, dec: int, text: str, lead: str 
         if tag.seat == seat and tag.dec == dec:
             rewritten = _closed(txn, e, text) or rewritten
     return rewritten
+
+
+def close_answered_elsewhere(txn: Txn, chat: int, seat: int, prompt: OpenPrompt, text: str) -> bool:
+    """``seat`` answered its decision ``prompt["dec"]`` on another message than that prompt (the
+    first send of a prompt sent anew, "your turn is next") while the prompt's own send still
+    waits in the outbox (its message unknown): it arrives closed, saying the answer ``text``
+    (under the news sent with it), never with buttons for a question answered; whether it was."""
+    if prompt.get("msg"):
+        return False  # shown: a press answers on it alone (``game_room._on_own_prompt``)
+    return close_unsent(txn, chat, seat, prompt["dec"], text, prompt.get("lead"))
 
 
 def close_queued(txn: Txn, seq: object, text: str) -> bool:

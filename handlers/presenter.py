@@ -29,7 +29,7 @@ from handlers.group_board import (
     GroupBoard,
 )
 from handlers.i18n import t
-from handlers.late_prompts import close_unsent
+from handlers.late_prompts import close_answered_elsewhere, close_unsent
 from handlers.message_tags import Kind, Tag
 from handlers.outbox import answer_text
 from handlers.private_news import PrivateNews, join_news
@@ -246,15 +246,15 @@ class Presenter(PrivateNews):
             still = same and seat in asked
             if seat in answered:
                 msg, text = answered[seat]
-                text = self.with_lead(seat, msg, text)
+                led, chat = self.with_lead(seat, msg, text), self.chat_of(seat)
                 # under pressure the edit may wait: the press's answer then says the choice
-                self.txn.edit(
-                    self.chat_of(seat), msg, text, None, tag=Kind.ANSWERED, answer=chosen[seat]
-                )
+                self.txn.edit(chat, msg, led, None, tag=Kind.ANSWERED, answer=chosen[seat])
                 if msg == prompt.get("msg"):
                     # A boost window may ask again after a card is played: the same message
                     # then gets the buttons back.
                     prompt["closed"] = True
+                elif not still and close_answered_elsewhere(self.txn, chat, seat, prompt, text):
+                    same = False  # its send arrives closed: if asked again, a prompt anew
                 if not same:
                     del open_prompts[seat_s]
                 continue

@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 
 from engine import State, upgrade_stored_state
 from handlers import holds, late_prompts, page_turn, pressure, txn_store
-from handlers.delivery import Delivery
+from handlers.delivery import MIN_SEND_SECONDS, Delivery
 from handlers.engine_doc import EngineDoc, engine_doc
 from handlers.game_record import GameRecord
 from handlers.holds import STRETCH_AFTER_SECONDS
@@ -38,7 +38,7 @@ from handlers.store_keys import chat_key, game_key, user_key
 from handlers.transaction import MAX_ATTEMPTS, Txn, invocation
 from handlers.update_replies import UpdateReplies
 from infra import metrics
-from infra.ports import Clock, DocumentStore, DuplicateUpdate, Timers, VersionConflict
+from infra.ports import Clock, DocumentStore, DuplicateUpdate, Timers, VersionConflict, time_left
 
 log = logging.getLogger("coachride")
 
@@ -236,7 +236,8 @@ class Work:
 
     After the block, ``txn`` is the attempt that committed (or found nothing to write), None
     when the update was already applied (a redelivery), the document does not exist, or every
-    attempt met a conflict."""
+    attempt met a conflict. ``follow_up``: a change a delivery asked for (``_follow``), which
+    delivers nothing once the invocation is out of time."""
 
     def __init__(
         self,
@@ -246,12 +247,14 @@ class Work:
         *,
         create: dict[str, Any] | None = None,
         query: str | None = None,
+        follow_up: bool = False,
     ) -> None:
         self.service = service
         self.key = key
         self.update_id = update_id
         self.create = create
         self.query = query
+        self.follow_up = follow_up
         self.txn: Txn | None = None
         self.committed = False
 
@@ -315,6 +318,11 @@ class Work:
             if self.query is not None and replies.answering(self.query):
                 self._paged(txn, delivery.answer(self.query, txn))
             return
+        if self.follow_up and time_left() < MIN_SEND_SECONDS:
+            # a follow-up of a delivery that ran out of time: delivering again would claim the
+            # same entries and fail again, each try a follow-up of its own (a recursion); what it
+            # queued is the flush timer's (``Delivery.schedule_flush``), as after ``OutOfTime``
+            return
         # the change's answer goes out with its messages, first (``Delivery.deliver``); a page
         # turn's right after it, its wait moving the deadline on before the rest goes (the
         # deadline's timer may fire meanwhile)
@@ -347,7 +355,7 @@ class Work:
 
     def _follow(self, change: Callable[[Txn, C], None], command: C) -> None:
         """A change the delivery asks of the game, committed and delivered on its own."""
-        with Work(self.service, self.key, None) as work:
+        with Work(self.service, self.key, None, follow_up=True) as work:
             work.run(_on_txn, (change, command))
 
 

@@ -4,11 +4,18 @@ with a deadline already past; privately, the group sees nothing of it (R-D1)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from handlers import lobby
 from handlers.i18n import t
+from handlers.store_keys import FLUSH, game_key
+from infra.ports import TimerRequest
+from tests.fakes.faults import AfterDelivery
 from tests.service.service_game import GROUP, ServiceGame
+from tests.service.webhook_table import GROUP as BOT_GROUP
+from tests.service.webhook_table import BotTable
 
 
 class SendsFail:
@@ -94,3 +101,58 @@ def test_your_turn_is_next_sent_after_the_turn_came_arrives_closed() -> None:
     assert len(offers) == 1, "the promised send still arrives"
     assert offers[0].rows is None, f"live buttons on a closed offer: {offers[0].rows}"
     assert t("en", "prompt.closed.turn_came") in offers[0].text
+
+
+def test_a_prompt_sent_anew_still_queued_when_answered_on_the_first_arrives_closed() -> None:
+    """A turn prompt whose send was uncertain (Telegram showed it; its answer was lost) is sent
+    anew with the reminder; Telegram fails that send, and the player answers on the first one
+    meanwhile. The copy still queued arrives closed, saying the answer: none of its buttons,
+    which would ask a question already answered."""
+    bot = BotTable(n=4, seed=3)
+    faults = AfterDelivery(random.Random(1), lost=1.0, methods=("sendMessage",))
+    faults.install(bot.api)
+    faults.active = False
+    bot.message(bot.uids[0], BOT_GROUP, "/newgame")
+    chat = bot.store.get(f"CHAT#{BOT_GROUP}")
+    assert chat is not None
+    bot.gid = str(chat.doc["game"])
+    for uid in bot.uids:
+        bot.message(uid, uid, f"/start {bot.gid}")
+    faults.active, faults.chats = True, set(bot.uids)
+    bot.message(bot.uids[0], BOT_GROUP, "/startgame")  # the answers to private sends are lost
+    faults.active = False
+    seat, pending = bot.state().turn, bot.state().pending
+    assert pending is not None
+    prefix = f"{bot.gid}:{pending.id}:"
+
+    def live() -> list[tuple[int, str]]:
+        """The seat's messages with buttons for the decision: (message id, its "pass" data)."""
+        out = []
+        for m in bot.api.messages_in(bot.uids[seat]):
+            data = [d for _, d in m.buttons() if d and d.startswith(prefix)]
+            out += [(m.message_id, d) for d in data if d.endswith(":pa")]
+        return out
+
+    first = live()
+    assert len(first) == 1  # Telegram did show it
+    sent_before = len(bot.api.messages_in(bot.uids[seat]))
+    due = bot.doc()["due"]
+    bot.clock.advance(max(0.0, due["at"] - bot.clock.now()) + 0.01)  # the reminder's time
+    bot.api.inject_outage(20)  # Telegram's bad seconds
+    bot.fire_timers()  # the prompt anew with its reminder: Telegram fails it
+    assert len(bot.api.messages_in(bot.uids[seat])) == sent_before, "not taken"
+    assert any(e["chat"] == bot.uids[seat] for e in bot.pending_outbox())
+    bot.clock.advance(21)  # over, before the flush timer comes back
+    assert any(e["chat"] == bot.uids[seat] for e in bot.pending_outbox())
+    bot.press(bot.uids[seat], *first[0])  # answered on the first
+    assert bot.state().turn != seat
+    for _ in range(4):  # the flush timer sends the rest
+        bot.clock.advance(60)
+        bot.fire_timers()
+        bot.service.handle_timer(TimerRequest(game_key(bot.gid), FLUSH, bot.clock.now()))
+    arrived = bot.api.messages_in(bot.uids[seat])[sent_before:]
+    assert live() == [], "a prompt answered arrived with its buttons"
+    answer = bot.api.message(bot.uids[seat], first[0][0]).text  # the first, answered
+    copies = [m for m in arrived if m.text == answer]
+    assert len(copies) == 1, "the promised send still arrives, saying the answer"
+    assert not copies[0].buttons()

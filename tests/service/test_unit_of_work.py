@@ -13,9 +13,13 @@ import pytest
 from devtools.fakes import FakeClock, FakeTimers
 from devtools.memory_messenger import MemoryMessenger
 from devtools.memory_store import MemoryStore
+from handlers import txn_store, unit_of_work
 from handlers.pipeline import Pipeline
+from handlers.store_keys import FLUSH, game_key
 from handlers.unit_of_work import UnitOfWork, Work
-from infra.ports import Delete, Put
+from infra.ports import Delete, Put, TimerRequest, deadline_scope
+from tests.service.service_game import GROUP
+from tests.service.test_delivery import hooked_table, run_sends, sends
 
 KEY = "GAME#g1"
 
@@ -74,3 +78,36 @@ def test_a_room_that_raises_commits_answers_and_sends_nothing() -> None:
     assert messenger.answers == [] and messenger.in_chat(5) == []
     got = store.get(KEY)
     assert got is not None and got.doc == {"n": 0}
+
+
+def test_a_follow_up_with_no_time_left_leaves_the_rest_to_the_flush_timer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A delivery out of the invocation's time (``OutOfTime``) holds the chat, a follow-up of
+    its own; that follow-up must not deliver again: it would claim the same send, fail it, and
+    hold once more, a follow-up of a follow-up (the store's round trips moving the clock on, each
+    one pushing the deadlines on by a second) until a RecursionError. What is left goes once, by
+    the flush timer."""
+    table, messenger = hooked_table()
+    follows: list[object] = []
+    real_follow, real_load = unit_of_work.Work._follow, txn_store.load
+
+    def follow(work: Work, change: Any, command: Any) -> None:
+        follows.append(command)
+        real_follow(work, change, command)
+
+    def slow_load(*args: Any, **kwargs: Any) -> Any:
+        table.clock.advance(1.5)  # a store round trip
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(unit_of_work.Work, "_follow", follow)
+    monkeypatch.setattr(txn_store, "load", slow_load)
+    messenger.hooks["A1"] = lambda: table.clock.advance(30)  # the invocation's time runs out
+    with deadline_scope(table.clock.now() + 30, table.clock):
+        run_sends(table, "A1", "A2")  # RecursionError on the code before
+    assert len(follows) == 1, f"{len(follows)} follow-ups in one invocation"
+    assert sends(table, GROUP, "A2") == 0
+    monkeypatch.setattr(txn_store, "load", real_load)
+    table.clock.advance(60)
+    table.service.handle_timer(TimerRequest(game_key(table.gid), FLUSH, table.clock.now()))
+    assert [sends(table, GROUP, text) for text in ("A1", "A2")] == [1, 1]
