@@ -28,14 +28,18 @@ def card_index() -> dict[str, tuple[str, str]]:
     return index
 
 
-def rules_text(lang: str, query: str) -> str:
-    if not query.strip():
-        return t(lang, "rules.summary")
-    found = card_index().get(_normalize(query))
-    if found is None:
-        names = t(lang, "game.list.sep").join(t(lang, f"item.{k}.name") for k in ITEM_KINDS)
-        return t(lang, "rules.card_unknown", query=html.escape(query, quote=False), cards=names)
-    kind, card = found
+def _named(lang: str, query: str) -> list[tuple[str, str]]:
+    """The cards whose name in ``lang`` holds ``query`` (/rules 珍珠 → 厄运珍珠), in the
+    catalog's order."""
+    part = _normalize(query)
+    if not part:
+        return []
+    cards = [("item", k, t(lang, f"item.{k}.name")) for k in ITEM_KINDS]
+    cards += [("occupation", o, t(lang, f"occupation.{o}.name")) for o in OCCUPATIONS]
+    return [(kind, card) for kind, card, name in cards if part in _normalize(name)]
+
+
+def _card_rules(lang: str, kind: str, card: str) -> str:
     if kind == "item":
         return t(lang, "rules.card", label=card_label(lang, card), text=card_text(lang, card))
     return t(
@@ -44,3 +48,23 @@ def rules_text(lang: str, query: str) -> str:
         label=occupation_label(lang, card),
         text=t(lang, f"occupation.{card}.text"),
     )
+
+
+def rules_text(lang: str, query: str) -> str:
+    """A card's rules by its name in any language, or by a part of its name in ``lang``: one
+    card's text, or the names of the several cards that part fits."""
+    if not query.strip():
+        return t(lang, "rules.summary")
+    found = card_index().get(_normalize(query))
+    if found is not None:
+        return _card_rules(lang, *found)
+    named = _named(lang, query)
+    if len(named) == 1:
+        return _card_rules(lang, *named[0])
+    escaped = html.escape(query, quote=False)
+    sep = t(lang, "game.list.sep")
+    if named:
+        cards = sep.join(t(lang, f"{kind}.{card}.name") for kind, card in named)
+        return t(lang, "rules.card_several", query=escaped, cards=cards)
+    names = sep.join(t(lang, f"item.{k}.name") for k in ITEM_KINDS)
+    return t(lang, "rules.card_unknown", query=escaped, cards=names)

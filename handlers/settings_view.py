@@ -17,7 +17,7 @@ def settings_summary(s: GroupSettings, lang: str, menu: bool = False) -> str:
     lines = [
         t(lang, "settings.items", value=t(lang, f"settings.items.{s.items}")),
         *(t(lang, f"settings.{k}", value=on if getattr(s, k) else off) for k in TOGGLES),
-        t(lang, "settings.deadlines", **{k: s.seconds(k) for k in DEADLINE_KINDS}),
+        t(lang, "settings.deadlines", **{k: duration(lang, s.seconds(k)) for k in DEADLINE_KINDS}),
         waits_note(s, lang) if menu else "",
         t(lang, "settings.ai_fill", value=_ai_fill_value(s, lang)),
         t(lang, "settings.ai_takeover", value=on if s.ai_takeover else off),
@@ -34,6 +34,14 @@ def settings_menu_text(s: GroupSettings, lang: str, in_lobby: bool) -> str:
         lines = [t(lang, "settings.title"), t(lang, "settings.in_lobby"), waits_note(s, lang)]
         return "\n".join(line for line in lines if line)
     return settings_summary(s, lang, menu=True)
+
+
+def duration(lang: str, seconds: int) -> str:
+    """A deadline as a reader counts it: whole minutes in minutes (10分钟, "10 min"), else in
+    seconds (a zh-Hans newcomer read "回合600秒")."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return t(lang, "settings.duration.minutes", n=seconds // 60)
+    return t(lang, "settings.duration.seconds", n=seconds)
 
 
 def waits_note(s: GroupSettings, lang: str) -> str:
@@ -82,7 +90,7 @@ def settings_rows(s: GroupSettings, lang: str, chat_id: int) -> Rows:
         return [label, "d", callback_data.settings(chat_id, what, button_version(s, what))]
 
     def deadline(k: str) -> list[str]:
-        return button(t(lang, f"settings.button.{k}", seconds=s.seconds(k)), f"d.{k}")
+        return button(t(lang, f"settings.button.{k}", time=duration(lang, s.seconds(k))), f"d.{k}")
 
     items = t(lang, f"settings.items.{s.items}")
     key = "settings.button.ai_fill"

@@ -80,6 +80,8 @@ def answer_line(view: Answering, action: Action, lang: str) -> str:
         key = "game.answer.boost.mixer"
     else:
         key = f"game.answer.{pk}.{action.kind}"
+    if action.kind in (ActionKind.CLAIM, ActionKind.CLAIM_OTHER) and not action.seats:
+        key += "_alone"  # as the story tells it: "未指认任何盟友", not "指认无人"
     about = _about(view, action)
     data = p["data"] if p is not None else {}
     offered = data.get("card") if pk == DecisionKind.TRADE_ANSWER else None

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from handlers.i18n import LANGUAGES, t
+from handlers.settings_view import duration
 from tests.browser.player import SHOTS, Player, labels, shown
 from tests.browser.process import TableProcess
 from tests.browser.test_local_table import GAME_SECONDS, refusals
@@ -110,7 +111,7 @@ def test_a_button_changed_under_the_pointer_is_explained_in_the_page_language(
     ann.take_seat(table.url)
     ann.say("group", "/settings")
     # a deadline's button: its data names the deadline it shows (a 🤖 number's never changes)
-    turn = shown("settings.button.turn", "de", seconds=60)
+    turn = shown("settings.button.turn", "de", time=duration("de", 60))
     ann.key("group", turn)
     # a second tab of the same seat, which hears of no change (its long polls fail)
     behind = Player(first.context.new_page(), "Ann", seed=2, lang="de")
@@ -119,7 +120,7 @@ def test_a_button_changed_under_the_pointer_is_explained_in_the_page_language(
     behind.page.wait_for_selector("body[data-ready='1']")
     stale = behind.key("group", turn)
     ann.click_key("group", turn)  # the menu is edited: a new button for the turn
-    ann.key("group", shown("settings.button.turn", "de", seconds=90))
+    ann.key("group", shown("settings.button.turn", "de", time=duration("de", 90)))
     stale.click()
     toast = behind.page.locator("#group .toast")
     toast.wait_for(state="visible")

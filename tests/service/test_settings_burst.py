@@ -118,7 +118,7 @@ def test_the_lobby_shows_a_burst_of_settings_once_it_is_over() -> None:
         press_shown(g, menu, ending)
     g.clock.advance(15.0)
     g.fire_timers()
-    assert "turn 600s" in lobby.text and settings_of(g).seconds("turn") == 600
+    assert "turn 10 min" in lobby.text and settings_of(g).seconds("turn") == 600
 
 
 def test_leave_on_a_lobby_whose_settings_edit_waits_takes_the_player_out() -> None:

@@ -211,10 +211,10 @@ def test_item_kind_strips_the_number_only_from_known_cards() -> None:
 
 
 def test_an_unknown_card_lists_the_cards_with_the_languages_own_separator() -> None:
-    """/rules 珍珠 (no such card): the list of cards a Chinese reader may try is separated by 、
+    """/rules 王冠 (no such card): the list of cards a Chinese reader may try is separated by 、
     as every other list in the catalog, not by the English comma ', '."""
     from handlers.rules_help import rules_text
 
-    zh = rules_text("zh-Hans", "珍珠")
+    zh = rules_text("zh-Hans", "王冠")
     assert "密钥、圣杯" in zh and ", " not in zh
-    assert "Key, Goblet" in rules_text("en", "pearl")
+    assert "Key, Goblet" in rules_text("en", "crown")
