@@ -126,6 +126,9 @@ def _absorb_acks(txn: Txn) -> None:
             ack = ACK_UNCERTAIN
         if ack is not None:
             found.append((TaggedEntry.of(e), ack))
+            if "closed_text" in e and e["op"] == "send" and ack > 0:
+                # its decision ended while another sent it live: closed now its id is known
+                txn.edit(e["chat"], ack, e["closed_text"], None, tag=Kind.CLOSED)
             continue
         if txn.now >= _lease_end(e):
             if _outlived(doc, e, txn):

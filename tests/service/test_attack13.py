@@ -1,0 +1,68 @@
+"""Attack 13: a prompt whose decision ends while another process is sending it (its send under
+way, ``ACK_SENDING``) must not stay on show as a live question: once its id is known it is edited
+closed, like one closed after it arrived (no buttons for a decision that is over)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from handlers.i18n import t
+from tests.service.service_game import GROUP, ServiceGame
+
+
+class DuringSend:
+    """While Telegram takes the first send to ``chat`` whose text passes ``match`` (its
+    sender's ack says ``ACK_SENDING``), another process runs ``meanwhile``."""
+
+    def __init__(self, table: ServiceGame) -> None:
+        self.real = table.messenger.send
+        self.chat: int | None = None
+        self.match: Callable[[str], bool] = lambda _: False
+        self.meanwhile: Callable[[], None] | None = None
+
+        def send(chat_id: int, text: str, rows=None, reply_to=None):  # type: ignore[no-untyped-def]
+            go = self.meanwhile
+            if go is not None and (self.chat is None or chat_id == self.chat) and self.match(text):
+                self.meanwhile, self.chat = None, chat_id
+                go()  # another process, while this call is under way
+            return self.real(chat_id, text, rows, reply_to)
+
+        table.messenger.send = send  # type: ignore[method-assign]
+
+
+def _seated() -> ServiceGame:
+    table = ServiceGame(n=4)
+    table.message(table.uids[0], GROUP, "/newgame")
+    chat = table.store.get(f"CHAT#{GROUP}")
+    assert chat is not None
+    table.gid = chat.doc["game"]
+    for uid in table.uids:
+        table.message(uid, uid, f"/start {table.gid}")
+    return table
+
+
+def test_your_turn_is_next_under_way_when_the_turn_came_is_edited_closed() -> None:
+    """ "🔜 Your turn is next" whose send is under way in one process while another ends the
+    turn before: once it arrived, it is edited to say the turn came; none of its buttons stays
+    live for a turn already started."""
+    table = _seated()
+    hook = DuringSend(table)
+    hook.match = lambda text: "Your turn is next" in text
+
+    def end_turn() -> None:
+        table.press_payload(table.state().turn, "pa")  # the turn before theirs ends
+
+    hook.meanwhile = end_turn
+    table.message(table.uids[0], GROUP, "/startgame")
+    assert hook.meanwhile is None and hook.chat is not None, "the hook ran"
+    for _ in range(3):  # the flush timers
+        table.clock.advance(30)
+        table.fire_timers()
+    pending = table.state().pending
+    assert pending is not None
+    live = f"{table.gid}:{pending.id}:"
+    shown = table.messenger.in_chat(hook.chat)
+    stale = [b[2] for m in shown for row in m.rows or [] for b in row if not b[2].startswith(live)]
+    assert not stale, f"buttons of a decision that is over stay on show: {stale}"
+    came = t("en", "prompt.closed.turn_came")
+    assert any(m.text.startswith(came) for m in shown), "it says the turn came"
