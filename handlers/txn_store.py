@@ -187,8 +187,8 @@ def _drop_live_sends(txn: Txn) -> None:
 
     def live(e: dict[str, Any]) -> bool:
         kind = tag_of(e).kind
-        if e["op"] != "send" or kind not in LIVE_KINDS:
-            return False
+        if e["op"] != "send" or kind not in LIVE_KINDS or "closed_text" in e:
+            return False  # marked closed: its sender may be at it, edited closed once sent
         return not (kind == Kind.STATUS and e["seq"] in fresh)
 
     txn.drop_unsent({e["seq"] for e in doc.get("outbox", []) if live(e)}, "dropped_after_end")

@@ -66,3 +66,27 @@ def test_your_turn_is_next_under_way_when_the_turn_came_is_edited_closed() -> No
     assert not stale, f"buttons of a decision that is over stay on show: {stale}"
     came = t("en", "prompt.closed.turn_came")
     assert any(m.text.startswith(came) for m in shown), "it says the turn came"
+
+
+def test_a_prompt_under_way_when_the_game_is_cancelled_is_edited_closed() -> None:
+    """The turn's prompt whose send is under way in one process while the table votes /cancel
+    in another: once it arrived it is edited closed (cancelled); no button of a game that is
+    over stays on show (dropping it from the outbox stops no sender already at it)."""
+    table = _seated()
+    hook = DuringSend(table)
+    hook.match = lambda text: "Your turn</b>" in text and "next" not in text
+
+    def cancel() -> None:
+        for uid in table.uids[:3]:  # a majority of four
+            table.message(uid, GROUP, "/cancel")
+
+    hook.meanwhile = cancel
+    table.message(table.uids[0], GROUP, "/startgame")
+    assert hook.meanwhile is None and hook.chat is not None, "the hook ran"
+    assert table.doc()["phase"] == "cancelled"
+    for _ in range(3):  # the flush timers
+        table.clock.advance(30)
+        table.fire_timers()
+    shown = table.messenger.in_chat(hook.chat)
+    live = [b[2] for m in shown for row in m.rows or [] for b in row]
+    assert not live, f"buttons of a cancelled game stay on show: {live}"
