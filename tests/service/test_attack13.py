@@ -1,13 +1,18 @@
-"""Attack 13: a prompt whose decision ends while another process is sending it (its send under
-way, ``ACK_SENDING``) must not stay on show as a live question: once its id is known it is edited
-closed, like one closed after it arrived (no buttons for a decision that is over)."""
+"""Attack 13 on prompts closed late (``handlers.late_prompts``). One whose decision ends while
+another process is sending it (its ack ``ACK_SENDING``), or whose game is cancelled meanwhile,
+must not stay on show as a live question: once its id is known it is edited closed. And one
+left closed for the flush timer holds no deadline: nobody waits for it (R-D1)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from handlers.i18n import t
+from handlers.message_tags import Kind
+from handlers.store_keys import game_key
+from handlers.transaction import Txn
 from tests.service.service_game import GROUP, ServiceGame
+from tests.service.test_queue_hold import BookedFull
 
 
 class DuringSend:
@@ -90,3 +95,27 @@ def test_a_prompt_under_way_when_the_game_is_cancelled_is_edited_closed() -> Non
     shown = table.messenger.in_chat(hook.chat)
     live = [b[2] for m in shown for row in m.rows or [] for b in row]
     assert not live, f"buttons of a cancelled game stay on show: {live}"
+
+
+def test_a_prompt_closed_late_and_left_for_the_flush_holds_no_deadline_R_D1() -> None:
+    """A prompt that Telegram failed and whose decision ended meanwhile is sent closed
+    (``late_prompts``); left for the flush timer by a full budget, nobody waits for it, and for
+    a window's it exists only because someone was asked (who a window asks is secret): the
+    game's deadline does not move for it, as it moves for none of the pending window's own
+    prompts (R-D1)."""
+    table = ServiceGame()
+    table.start()
+    doc = table.doc()
+    deadline = float(doc["due"]["deadline"])
+    seat = (table.state().turn + 1) % table.n
+    chat = table.uids[seat]
+    table.service.pipeline.limiter = BookedFull()
+
+    def change(txn: Txn) -> None:  # as ``late_prompts`` leaves a window's prompt closed late
+        txn.send(chat, "⛪ Priest\n⌛ Time ran out", None, tag=Kind.CLOSED)
+
+    table.service.pipeline.run(game_key(table.gid), change, None)  # type: ignore[arg-type]
+    after = table.doc()
+    assert any(e["chat"] == chat for e in after["outbox"]), "still to send, by the flush"
+    assert str(chat) not in (after.get("hold") or {}).get("chats", {})
+    assert float(after["due"]["deadline"]) == deadline, "the deadline moved for it"
