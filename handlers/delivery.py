@@ -33,7 +33,7 @@ from handlers.holds import (
     awaited_prompt,
     game_waits_until,
     holding_chats,
-    window_prompt,
+    owes_no_wait,
 )
 from handlers.pressure import low_priority, overdue
 from handlers.store_keys import FLUSH
@@ -388,5 +388,5 @@ class _Booked:
 
 
 def _queued(left: list[dict[str, Any]], held: set[int], doc: dict[str, Any]) -> set[int]:
-    """The chats of what got no slot, which the game waits for: a window's prompts not (R-D1)."""
-    return {x["chat"] for x in left if x["chat"] not in held and not window_prompt(doc, x)}
+    """The chats of what got no slot, which the game waits for (``owes_no_wait``: R-D1)."""
+    return {x["chat"] for x in left if x["chat"] not in held and not owes_no_wait(doc, x)}

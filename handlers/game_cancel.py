@@ -10,6 +10,7 @@ from handlers.context import Rooms
 from handlers.game_record import PLAYING
 from handlers.game_runner import GameRunner
 from handlers.i18n import t
+from handlers.late_prompts import close_queued, close_unsent
 from handlers.lobby import Said, close, may_manage
 from handlers.presenter import Presenter
 from handlers.refusals import CancelVote, NoGame, NotManager, Refusal
@@ -102,11 +103,14 @@ def close_table(presenter: Presenter) -> None:
 def _close_all_prompts(presenter: Presenter, why: str) -> None:
     """Every open prompt closes, saying why."""
     for seat_s, prompt in presenter.game.prompts.items():
-        msg = prompt.get("msg")
+        msg, seat = prompt.get("msg"), int(seat_s)
         if msg and not prompt.get("closed"):
-            seat = int(seat_s)
             text = presenter.with_lead(seat, msg, presenter.closed_text(seat, prompt, why))
             presenter.txn.edit(presenter.chat_of(seat), msg, text, None, tag="closed")
+        elif not msg:  # its send still waits, or another process is at it: it arrives closed
+            text = presenter.closed_text(seat, prompt, why)
+            chat = presenter.chat_of(seat)
+            close_unsent(presenter.txn, chat, seat, prompt["dec"], text, prompt.get("lead"))
     presenter.game.prompts = {}
     rec = presenter.game.ahead
     if rec is not None and rec["msg"]:
@@ -114,4 +118,9 @@ def _close_all_prompts(presenter: Presenter, why: str) -> None:
             rec["seat"], rec["msg"], presenter.closed_text(rec["seat"], rec, why)
         )
         presenter.txn.edit(presenter.chat_of(rec["seat"]), rec["msg"], text, None, tag="closed")
+    elif rec is not None:
+        text, lead = presenter.closed_text(rec["seat"], rec, why), rec.get("lead")
+        close_queued(
+            presenter.txn, rec.get("seq"), fmt.truncate(fmt.lines(lead, "", text)) if lead else text
+        )
     presenter.game.ahead = None

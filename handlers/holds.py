@@ -74,6 +74,13 @@ def window_prompt(doc: dict[str, Any], e: dict[str, Any]) -> bool:
     return bool(dec and dec.get("window") and tag.kind == Kind.PROMPT and tag.dec == dec["id"])
 
 
+def owes_no_wait(doc: dict[str, Any], e: dict[str, Any]) -> bool:
+    """Whether the game never waits for an outbox entry left without a slot: a pending window's
+    prompt, or a prompt closed (its closing edit, or one sent closed late, ``late_prompts``):
+    nobody answers it, and a window's exists only because someone was asked (R-D1)."""
+    return window_prompt(doc, e) or tag_of(e).kind == Kind.CLOSED or "closed_text" in e
+
+
 def holding_chats(doc: dict[str, Any], now: float) -> dict[int, float]:
     """The game's chats that flood control holds now, and until when."""
     chats = (doc.get("hold") or {}).get("chats") or {}

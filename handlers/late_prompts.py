@@ -47,10 +47,9 @@ def close_queued(txn: Txn, seq: object, text: str) -> bool:
 
 def _closed(txn: Txn, e: dict[str, Any], text: str) -> bool:
     """Rewritten now if this invocation holds the send's lease; else (another's lease, which
-    may be sending it this very moment) marked, and rewritten by whoever claims it next
-    (``reclose_claimed``), never under a live sender's feet."""
-    if e["seq"] in txn.acks:
-        return False  # under way or sent
+    may be sending it this very moment, its ack ``ACK_SENDING``) marked: rewritten by whoever
+    claims it next (``reclose_claimed``), never under a live sender's feet, or, if that sender
+    got it through, edited closed once its id is known (``txn_store``: the ack folded in)."""
     if e["seq"] in {x["seq"] for x in txn.new_entries + txn.stale_entries}:
         e["text"], e["rows"], e["tag"] = text, None, str(Kind.CLOSED.value)
     else:

@@ -126,6 +126,9 @@ def _absorb_acks(txn: Txn) -> None:
             ack = ACK_UNCERTAIN
         if ack is not None:
             found.append((TaggedEntry.of(e), ack))
+            if "closed_text" in e and e["op"] == "send" and ack > 0:
+                # its decision ended while another sent it live: closed now its id is known
+                txn.edit(e["chat"], ack, e["closed_text"], None, tag=Kind.CLOSED)
             continue
         if txn.now >= _lease_end(e):
             if _outlived(doc, e, txn):
@@ -184,8 +187,8 @@ def _drop_live_sends(txn: Txn) -> None:
 
     def live(e: dict[str, Any]) -> bool:
         kind = tag_of(e).kind
-        if e["op"] != "send" or kind not in LIVE_KINDS:
-            return False
+        if e["op"] != "send" or kind not in LIVE_KINDS or "closed_text" in e:
+            return False  # marked closed: its sender may be at it, edited closed once sent
         return not (kind == Kind.STATUS and e["seq"] in fresh)
 
     txn.drop_unsent({e["seq"] for e in doc.get("outbox", []) if live(e)}, "dropped_after_end")
