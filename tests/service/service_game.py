@@ -100,13 +100,17 @@ class ServiceGame:
         return update
 
     def start(self) -> None:
+        self.board()
+        self.message(self.uids[0], GROUP, "/startgame")
+
+    def board(self) -> None:
+        """A lobby opened by the first player, every player aboard: the game not started."""
         self.message(self.uids[0], GROUP, "/newgame")
         chat = self.store.get(f"CHAT#{GROUP}")
         assert chat is not None
         self.gid = chat.doc["game"]
         for uid in self.uids:
             self.message(uid, uid, f"/start {self.gid}")
-        self.message(self.uids[0], GROUP, "/startgame")
 
     def doc(self) -> dict[str, Any]:
         got = self.store.get(f"GAME#{self.gid}")

@@ -37,12 +37,7 @@ class DuringSend:
 
 def _seated() -> ServiceGame:
     table = ServiceGame(n=4)
-    table.message(table.uids[0], GROUP, "/newgame")
-    chat = table.store.get(f"CHAT#{GROUP}")
-    assert chat is not None
-    table.gid = chat.doc["game"]
-    for uid in table.uids:
-        table.message(uid, uid, f"/start {table.gid}")
+    table.board()
     return table
 
 

@@ -77,12 +77,7 @@ def test_your_turn_is_next_sent_after_the_turn_came_arrives_closed() -> None:
     pressed for a turn already started."""
     table = ServiceGame(n=4)
     fails = SendsFail(table)
-    table.message(table.uids[0], GROUP, "/newgame")
-    chat = table.store.get(f"CHAT#{GROUP}")
-    assert chat is not None
-    table.gid = chat.doc["game"]
-    for uid in table.uids:
-        table.message(uid, uid, f"/start {table.gid}")
+    table.board()
     fails.chats = set(table.uids)
     table.message(table.uids[0], GROUP, "/startgame")
     seat = (table.state().turn + 1) % table.n
