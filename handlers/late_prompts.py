@@ -51,7 +51,7 @@ def _closed(txn: Txn, e: dict[str, Any], text: str) -> bool:
     claims it next (``reclose_claimed``), never under a live sender's feet, or, if that sender
     got it through, edited closed once its id is known (``txn_store``: the ack folded in)."""
     if e["seq"] in {x["seq"] for x in txn.new_entries + txn.stale_entries}:
-        e["text"], e["rows"], e["tag"] = text, None, str(Kind.CLOSED.value)
+        _rewrite(e, text)
     else:
         e["closed_text"] = text  # rewritten when claimed (``reclose_claimed``)
     txn.changed = True
@@ -63,4 +63,9 @@ def reclose_claimed(txn: Txn) -> None:
     another held them (``_closed``): rewritten now, before this invocation sends them."""
     for e in txn.stale_entries:
         if "closed_text" in e:
-            e.update(text=e.pop("closed_text"), rows=None, tag=str(Kind.CLOSED.value))
+            _rewrite(e, e.pop("closed_text"))
+
+
+def _rewrite(e: dict[str, Any], text: str) -> None:
+    """The send says ``text``, carries no buttons and is tagged closed (it owes no wait)."""
+    e.update(text=text, rows=None, tag=str(Kind.CLOSED.value))
